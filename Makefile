@@ -1,0 +1,104 @@
+# sacc / sasim: top-level build. `make demo` and `make test` do all set-up (see README.md).
+# Sources are found by wildcard: a new .c in isa/ or sim/ joins its library, a new
+# tests/*/*_test.c becomes a test binary, with no edit here.
+
+CC      ?= cc
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wundef \
+           -D_POSIX_C_SOURCE=200809L
+LDLIBS  := -ljansson -lz -lm
+BUILD   ?= build
+SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+ISA_SRC  := $(filter-out isa/gen_isa.c,$(wildcard isa/*.c))
+SIM_SRC  := $(filter-out sim/main.c,$(wildcard sim/*.c))
+TCOM_SRC := $(wildcard tests/common/*.c)
+TEST_SRC := $(wildcard tests/isa/*_test.c tests/sim/*_test.c)
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+
+obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+ISA_LIB  := $(BUILD)/libisa.a
+SIM_LIB  := $(BUILD)/libsim.a
+TCOM_OBJ := $(call obj,$(TCOM_SRC))
+TESTS    := $(patsubst %.c,$(BUILD)/%,$(TEST_SRC))
+FUZZ_REPLAY := $(patsubst tests/fuzz/%.c,$(BUILD)/tests/fuzz/replay_%,$(FUZZ_SRC))
+SASIM    := $(BUILD)/bin/sasim
+GEN_ISA  := $(BUILD)/bin/gen_isa
+DEPS_OK  := $(BUILD)/.deps-ok
+
+.PHONY: all deps test test-asan test-fast demo docs check-docs fuzz bench clean help
+all: $(SASIM) $(TESTS) $(FUZZ_REPLAY)
+
+help:
+	@echo "make demo       build, assemble a shipped GEMM program, simulate it, print the stats"
+	@echo "make test       build and run every test (also under ASan+UBSan); last line 'N passed, N failed'"
+	@echo "make test-fast  the suite once, without the sanitizer pass"
+	@echo "make docs       regenerate docs/ISA.md and rtl/sa_isa_pkg.sv from isa/*.def"
+	@echo "make fuzz       run the libFuzzer targets (clang) for FUZZ_SECONDS each (default 60)"
+	@echo "make bench      run bench/sim-speed"
+
+# System packages (zlib, jansson): installed by apt-get when root, else the exact command is shown.
+$(DEPS_OK): scripts/install-deps.sh
+	@sh scripts/install-deps.sh
+	@mkdir -p $(dir $@) && touch $@
+deps: $(DEPS_OK)
+
+$(BUILD)/%.o: %.c $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(ISA_LIB): $(call obj,$(ISA_SRC))
+	@rm -f $@ && ar rcs $@ $^
+$(SIM_LIB): $(call obj,$(SIM_SRC))
+	@rm -f $@ && ar rcs $@ $^
+
+$(SASIM): $(BUILD)/sim/main.o $(SIM_LIB) $(ISA_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(GEN_ISA): $(BUILD)/isa/gen_isa.o $(ISA_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(TCOM_OBJ) $(SIM_LIB) $(ISA_LIB)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+# Fuzz targets: a replay main (always) so `make test` replays tests/fuzz/corpus/<target>/.
+$(BUILD)/tests/fuzz/replay_%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/replay_main.o $(SIM_LIB) $(ISA_LIB)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+$(BUILD)/tests/fuzz/replay_main.o: tests/fuzz/replay_main.inc $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -x c -c $< -o $@
+
+docs: $(GEN_ISA)
+	$(GEN_ISA) doc docs/ISA.head.md > docs/ISA.md
+	$(GEN_ISA) sv > rtl/sa_isa_pkg.sv
+
+test-fast: all
+	@sh tests/run.sh $(BUILD)
+
+# The suite twice: plain, then under AddressSanitizer + UBSan (build-asan/). One summary line.
+test: all
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 CFLAGS="-O1 -g $(SAN)" all
+	@sh tests/run.sh $(BUILD) build-asan
+
+test-asan:
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 CFLAGS="-O1 -g $(SAN)" all
+	@sh tests/run.sh build-asan
+
+demo: $(SASIM)
+	$(SASIM) asm workloads/asm/gemm_tiled.s -o $(BUILD)/demo.bin
+	$(SASIM) run $(BUILD)/demo.bin --stats
+
+FUZZ_SECONDS ?= 60
+fuzz:
+	@sh tests/fuzz/run-fuzz.sh $(FUZZ_SECONDS)
+
+bench: $(SASIM)
+	@sh bench/sim-speed
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,142 @@
+// isa.c: the instruction tables and the encoder/decoder, all expanded from the .def files.
+// Semantics and timing of each instruction are in docs/ISA.md and docs/TIMING.md.
+#include "isa.h"
+
+#include <stdio.h>
+#include <strings.h>
+
+const OpInfo isa_ops[ISA_NUM_OPCODES] = {
+#define X(name, op, fmt, unit, timing, doc) [op] = {#name, fmt, unit, timing, doc},
+#include "isa_ops.def"
+#undef X
+};
+
+const FieldInfo isa_fields[FLD_COUNT] = {
+#define F(name, lsb, width, kind, eset, doc) [FLD_##name] = {#name, lsb, width, kind, ESET_##eset, doc},
+#include "isa_fields.def"
+#undef F
+};
+
+#define FB(x) (1ull << FLD_##x)
+const FormatInfo isa_formats[FMT_COUNT] = {
+#define FMT(name, bits) [name] = {#name, (bits) | FB(OP)},
+#include "isa_formats.def"
+#undef FMT
+};
+#undef FB
+
+const EnumInfo isa_enums[] = {
+#define E(set, name, value, doc) {ESET_##set, #name, value, doc},
+#include "isa_enums.def"
+#undef E
+};
+const int isa_num_enums = (int)(sizeof isa_enums / sizeof isa_enums[0]);
+
+const char *const isa_unit_names[5] = {"load", "compute", "store", "all", "fetch"};
+const char *const isa_enum_set_names[ESET_COUNT] = {"none", "mem", "act", "pool"};
+
+static uint64_t field_mask(unsigned width) { return width >= 64 ? ~0ull : (1ull << width) - 1; }
+
+static uint64_t get_bits(const uint8_t w[ISA_WORD_BYTES], unsigned lsb, unsigned width) {
+  unsigned half = lsb / 64, off = lsb % 64;
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--) v = (v << 8) | w[half * 8 + (unsigned)i];
+  return (v >> off) & field_mask(width);
+}
+
+static void put_bits(uint8_t w[ISA_WORD_BYTES], unsigned lsb, unsigned width, uint64_t val) {
+  unsigned half = lsb / 64, off = lsb % 64;
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--) v = (v << 8) | w[half * 8 + (unsigned)i];
+  uint64_t m = field_mask(width) << off;
+  v = (v & ~m) | ((val << off) & m);
+  for (unsigned i = 0; i < 8; i++) w[half * 8 + i] = (uint8_t)(v >> (8 * i));
+}
+
+void isa_encode(const Insn *in, uint8_t out[ISA_WORD_BYTES]) {
+  for (int i = 0; i < ISA_WORD_BYTES; i++) out[i] = 0;
+  uint64_t fields = isa_formats[isa_ops[in->op].fmt].fields;
+  for (int f = 0; f < FLD_COUNT; f++)
+    if ((fields >> f) & 1u) put_bits(out, isa_fields[f].lsb, isa_fields[f].width, (uint64_t)in->f[f]);
+  put_bits(out, isa_fields[FLD_OP].lsb, isa_fields[FLD_OP].width, (uint64_t)in->op);
+}
+
+int isa_decode(const uint8_t word[ISA_WORD_BYTES], Insn *out, const char *where, Diag *d) {
+  unsigned op = (unsigned)get_bits(word, isa_fields[FLD_OP].lsb, isa_fields[FLD_OP].width);
+  for (int f = 0; f < FLD_COUNT; f++) out->f[f] = 0;
+  out->op = (Opcode)op;
+  if (!isa_ops[op].name) return diag_error(d, "%s: error: unknown opcode 0x%02x", where, op);
+  uint64_t fields = isa_formats[isa_ops[op].fmt].fields;
+  uint8_t used[ISA_WORD_BYTES] = {0};
+  for (int f = 0; f < FLD_COUNT; f++) {
+    if (!((fields >> f) & 1u)) continue;
+    const FieldInfo *fi = &isa_fields[f];
+    uint64_t v = get_bits(word, fi->lsb, fi->width);
+    if (fi->kind == K_S && fi->width < 64 && (v >> (fi->width - 1)) & 1u) v |= ~field_mask(fi->width);
+    out->f[f] = (int64_t)v;
+    put_bits(used, fi->lsb, fi->width, field_mask(fi->width));
+  }
+  for (int i = 0; i < ISA_WORD_BYTES; i++)
+    if (word[i] & ~used[i])
+      return diag_error(d, "%s: error: %s has reserved bits set (byte %d: 0x%02x)", where, isa_ops[op].name, i,
+                        (unsigned)(word[i] & ~used[i]));
+  return isa_check_fields(out, where, d);
+}
+
+int64_t isa_field_min(FieldId f) {
+  const FieldInfo *fi = &isa_fields[f];
+  if (fi->kind == K_S) return -(int64_t)(1ull << (fi->width - 1));
+  return fi->kind == K_CNT ? 1 : 0;
+}
+
+int64_t isa_field_max(FieldId f) {
+  const FieldInfo *fi = &isa_fields[f];
+  if (fi->kind == K_S) return (int64_t)(1ull << (fi->width - 1)) - 1;
+  return (int64_t)field_mask(fi->width);
+}
+
+int isa_check_fields(const Insn *in, const char *where, Diag *d) {
+  if ((unsigned)in->op >= ISA_NUM_OPCODES || !isa_ops[in->op].name)
+    return diag_error(d, "%s: error: unknown opcode 0x%02x", where, (unsigned)in->op);
+  const OpInfo *oi = &isa_ops[in->op];
+  uint64_t fields = isa_formats[oi->fmt].fields;
+  for (int f = 0; f < FLD_COUNT; f++) {
+    if (!((fields >> f) & 1u)) continue;
+    const FieldInfo *fi = &isa_fields[f];
+    int64_t v = in->f[f];
+    if (v < isa_field_min((FieldId)f) || v > isa_field_max((FieldId)f))
+      return diag_error(d, "%s: error: %s %s=%lld out of range [%lld, %lld]", where, oi->name, fi->name, (long long)v,
+                        (long long)isa_field_min((FieldId)f), (long long)isa_field_max((FieldId)f));
+    if (fi->kind == K_E && !isa_enum_name(fi->eset, (unsigned)v))
+      return diag_error(d, "%s: error: %s %s=%lld is not a valid %s", where, oi->name, fi->name, (long long)v,
+                        isa_enum_set_names[fi->eset]);
+    if (fi->kind == K_UNITS && oi->unit < NUM_UNITS && ((v >> oi->unit) & 1))
+      return diag_error(d, "%s: error: %s %s names its own unit (%s)", where, oi->name, fi->name,
+                        isa_unit_names[oi->unit]);
+  }
+  return 0;
+}
+
+const char *isa_enum_name(EnumSet set, unsigned value) {
+  for (int i = 0; i < isa_num_enums; i++)
+    if (isa_enums[i].set == set && isa_enums[i].value == value) return isa_enums[i].name;
+  return NULL;
+}
+
+int isa_enum_value(EnumSet set, const char *name) {
+  for (int i = 0; i < isa_num_enums; i++)
+    if (isa_enums[i].set == set && !strcasecmp(isa_enums[i].name, name)) return (int)isa_enums[i].value;
+  return -1;
+}
+
+int isa_op_by_name(const char *name) {
+  for (int i = 0; i < ISA_NUM_OPCODES; i++)
+    if (isa_ops[i].name && !strcasecmp(isa_ops[i].name, name)) return i;
+  return -1;
+}
+
+int isa_field_by_name(const char *name) {
+  for (int i = 0; i < FLD_COUNT; i++)
+    if (!strcasecmp(isa_fields[i].name, name)) return i;
+  return -1;
+}

@@ -1,0 +1,117 @@
+// isa.h: the instruction set, generated from the .def tables beside it.
+// One 128-bit word per instruction, kept as two little-endian 64-bit halves.
+// Field positions: isa_fields.def; formats: isa_formats.def; opcodes: isa_ops.def.
+#ifndef SA_ISA_H
+#define SA_ISA_H
+
+#include <stdint.h>
+
+#include "diag.h"
+
+#define ISA_WORD_BYTES 16
+#define ISA_NUM_OPCODES 64
+
+typedef enum {
+#define X(name, op, fmt, unit, timing, doc) OP_##name = op,
+#include "isa_ops.def"
+#undef X
+} Opcode;
+
+typedef enum {
+#define F(name, lsb, width, kind, eset, doc) FLD_##name,
+#include "isa_fields.def"
+#undef F
+  FLD_COUNT
+} FieldId;
+
+typedef enum {
+#define FMT(name, bits) name,
+#include "isa_formats.def"
+#undef FMT
+  FMT_COUNT
+} FormatId;
+
+// Enumerated field values: MEM_SPAD, ACT_RELU, POOL_MAX ...
+typedef enum {
+#define E(set, name, value, doc) set##_##name = value,
+#include "isa_enums.def"
+#undef E
+} EnumValue;
+
+typedef enum { ESET_NONE, ESET_MEM, ESET_ACT, ESET_POOL, ESET_COUNT } EnumSet;
+typedef enum { K_U, K_S, K_E, K_UNITS, K_CNT } FieldKind;
+// Execution units. UNIT_ALL and UNIT_FETCH are routing classes, not units.
+typedef enum { UNIT_LOAD, UNIT_COMPUTE, UNIT_STORE, UNIT_ALL, UNIT_FETCH } Unit;
+#define NUM_UNITS 3
+typedef enum { T_DMA_READ, T_CONFIG, T_PRELOAD, T_STREAM, T_DMA_WRITE, T_HALT } TimingClass;
+
+typedef struct {
+  const char *name;       // upper-case mnemonic, NULL for an illegal opcode
+  FormatId fmt;           // operand format
+  Unit unit;              // queue it is routed to
+  TimingClass timing;     // timing rule (docs/TIMING.md)
+  const char *doc;        // semantics, one line
+} OpInfo;
+
+typedef struct {
+  const char *name;       // upper-case field name; lower-case in assembly
+  unsigned lsb;           // first bit in the 128-bit word
+  unsigned width;         // bits
+  FieldKind kind;         // how the value is read
+  EnumSet eset;           // symbolic values when kind == K_E
+  const char *doc;        // one line
+} FieldInfo;
+
+typedef struct {
+  const char *name;       // FMT_LOAD ...
+  uint64_t fields;        // bit f set when field f is present
+} FormatInfo;
+
+typedef struct {
+  EnumSet set;            // which enumeration
+  const char *name;       // upper-case symbol
+  unsigned value;         // encoding
+  const char *doc;        // one line
+} EnumInfo;
+
+extern const OpInfo isa_ops[ISA_NUM_OPCODES];
+extern const FieldInfo isa_fields[FLD_COUNT];
+extern const FormatInfo isa_formats[FMT_COUNT];
+extern const EnumInfo isa_enums[];
+extern const int isa_num_enums;
+extern const char *const isa_unit_names[5];   // "load", "compute", "store", "all", "fetch"
+extern const char *const isa_enum_set_names[ESET_COUNT];
+
+// A decoded instruction: every field's value, sign-extended for K_S fields. Fields the format
+// does not carry are 0.
+typedef struct {
+  Opcode op;
+  int64_t f[FLD_COUNT];
+} Insn;
+
+// Encodes in into 16 bytes (little-endian halves). Values are masked to their field widths;
+// isa_check_fields() says whether they fit.
+void isa_encode(const Insn *in, uint8_t out[ISA_WORD_BYTES]);
+// Decodes 16 bytes. Returns 0, or -1 with a message for an illegal opcode or bits set outside the
+// format's fields. `where` prefixes messages (e.g. "prog.bin: +0x1c0 (insn 56)").
+int isa_decode(const uint8_t word[ISA_WORD_BYTES], Insn *out, const char *where, Diag *d);
+// Checks field values against widths, kinds and enumerations (counts >= 1, no own-unit tokens,
+// LAYER carries none). Returns 0 or -1 with a message.
+int isa_check_fields(const Insn *in, const char *where, Diag *d);
+
+static inline int isa_has_field(Opcode op, FieldId f) {
+  return (int)((isa_formats[isa_ops[op].fmt].fields >> f) & 1u);
+}
+// Symbol of an enumerated value, or NULL.
+const char *isa_enum_name(EnumSet set, unsigned value);
+// Value of a symbol (case-insensitive), or -1.
+int isa_enum_value(EnumSet set, const char *name);
+// Opcode of a mnemonic (case-insensitive), or -1.
+int isa_op_by_name(const char *name);
+// Field of a name (case-insensitive), or -1.
+int isa_field_by_name(const char *name);
+// Minimum and maximum value a field can hold (by kind and width).
+int64_t isa_field_min(FieldId f);
+int64_t isa_field_max(FieldId f);
+
+#endif

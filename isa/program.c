@@ -1,0 +1,85 @@
+// program.c: building and freeing a Program in memory. The file format is in binfmt.c and the
+// static checks in progcheck.c.
+#include "program.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+Program *prog_new(const Arch *arch) {
+  Program *p = calloc(1, sizeof *p);
+  if (p) p->arch = *arch;
+  return p;
+}
+
+void prog_free(Program *p) {
+  if (!p) return;
+  for (uint32_t i = 0; i < p->n_chunks; i++) free(p->chunks[i].bytes);
+  free(p->insns);
+  free(p->tensors);
+  free(p->chunks);
+  free(p->layer_names);
+  free(p);
+}
+
+// Grows *arr (elements of size elem) so that index n fits. Returns 0 or -1.
+static int grow(void **arr, uint32_t *cap, uint32_t n, size_t elem) {
+  if (n < *cap) return 0;
+  uint32_t nc = *cap ? *cap * 2 : 16;
+  while (nc <= n) nc *= 2;
+  void *na = realloc(*arr, (size_t)nc * elem);
+  if (!na) return -1;
+  *arr = na;
+  *cap = nc;
+  return 0;
+}
+
+int prog_add_insn(Program *p, const Insn *in) {
+  if (grow((void **)&p->insns, &p->cap_insns, p->n_insns, sizeof *p->insns)) return -1;
+  p->insns[p->n_insns++] = *in;
+  return 0;
+}
+
+int prog_add_tensor(Program *p, const TensorInfo *t) {
+  if (grow((void **)&p->tensors, &p->cap_tensors, p->n_tensors, sizeof *p->tensors)) return -1;
+  p->tensors[p->n_tensors++] = *t;
+  return 0;
+}
+
+int prog_add_data(Program *p, uint64_t addr, const void *bytes, uint64_t len) {
+  if (grow((void **)&p->chunks, &p->cap_chunks, p->n_chunks, sizeof *p->chunks)) return -1;
+  uint8_t *copy = malloc(len ? len : 1);
+  if (!copy) return -1;
+  if (len) memcpy(copy, bytes, len);
+  p->chunks[p->n_chunks++] = (DataChunk){addr, len, copy};
+  return 0;
+}
+
+int prog_add_layer(Program *p, const char *name) {
+  if (grow((void **)&p->layer_names, &p->cap_layers, p->n_layers, sizeof *p->layer_names)) return -1;
+  memset(p->layer_names[p->n_layers], 0, PROG_NAME_MAX);
+  strncpy(p->layer_names[p->n_layers], name, PROG_NAME_MAX - 1);
+  p->n_layers++;
+  return 0;
+}
+
+size_t prog_dtype_size(DType dt) { return dt == DT_INT32 ? 4 : 1; }
+
+void prog_dense_strides(TensorInfo *t) {
+  uint64_t s = prog_dtype_size(t->dtype);
+  for (int i = (int)t->ndim - 1; i >= 0; i--) {
+    t->strides[i] = s;
+    s *= t->dims[i];
+  }
+}
+
+uint64_t prog_tensor_span(const TensorInfo *t) {
+  uint64_t last = 0;
+  for (uint32_t i = 0; i < t->ndim; i++) last += (uint64_t)(t->dims[i] - 1) * t->strides[i];
+  return last + prog_dtype_size(t->dtype);
+}
+
+const TensorInfo *prog_find_tensor(const Program *p, const char *name) {
+  for (uint32_t i = 0; i < p->n_tensors; i++)
+    if (!strcmp(p->tensors[i].name, name)) return &p->tensors[i];
+  return NULL;
+}

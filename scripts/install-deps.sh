@@ -1,0 +1,23 @@
+#!/bin/sh
+# install-deps.sh: makes sure the system packages the build needs are present.
+# As root it installs them with apt-get; otherwise it prints the exact command and fails.
+# Usage: sh scripts/install-deps.sh [--rtl]   (--rtl adds verilator and yosys)
+set -u
+need=""
+have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/x86_64-linux-gnu/$1" ] || [ -f "/usr/local/include/$1" ]; }
+have_header zlib.h || need="$need zlib1g-dev"
+have_header jansson.h || need="$need libjansson-dev"
+if [ "${1:-}" = "--rtl" ]; then
+  command -v verilator >/dev/null 2>&1 || need="$need verilator"
+  command -v yosys >/dev/null 2>&1 || need="$need yosys"
+fi
+[ -z "$need" ] && exit 0
+echo "install-deps: missing Debian packages:$need" >&2
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "install-deps: running apt-get update && apt-get install -y$need" >&2
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need) >&2 || {
+    echo "install-deps: error: apt-get failed; install by hand: apt-get install$need" >&2; exit 1; }
+  exit 0
+fi
+echo "install-deps: error: as root, run: apt-get update && apt-get install -y$need" >&2
+exit 1

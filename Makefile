@@ -16,19 +16,21 @@ SIM_SRC  := $(filter-out sim/main.c,$(wildcard sim/*.c))
 TCOM_SRC := $(wildcard tests/common/*.c)
 TEST_SRC := $(wildcard tests/isa/*_test.c tests/sim/*_test.c)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+BENCH_SRC := $(wildcard bench/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 ISA_LIB  := $(BUILD)/libisa.a
 SIM_LIB  := $(BUILD)/libsim.a
 TCOM_OBJ := $(call obj,$(TCOM_SRC))
 TESTS    := $(patsubst %.c,$(BUILD)/%,$(TEST_SRC))
+BENCHES  := $(patsubst %.c,$(BUILD)/%,$(BENCH_SRC))
 FUZZ_REPLAY := $(patsubst tests/fuzz/%.c,$(BUILD)/tests/fuzz/replay_%,$(FUZZ_SRC))
 SASIM    := $(BUILD)/bin/sasim
 GEN_ISA  := $(BUILD)/bin/gen_isa
 DEPS_OK  := $(BUILD)/.deps-ok
 
 .PHONY: all deps test test-asan test-fast demo docs check-docs fuzz bench clean help
-all: $(SASIM) $(TESTS) $(FUZZ_REPLAY)
+all: $(SASIM) $(TESTS) $(FUZZ_REPLAY) $(BENCHES)
 
 help:
 	@echo "make demo       build, assemble a shipped GEMM program, simulate it, print the stats"
@@ -62,6 +64,9 @@ $(GEN_ISA): $(BUILD)/isa/gen_isa.o $(ISA_LIB)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TCOM_OBJ) $(SIM_LIB) $(ISA_LIB)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(TCOM_OBJ) $(SIM_LIB) $(ISA_LIB)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 # Fuzz targets: a replay main (always) so `make test` replays tests/fuzz/corpus/<target>/.

@@ -1,0 +1,580 @@
+// fast.c: the fast engine. Per-instruction exact timing from the closed forms of docs/TIMING.md,
+// evaluated only at the cycles where something can happen (a start, a fetch, a token arriving);
+// the data of each instruction is moved in one go when it starts (legal programs are race-free,
+// so that is the same as moving it over its cycles), and COMPUTE uses a bulk int8 GEMM kernel.
+// The detailed engine (detailed.c) must agree with it on every byte, time and counter.
+#include <stdlib.h>
+#include <string.h>
+
+#include "../isa/numerics.h"
+#include "sim_internal.h"
+
+#define NEVER UINT64_MAX
+
+// One instruction queue and the unit that drains it.
+typedef struct {
+  uint32_t *entry;        // instruction indices in queue order (LAYER appears in all three)
+  uint64_t *start;        // start cycle of each entry once started
+  uint32_t n;             // entries fetched
+  uint32_t head;          // entries started
+  uint64_t free_at;       // `ready` of the last started instruction
+  int64_t layer;          // current layer, -1 before any LAYER
+} Queue;
+
+// A token channel: visible-from cycles of pushed tokens not yet popped, ascending.
+typedef struct {
+  uint64_t *t;
+  uint32_t n, cap;
+} Channel;
+
+// One DRAM channel seen from its unit: the issue cycles of the last F beats.
+typedef struct {
+  uint64_t *ring;         // F entries
+  uint64_t count;         // beats issued so far
+  uint64_t last;          // issue cycle of the last beat (valid when count > 0)
+  uint32_t F, L;          // in-flight limit, latency
+} BeatChannel;
+
+typedef struct {
+  Sim *s;
+  const Arch *a;
+  const Program *p;
+  Diag *d;
+  Queue q[NUM_UNITS];
+  Channel ch[NUM_UNITS * NUM_UNITS];   // [from * 3 + to]
+  BeatChannel rd, wr;
+  uint32_t fetch_k;                    // next instruction to fetch
+  uint64_t fetch_next;                 // earliest cycle of the next fetch
+  uint64_t halt_cycle;                 // fetch cycle of HALT, NEVER before
+  uint64_t max_end;                    // latest end so far
+  // Compute unit state.
+  uint64_t n_preloads;                 // PRELOADs started
+  uint64_t last_preload_start;
+  uint64_t bank_ready[2];              // first cycle a COMPUTE may use the bank
+  uint64_t bank_free[2];               // first cycle a PRELOAD may refill the bank
+  uint32_t bank_k[2];                  // preloaded ROWS of each bank
+  int16_t *bank16[2];                  // the banks widened to int16 for the kernel, [r][c]
+  // Configuration registers (latched by each instruction at its start).
+  Insn cfg_load, cfg_store, cfg_pool;
+  uint64_t *fifo_last;                 // store FIFO: last-beat issue cycle of recent rows, D entries
+  int32_t *rowbuf;                     // scratch: one row of int32 accumulator sums
+  uint8_t *bytes;                      // scratch: one gathered or post-processed row
+} Fast;
+
+static int chan_push(Fast *f, int ch, uint64_t visible) {
+  Channel *c = &f->ch[ch];
+  if (c->n == c->cap) {
+    uint32_t nc = c->cap ? c->cap * 2 : 16;
+    uint64_t *nt = realloc(c->t, nc * sizeof *nt);
+    if (!nt) return diag_error(f->d, "sim: error: out of memory");
+    c->t = nt;
+    c->cap = nc;
+  }
+  uint32_t i = c->n++;
+  while (i > 0 && c->t[i - 1] > visible) {
+    c->t[i] = c->t[i - 1];
+    i--;
+  }
+  c->t[i] = visible;
+  return 0;
+}
+
+static void chan_pop(Channel *c) {
+  memmove(c->t, c->t + 1, (c->n - 1) * sizeof *c->t);
+  c->n--;
+}
+
+// --- DRAM beats --------------------------------------------------------------------------------
+
+// Issues one beat no earlier than `earliest`; returns its issue cycle (TIMING §5, §7).
+static uint64_t beat_issue(BeatChannel *b, uint64_t earliest) {
+  uint64_t t = earliest;
+  if (b->count && b->last + 1 > t) t = b->last + 1;
+  if (b->count >= b->F) {
+    uint64_t slot = b->ring[b->count % b->F] + b->L;
+    if (slot > t) t = slot;
+  }
+  b->ring[b->count % b->F] = t;
+  b->count++;
+  b->last = t;
+  return t;
+}
+
+static uint64_t beats_covering(uint64_t addr, uint64_t len, uint32_t bus) {
+  return (addr + len - 1) / bus - addr / bus + 1;
+}
+
+// --- Instruction semantics and timing ----------------------------------------------------------
+// Each exec_* moves the data, counts the work and returns `ready` and `end` through *t.
+
+static uint32_t row_bytes(const Arch *a, int64_t mem) {
+  switch (mem) {
+  case MEM_SPAD: return a->rows;
+  case MEM_WBUF: return a->cols;
+  case MEM_ACC: return a->cols;
+  default: return 4 * a->cols;
+  }
+}
+
+static void exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
+  const Arch *a = f->a;
+  Sim *s = f->s;
+  const int64_t *c = f->cfg_load.f;
+  uint64_t rows = (uint64_t)in->f[FLD_OUTER] * (uint64_t)in->f[FLD_INNER];
+  uint32_t nseg = (uint32_t)in->f[FLD_NSEG], seglen = (uint32_t)in->f[FLD_SEGLEN];
+  uint32_t width = row_bytes(a, in->f[FLD_MEM]), nbytes = nseg * seglen;
+  int64_t mem = in->f[FLD_MEM];
+  uint64_t beats = 0, stall = 0;
+  int fast_beats = f->rd.F >= f->rd.L;   // the in-flight limit can never bind (TIMING §5)
+  for (uint64_t r = 0; r < rows; r++) {
+    uint64_t o = r / (uint64_t)in->f[FLD_INNER], i = r % (uint64_t)in->f[FLD_INNER];
+    memset(f->bytes, 0, width);
+    for (uint32_t g = 0; g < nseg; g++) {
+      uint64_t addr = (uint64_t)in->f[FLD_DRAM_ADDR] + o * (uint64_t)c[FLD_STRIDE_OUTER] +
+                      i * (uint64_t)c[FLD_STRIDE_INNER] + g * (uint64_t)c[FLD_SEG_STRIDE];
+      memcpy(f->bytes + (size_t)g * seglen, s->dram + addr, seglen);
+      uint64_t n = beats_covering(addr, seglen, a->bus_bytes);
+      if (fast_beats) {
+        uint64_t from = beats == 0 ? t->start : f->rd.last + 1;
+        f->rd.last = from + n - 1;
+        f->rd.count += n;
+      } else {
+        for (uint64_t k = 0; k < n; k++) {
+          uint64_t base = beats + k == 0 ? t->start : f->rd.last + 1;
+          stall += beat_issue(&f->rd, base) - base;
+        }
+      }
+      beats += n;
+    }
+    uint64_t dst = (uint64_t)in->f[FLD_DST] + r;
+    if (mem == MEM_SPAD) {
+      memcpy(s->spad + dst * a->rows, f->bytes, a->rows);
+    } else if (mem == MEM_WBUF) {
+      memcpy(s->wbuf + dst * a->cols, f->bytes, a->cols);
+    } else if (mem == MEM_ACC) {
+      int32_t *row = s->acc + dst * a->cols;
+      int32_t mult = (int32_t)c[FLD_MULT];
+      unsigned shift = (unsigned)c[FLD_SHIFT];
+      for (uint32_t k = 0; k < a->cols; k++) {
+        int32_t v = k < nbytes ? sa_load_scale((int8_t)f->bytes[k], mult, shift) : 0;
+        row[k] = in->f[FLD_ACCUM] ? sa_wrap_add32(row[k], v) : v;
+      }
+    } else {
+      int32_t *row = s->param + dst * a->cols;
+      for (uint32_t k = 0; k < a->cols; k++) {
+        const uint8_t *b = f->bytes + 4 * k;
+        row[k] = (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
+      }
+    }
+  }
+  SimStats *st = &s->stats;
+  MemStatId m = mem == MEM_SPAD ? MEM_ST_SPAD : mem == MEM_WBUF ? MEM_ST_WBUF : mem == MEM_ACC ? MEM_ST_ACC : MEM_ST_PARAM;
+  st->mem_writes[m] += rows;
+  if (mem == MEM_ACC && in->f[FLD_ACCUM]) st->mem_reads[MEM_ST_ACC] += rows;
+  st->dram_read_beats += beats;
+  st->dram_read_bytes += rows * nbytes;
+  ls->dram_read_bytes += rows * nbytes;
+  t->stall = stall;
+  t->ready = f->rd.last + 1;
+  t->end = f->rd.last + f->rd.L;
+}
+
+static void exec_preload(Fast *f, const Insn *in, InsnTime *t) {
+  const Arch *a = f->a;
+  int b = (int)(f->n_preloads % 2);
+  uint32_t k = (uint32_t)in->f[FLD_ROWS];
+  for (uint32_t r = 0; r < a->rows; r++)
+    for (uint32_t c = 0; c < a->cols; c++) {
+      int8_t w = r < k ? f->s->wbuf[((uint64_t)in->f[FLD_SRC] + r) * a->cols + c] : 0;
+      f->s->bank[b][r * a->cols + c] = w;
+      f->bank16[b][r * a->cols + c] = w;
+    }
+  f->bank_k[b] = k;
+  f->n_preloads++;
+  f->last_preload_start = t->start;
+  t->ready = t->start + 1;
+  t->end = t->start + a->rows - 1;
+  f->bank_ready[b] = t->end + 1;
+  f->s->stats.mem_reads[MEM_ST_WBUF] += k;
+}
+
+// ACC[acc_addr + m] (+)= SPAD[src + m] x W for m < M: the bulk kernel.
+static void exec_compute(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
+  const Arch *a = f->a;
+  Sim *s = f->s;
+  int b = (int)((f->n_preloads - 1) % 2);
+  uint32_t R = a->rows, C = a->cols, M = (uint32_t)in->f[FLD_ROWS];
+  const int16_t *w = f->bank16[b];
+  for (uint32_t m = 0; m < M; m++) {
+    const int8_t *x = s->spad + ((uint64_t)in->f[FLD_SRC] + m) * R;
+    int32_t *sum = f->rowbuf;
+    memset(sum, 0, C * sizeof *sum);
+    for (uint32_t r = 0; r < R; r++) {
+      int16_t xv = x[r];
+      if (!xv) continue;
+      const int16_t *wr = w + (size_t)r * C;
+      for (uint32_t c = 0; c < C; c++) sum[c] += (int32_t)(int16_t)(xv * wr[c]);
+    }
+    int32_t *acc = s->acc + ((uint64_t)in->f[FLD_ACC_ADDR] + m) * C;
+    if (in->f[FLD_ACCUM])
+      for (uint32_t c = 0; c < C; c++) acc[c] = sa_wrap_add32(acc[c], sum[c]);
+    else
+      memcpy(acc, sum, C * sizeof *sum);
+  }
+  t->ready = t->start + M;
+  t->end = t->start + M - 1 + R + C - 1;
+  f->bank_free[b] = t->end + 1;   // ends grow with starts, so this is the latest use
+  uint64_t macs = (uint64_t)M * f->bank_k[b] * C;
+  s->stats.macs += macs;
+  s->stats.pe_cycles += (uint64_t)M * R * C;
+  ls->macs += macs;
+  s->stats.mem_reads[MEM_ST_SPAD] += M;
+  s->stats.mem_writes[MEM_ST_ACC] += M;
+  if (in->f[FLD_ACCUM]) s->stats.mem_reads[MEM_ST_ACC] += M;
+}
+
+// Post-processes output row (o, i) of a STORE into f->bytes; returns the acc rows it read.
+static uint32_t post_row(Fast *f, const Insn *in, uint64_t o, uint64_t i) {
+  const Arch *a = f->a;
+  const Sim *s = f->s;
+  const int64_t *cs = f->cfg_store.f, *cp = f->cfg_pool.f;
+  uint32_t C = a->cols, cols = (uint32_t)in->f[FLD_COLS];
+  int64_t pool = cp[FLD_POOL];
+  uint64_t src = (uint64_t)in->f[FLD_SRC];
+  if (in->f[FLD_RAW32]) {
+    const int32_t *row = s->acc + (src + o * (uint64_t)in->f[FLD_INNER] + i) * C;
+    for (uint32_t c = 0; c < cols; c++)
+      for (int k = 0; k < 4; k++) f->bytes[4 * c + (uint32_t)k] = (uint8_t)((uint32_t)row[c] >> (8 * k));
+    return 1;
+  }
+  const int32_t *prm = cs[FLD_PARAMS] ? s->param + (uint64_t)cs[FLD_PROW] * C : NULL;
+  unsigned act = (unsigned)cs[FLD_ACT];
+  int8_t lo = (int8_t)cs[FLD_CLAMP_LO], hi = (int8_t)cs[FLD_CLAMP_HI];
+  if (pool == POOL_NONE) {
+    const int32_t *row = s->acc + (src + o * (uint64_t)in->f[FLD_INNER] + i) * C;
+    for (uint32_t c = 0; c < cols; c++) {
+      int32_t bias = prm ? prm[c] : 0, mult = prm ? prm[C + c] : 1;
+      unsigned shift = prm ? (unsigned)prm[2 * C + c] & 63u : 0;
+      f->bytes[c] = (uint8_t)sa_post(row[c], bias, mult, shift, act, lo, hi);
+    }
+    return 1;
+  }
+  int64_t y0 = (int64_t)o * cp[FLD_SH] - cp[FLD_PAD_T], x0 = (int64_t)i * cp[FLD_SW] - cp[FLD_PAD_L];
+  uint32_t reads = 0;
+  for (uint32_t c = 0; c < cols; c++) {
+    int32_t bias = prm ? prm[c] : 0, mult = prm ? prm[C + c] : 1;
+    unsigned shift = prm ? (unsigned)prm[2 * C + c] & 63u : 0;
+    int8_t best = -128;
+    int64_t sum = 0;
+    reads = 0;
+    for (int64_t dy = 0; dy < cp[FLD_KH]; dy++)
+      for (int64_t dx = 0; dx < cp[FLD_KW]; dx++) {
+        int64_t y = y0 + dy, x = x0 + dx;
+        if (y < 0 || y >= cp[FLD_IN_H] || x < 0 || x >= cp[FLD_IN_W]) continue;
+        int32_t v = s->acc[(src + (uint64_t)(y * cp[FLD_IN_W] + x)) * C + c];
+        reads++;
+        if (pool == POOL_MAX) {
+          int8_t q = sa_post(v, bias, mult, shift, act, lo, hi);
+          if (q > best) best = q;
+        } else {
+          sum += sa_sat32((int64_t)v + bias);
+        }
+      }
+    f->bytes[c] = (uint8_t)(pool == POOL_MAX ? best : sa_activate(sa_requant(sa_sat32(sum), mult, shift), act, lo, hi));
+  }
+  return reads;
+}
+
+static void exec_store(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
+  const Arch *a = f->a;
+  Sim *s = f->s;
+  const int64_t *cs = f->cfg_store.f, *cp = f->cfg_pool.f;
+  uint64_t inner = (uint64_t)in->f[FLD_INNER], rows = (uint64_t)in->f[FLD_OUTER] * inner;
+  uint64_t W = (!in->f[FLD_RAW32] && cp[FLD_POOL] != POOL_NONE) ? (uint64_t)(cp[FLD_KH] * cp[FLD_KW]) : 1;
+  uint64_t nbytes = (uint64_t)in->f[FLD_COLS] * (in->f[FLD_RAW32] ? 4 : 1);
+  uint32_t D = a->store_fifo_rows, S = a->sfu_latency;
+  uint64_t P = 0, stall = 0, beats = 0, acc_reads = 0;
+  for (uint64_t j = 0; j < rows; j++) {
+    uint64_t o = j / inner, i = j % inner;
+    // Front end (TIMING §7): reads in P .. P+W-1, limited by the FIFO.
+    uint64_t free_j = j < D ? t->start : f->fifo_last[j % D] + 1;
+    P = j == 0 ? t->start : P + W;
+    if (free_j > P) P = free_j;
+    uint64_t rdy = P + W - 1 + S;
+    acc_reads += post_row(f, in, o, i);
+    uint64_t addr = (uint64_t)in->f[FLD_DRAM_ADDR] + o * (uint64_t)cs[FLD_STRIDE_OUTER] + i * (uint64_t)cs[FLD_STRIDE_INNER];
+    memcpy(s->dram + addr, f->bytes, nbytes);
+    uint64_t n = beats_covering(addr, nbytes, a->bus_bytes);
+    for (uint64_t k = 0; k < n; k++) {
+      uint64_t base = rdy;
+      if (beats + k > 0 && f->wr.last + 1 > base) base = f->wr.last + 1;
+      stall += beat_issue(&f->wr, base) - base;
+    }
+    beats += n;
+    f->fifo_last[j % D] = f->wr.last;
+  }
+  s->stats.mem_reads[MEM_ST_ACC] += acc_reads;
+  if (!in->f[FLD_RAW32] && cs[FLD_PARAMS]) s->stats.mem_reads[MEM_ST_PARAM] += 3;
+  s->stats.dram_write_beats += beats;
+  s->stats.dram_write_bytes += rows * nbytes;
+  ls->dram_write_bytes += rows * nbytes;
+  t->stall = stall;
+  t->ready = f->wr.last + 1;
+  t->end = f->wr.last + f->wr.L;
+}
+
+// --- Scheduling --------------------------------------------------------------------------------
+
+static Unit queue_unit_of(const Program *p, uint32_t k) { return isa_ops[p->insns[k].op].unit; }
+
+// Cycle from which every token the instruction pops is available, or NEVER.
+static uint64_t token_time(const Fast *f, Unit u, const Insn *in) {
+  uint64_t t = 0;
+  if (!isa_has_field(in->op, FLD_POP)) return 0;
+  for (int v = 0; v < NUM_UNITS; v++) {
+    if (!((in->f[FLD_POP] >> v) & 1)) continue;
+    const Channel *c = &f->ch[v * NUM_UNITS + (int)u];
+    if (c->n == 0) return NEVER;
+    if (c->t[0] > t) t = c->t[0];
+  }
+  return t;
+}
+
+// Cycle from which the structural condition of TIMING §6 holds.
+static uint64_t struct_time(const Fast *f, const Insn *in) {
+  if (in->op == OP_PRELOAD) {
+    int b = (int)(f->n_preloads % 2);
+    uint64_t t = f->bank_free[b];
+    if (f->n_preloads && f->last_preload_start + f->a->rows > t) t = f->last_preload_start + f->a->rows;
+    return t;
+  }
+  if (in->op == OP_COMPUTE) return f->bank_ready[(f->n_preloads - 1) % 2];
+  return 0;
+}
+
+// Earliest cycle the head of unit u may start, NEVER if it waits for something unknown yet.
+static uint64_t head_time(const Fast *f, Unit u) {
+  const Queue *q = &f->q[u];
+  if (q->head == q->n) return NEVER;
+  uint32_t k = q->entry[q->head];
+  const Insn *in = &f->p->insns[k];
+  uint64_t t = f->s->times[k].fetch + 1;
+  if (q->free_at > t) t = q->free_at;
+  uint64_t st = struct_time(f, in), tk = token_time(f, u, in);
+  if (st > t) t = st;
+  if (tk > t) t = tk;
+  return t;
+}
+
+// Counts the unit-state cycles between the previous instruction and this start (TIMING §9).
+static void account_wait(Fast *f, Unit u, uint32_t k, uint64_t s, LayerStats *ls) {
+  Queue *q = &f->q[u];
+  UnitStats *us = &f->s->stats.unit[u];
+  const Insn *in = &f->p->insns[k];
+  uint64_t from = q->free_at, avail = f->s->times[k].fetch + 1;
+  if (avail > from) {
+    us->idle += avail - from;
+    from = avail;
+  }
+  uint64_t tk = token_time(f, u, in);
+  if (tk > s) tk = s;
+  if (tk > from) {
+    us->wait_token += tk - from;
+    ls->wait_token[u] += tk - from;
+    from = tk;
+  }
+  us->wait_resource += s - from;
+  ls->wait_resource[u] += s - from;
+}
+
+static int start_insn(Fast *f, Unit u, uint64_t s) {
+  Queue *q = &f->q[u];
+  uint32_t k = q->entry[q->head];
+  const Insn *in = &f->p->insns[k];
+  InsnTime tm = f->s->times[k];
+  int64_t layer = in->op == OP_LAYER ? in->f[FLD_LAYER_ID] : q->layer;
+  LayerStats *ls = sim_layer(f->s, layer);
+  account_wait(f, u, k, s, ls);
+  if (isa_has_field(in->op, FLD_POP))
+    for (int v = 0; v < NUM_UNITS; v++)
+      if ((in->f[FLD_POP] >> v) & 1) chan_pop(&f->ch[v * NUM_UNITS + (int)u]);
+  tm.start = s;
+  tm.stall = 0;
+  tm.ready = s + 1;
+  tm.end = s;
+  switch (in->op) {
+  case OP_LOAD: exec_load(f, in, &tm, ls); break;
+  case OP_CFG_LOAD: f->cfg_load = *in; break;
+  case OP_PRELOAD: exec_preload(f, in, &tm); break;
+  case OP_COMPUTE: exec_compute(f, in, &tm, ls); break;
+  case OP_STORE: exec_store(f, in, &tm, ls); break;
+  case OP_CFG_STORE: f->cfg_store = *in; break;
+  case OP_CFG_POOL: f->cfg_pool = *in; break;
+  case OP_LAYER: q->layer = layer; break;
+  case OP_HALT: break;
+  }
+  UnitStats *us = &f->s->stats.unit[u];
+  us->insns++;
+  us->busy += tm.ready - s - tm.stall;
+  us->wait_resource += tm.stall;
+  ls->busy[u] += tm.ready - s - tm.stall;
+  ls->wait_resource[u] += tm.stall;
+  if (!ls->seen || s < ls->first_start) ls->first_start = s;
+  if (!ls->seen || tm.end > ls->last_end) ls->last_end = tm.end;
+  ls->seen = 1;
+  if (in->op != OP_LAYER || u == UNIT_LOAD) f->s->times[k] = tm;
+  q->start[q->head++] = s;
+  q->free_at = tm.ready;
+  if (tm.end > f->max_end) f->max_end = tm.end;
+  if (isa_has_field(in->op, FLD_PUSH))
+    for (int v = 0; v < NUM_UNITS; v++)
+      if ((in->f[FLD_PUSH] >> v) & 1)
+        if (chan_push(f, (int)u * NUM_UNITS + v, tm.end + 1)) return -1;
+  return 0;
+}
+
+// Entries in u's queue at the start of cycle t (an entry started in t still counts).
+static uint32_t occupancy(const Queue *q, uint64_t t) {
+  uint32_t n = q->n - q->head;
+  if (q->head && q->start[q->head - 1] >= t) n++;
+  return n;
+}
+
+static int fetch_fits(const Fast *f, uint64_t t) {
+  Unit u = queue_unit_of(f->p, f->fetch_k);
+  if (u == UNIT_FETCH) return 1;
+  for (int v = 0; v < NUM_UNITS; v++)
+    if ((u == UNIT_ALL || (int)u == v) && occupancy(&f->q[v], t) >= f->a->queue_depth[v]) return 0;
+  return 1;
+}
+
+static void fetch_one(Fast *f, uint64_t t) {
+  uint32_t k = f->fetch_k++;
+  Unit u = queue_unit_of(f->p, k);
+  f->s->stats.fetch_stall += t - f->fetch_next;
+  f->s->times[k].fetch = t;
+  f->fetch_next = t + 1;
+  if (u == UNIT_FETCH) {
+    f->halt_cycle = t;
+    f->s->times[k].start = f->s->times[k].end = t;
+    f->s->times[k].ready = t + 1;
+    return;
+  }
+  for (int v = 0; v < NUM_UNITS; v++)
+    if (u == UNIT_ALL || (int)u == v) f->q[v].entry[f->q[v].n++] = k;
+}
+
+// Token counts may never pass tokens.max: checked at every evaluated cycle, which covers every
+// cycle because counts only fall at starts, and starts happen only at evaluated cycles.
+static int check_overflow(Fast *f, uint64_t t) {
+  for (int c = 0; c < NUM_UNITS * NUM_UNITS; c++) {
+    const Channel *ch = &f->ch[c];
+    if (ch->n <= f->a->token_max) continue;
+    uint64_t when = ch->t[f->a->token_max];
+    if (when <= t)
+      return diag_error(f->d, "sim: error: token overflow on channel %s->%s at cycle %llu (tokens.max %u)",
+                        isa_unit_names[c / NUM_UNITS], isa_unit_names[c % NUM_UNITS], (unsigned long long)when,
+                        f->a->token_max);
+  }
+  return 0;
+}
+
+static int report_deadlock(Fast *f, uint64_t t) {
+  char msg[400];
+  int n = 0;
+  for (int u = 0; u < NUM_UNITS; u++) {
+    const Queue *q = &f->q[u];
+    if (q->head == q->n) continue;
+    uint32_t k = q->entry[q->head];
+    n += snprintf(msg + n, sizeof msg - (size_t)n, "%s%s waits at insn %u (%s) for a token", n ? "; " : "",
+                  isa_unit_names[u], k, isa_ops[f->p->insns[k].op].name);
+    if (n >= (int)sizeof msg) break;
+  }
+  return diag_error(f->d, "sim: error: deadlock at cycle %llu: %s", (unsigned long long)t, msg);
+}
+
+static int fast_alloc(Fast *f) {
+  const Arch *a = f->a;
+  uint32_t n = f->p->n_insns;
+  for (int u = 0; u < NUM_UNITS; u++) {
+    f->q[u].entry = calloc(n, sizeof(uint32_t));
+    f->q[u].start = calloc(n, sizeof(uint64_t));
+    f->q[u].layer = -1;
+    if (!f->q[u].entry || !f->q[u].start) return -1;
+  }
+  f->rd = (BeatChannel){calloc(a->dram_inflight, sizeof(uint64_t)), 0, 0, a->dram_inflight, a->dram_latency};
+  f->wr = (BeatChannel){calloc(a->dram_inflight, sizeof(uint64_t)), 0, 0, a->dram_inflight, a->dram_latency};
+  f->bank16[0] = calloc((size_t)a->rows * a->cols, sizeof(int16_t));
+  f->bank16[1] = calloc((size_t)a->rows * a->cols, sizeof(int16_t));
+  f->fifo_last = calloc(a->store_fifo_rows, sizeof(uint64_t));
+  f->rowbuf = calloc(a->cols, sizeof(int32_t));
+  f->bytes = calloc(4 * (size_t)(a->cols > a->rows ? a->cols : a->rows), 1);
+  if (!f->rd.ring || !f->wr.ring || !f->bank16[0] || !f->bank16[1] || !f->fifo_last || !f->rowbuf || !f->bytes)
+    return -1;
+  f->cfg_load.op = OP_CFG_LOAD;
+  f->cfg_store.op = OP_CFG_STORE;
+  f->cfg_pool.op = OP_CFG_POOL;
+  f->halt_cycle = NEVER;
+  return 0;
+}
+
+static void fast_free(Fast *f) {
+  for (int u = 0; u < NUM_UNITS; u++) {
+    free(f->q[u].entry);
+    free(f->q[u].start);
+  }
+  for (int c = 0; c < NUM_UNITS * NUM_UNITS; c++) free(f->ch[c].t);
+  free(f->rd.ring);
+  free(f->wr.ring);
+  free(f->bank16[0]);
+  free(f->bank16[1]);
+  free(f->fifo_last);
+  free(f->rowbuf);
+  free(f->bytes);
+}
+
+static int fast_loop(Fast *f) {
+  uint64_t t = 0;
+  for (;;) {
+    if (check_overflow(f, t)) return -1;
+    for (int u = 0; u < NUM_UNITS; u++)
+      if (head_time(f, (Unit)u) == t && start_insn(f, (Unit)u, t)) return -1;
+    if (f->halt_cycle == NEVER && f->fetch_k < f->p->n_insns && f->fetch_next <= t && fetch_fits(f, t))
+      fetch_one(f, t);
+    // The next cycle at which anything can happen.
+    uint64_t next = NEVER;
+    for (int u = 0; u < NUM_UNITS; u++) {
+      uint64_t h = head_time(f, (Unit)u);
+      if (h < next) next = h;
+    }
+    if (f->halt_cycle == NEVER && f->fetch_k < f->p->n_insns && fetch_fits(f, t + 1) && t + 1 < next) next = t + 1;
+    if (next == NEVER) {
+      int drained = f->halt_cycle != NEVER;
+      for (int u = 0; u < NUM_UNITS; u++) drained &= f->q[u].head == f->q[u].n;
+      if (drained) return 0;
+      if (f->halt_cycle == NEVER && f->fetch_k >= f->p->n_insns)
+        return diag_error(f->d, "sim: error: the program has no HALT");
+      return report_deadlock(f, t);
+    }
+    t = next;
+  }
+}
+
+int sim_fast_run(Sim *s, Diag *d) {
+  Fast f;
+  memset(&f, 0, sizeof f);
+  f.s = s;
+  f.a = s->arch;
+  f.p = s->prog;
+  f.d = d;
+  int rc = fast_alloc(&f) ? diag_error(d, "sim: error: out of memory") : fast_loop(&f);
+  if (rc == 0) rc = check_overflow(&f, NEVER - 1);
+  if (rc == 0) {
+    SimStats *st = &s->stats;
+    uint64_t last = f.max_end > f.halt_cycle ? f.max_end : f.halt_cycle;
+    st->cycles = last + 1;
+    for (int u = 0; u < NUM_UNITS; u++) st->unit[u].idle += st->cycles - f.q[u].free_at;
+  }
+  fast_free(&f);
+  return rc;
+}

@@ -1,0 +1,184 @@
+// report.c: prints the statistics of a finished run (text, JSON, CSV) and its trace.
+// Only formats numbers the engines computed; derives ratios (utilization, time) and nothing else.
+#include "report.h"
+
+#include <jansson.h>
+#include <string.h>
+
+static const char *const mem_names[MEM_ST_COUNT] = {"spad", "wbuf", "acc", "param"};
+
+static const char *layer_name(const Program *p, uint32_t i) { return i < p->n_layers ? p->layer_names[i] : "(none)"; }
+
+static double pct(uint64_t part, uint64_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0.0; }
+
+static double peak_fraction(const Sim *s, uint64_t macs, uint64_t cycles) {
+  const Arch *a = &sim_program(s)->arch;
+  return pct(macs, cycles * a->rows * a->cols);
+}
+
+void report_text(FILE *out, const Sim *s, const char *label) {
+  const Program *p = sim_program(s);
+  const Arch *a = &p->arch;
+  const SimStats *st = sim_stats(s);
+  double us = (double)st->cycles / a->clock_mhz;
+  fprintf(out, "program        %s\n", label);
+  fprintf(out, "arch           %s: %ux%u array, %u B/cycle DRAM bus, latency %u, %.0f MHz\n", a->name, a->rows,
+          a->cols, a->bus_bytes, a->dram_latency, a->clock_mhz);
+  fprintf(out, "cycles         %llu (%.3f us)\n", (unsigned long long)st->cycles, us);
+  fprintf(out, "MACs           %llu  utilization %.1f%% of peak (%u MACs/cycle)\n", (unsigned long long)st->macs,
+          peak_fraction(s, st->macs, st->cycles), a->rows * a->cols);
+  fprintf(out, "\n%-10s %12s %12s %14s %12s %8s\n", "unit", "busy", "wait_token", "wait_resource", "idle", "insns");
+  for (int u = 0; u < NUM_UNITS; u++) {
+    const UnitStats *us_ = &st->unit[u];
+    fprintf(out, "%-10s %12llu %12llu %14llu %12llu %8llu\n", isa_unit_names[u], (unsigned long long)us_->busy,
+            (unsigned long long)us_->wait_token, (unsigned long long)us_->wait_resource,
+            (unsigned long long)us_->idle, (unsigned long long)us_->insns);
+  }
+  fprintf(out, "fetch stall    %llu cycles\n", (unsigned long long)st->fetch_stall);
+  fprintf(out, "\nDRAM           read %llu B in %llu beats, write %llu B in %llu beats\n",
+          (unsigned long long)st->dram_read_bytes, (unsigned long long)st->dram_read_beats,
+          (unsigned long long)st->dram_write_bytes, (unsigned long long)st->dram_write_beats);
+  fprintf(out, "on-chip rows  ");
+  for (int m = 0; m < MEM_ST_COUNT; m++)
+    fprintf(out, " %s %llu/%llu", mem_names[m], (unsigned long long)st->mem_reads[m],
+            (unsigned long long)st->mem_writes[m]);
+  fprintf(out, "  (read/written)\n");
+  int any = 0;
+  for (uint32_t i = 0; i <= st->n_layers; i++) any |= st->layers[i].seen && i < st->n_layers;
+  if (!any) return;
+  fprintf(out, "\n%-20s %10s %12s %7s %10s %10s %10s %10s %10s\n", "layer", "span", "MACs", "util", "dram_rd",
+          "dram_wr", "busy_ld", "busy_cmp", "busy_st");
+  for (uint32_t i = 0; i <= st->n_layers; i++) {
+    const LayerStats *l = &st->layers[i];
+    if (!l->seen) continue;
+    uint64_t span = l->last_end - l->first_start + 1;
+    fprintf(out, "%-20s %10llu %12llu %6.1f%% %10llu %10llu %10llu %10llu %10llu\n", layer_name(p, i),
+            (unsigned long long)span, (unsigned long long)l->macs, peak_fraction(s, l->macs, span),
+            (unsigned long long)l->dram_read_bytes, (unsigned long long)l->dram_write_bytes,
+            (unsigned long long)l->busy[0], (unsigned long long)l->busy[1], (unsigned long long)l->busy[2]);
+  }
+}
+
+static json_t *units_json(const uint64_t *busy, const uint64_t *wt, const uint64_t *wr) {
+  json_t *o = json_object();
+  for (int u = 0; u < NUM_UNITS; u++) {
+    json_t *x = json_object();
+    json_object_set_new(x, "busy", json_integer((json_int_t)busy[u]));
+    json_object_set_new(x, "wait_token", json_integer((json_int_t)wt[u]));
+    json_object_set_new(x, "wait_resource", json_integer((json_int_t)wr[u]));
+    json_object_set_new(o, isa_unit_names[u], x);
+  }
+  return o;
+}
+
+int report_json(FILE *out, const Sim *s, const char *label) {
+  const Program *p = sim_program(s);
+  const Arch *a = &p->arch;
+  const SimStats *st = sim_stats(s);
+  json_t *root = json_object();
+  json_object_set_new(root, "program", json_string(label));
+  json_object_set_new(root, "arch", json_string(a->name));
+  json_object_set_new(root, "cycles", json_integer((json_int_t)st->cycles));
+  json_object_set_new(root, "time_us", json_real((double)st->cycles / a->clock_mhz));
+  json_object_set_new(root, "clock_mhz", json_real(a->clock_mhz));
+  json_object_set_new(root, "macs", json_integer((json_int_t)st->macs));
+  json_object_set_new(root, "pe_cycles", json_integer((json_int_t)st->pe_cycles));
+  json_object_set_new(root, "utilization", json_real(peak_fraction(s, st->macs, st->cycles) / 100.0));
+  json_t *units = json_object();
+  for (int u = 0; u < NUM_UNITS; u++) {
+    const UnitStats *x = &st->unit[u];
+    json_t *o = json_object();
+    json_object_set_new(o, "busy", json_integer((json_int_t)x->busy));
+    json_object_set_new(o, "wait_token", json_integer((json_int_t)x->wait_token));
+    json_object_set_new(o, "wait_resource", json_integer((json_int_t)x->wait_resource));
+    json_object_set_new(o, "idle", json_integer((json_int_t)x->idle));
+    json_object_set_new(o, "insns", json_integer((json_int_t)x->insns));
+    json_object_set_new(units, isa_unit_names[u], o);
+  }
+  json_object_set_new(root, "units", units);
+  json_object_set_new(root, "fetch_stall", json_integer((json_int_t)st->fetch_stall));
+  json_t *dram = json_object();
+  json_object_set_new(dram, "read_bytes", json_integer((json_int_t)st->dram_read_bytes));
+  json_object_set_new(dram, "write_bytes", json_integer((json_int_t)st->dram_write_bytes));
+  json_object_set_new(dram, "read_beats", json_integer((json_int_t)st->dram_read_beats));
+  json_object_set_new(dram, "write_beats", json_integer((json_int_t)st->dram_write_beats));
+  json_object_set_new(dram, "bus_bytes", json_integer(a->bus_bytes));
+  json_object_set_new(root, "dram", dram);
+  json_t *mem = json_object();
+  for (int m = 0; m < MEM_ST_COUNT; m++) {
+    json_t *o = json_object();
+    json_object_set_new(o, "read_rows", json_integer((json_int_t)st->mem_reads[m]));
+    json_object_set_new(o, "write_rows", json_integer((json_int_t)st->mem_writes[m]));
+    json_object_set_new(mem, mem_names[m], o);
+  }
+  json_object_set_new(root, "onchip", mem);
+  json_t *layers = json_array();
+  for (uint32_t i = 0; i <= st->n_layers; i++) {
+    const LayerStats *l = &st->layers[i];
+    if (!l->seen) continue;
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(layer_name(p, i)));
+    json_object_set_new(o, "first_start", json_integer((json_int_t)l->first_start));
+    json_object_set_new(o, "last_end", json_integer((json_int_t)l->last_end));
+    json_object_set_new(o, "macs", json_integer((json_int_t)l->macs));
+    json_object_set_new(o, "dram_read_bytes", json_integer((json_int_t)l->dram_read_bytes));
+    json_object_set_new(o, "dram_write_bytes", json_integer((json_int_t)l->dram_write_bytes));
+    json_object_set_new(o, "units", units_json(l->busy, l->wait_token, l->wait_resource));
+    json_array_append_new(layers, o);
+  }
+  json_object_set_new(root, "layers", layers);
+  int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+  fputc('\n', out);
+  json_decref(root);
+  return rc;
+}
+
+void report_layers_csv(FILE *out, const Sim *s) {
+  const Program *p = sim_program(s);
+  const SimStats *st = sim_stats(s);
+  fprintf(out, "layer,first_start,last_end,span,macs,utilization,dram_read_bytes,dram_write_bytes,"
+               "busy_load,busy_compute,busy_store,wait_token_load,wait_token_compute,wait_token_store\n");
+  for (uint32_t i = 0; i <= st->n_layers; i++) {
+    const LayerStats *l = &st->layers[i];
+    if (!l->seen) continue;
+    uint64_t span = l->last_end - l->first_start + 1;
+    fprintf(out, "%s,%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", layer_name(p, i),
+            (unsigned long long)l->first_start, (unsigned long long)l->last_end, (unsigned long long)span,
+            (unsigned long long)l->macs, peak_fraction(s, l->macs, span) / 100.0,
+            (unsigned long long)l->dram_read_bytes, (unsigned long long)l->dram_write_bytes,
+            (unsigned long long)l->busy[0], (unsigned long long)l->busy[1], (unsigned long long)l->busy[2],
+            (unsigned long long)l->wait_token[0], (unsigned long long)l->wait_token[1],
+            (unsigned long long)l->wait_token[2]);
+  }
+}
+
+int report_trace(FILE *out, const Sim *s) {
+  const Program *p = sim_program(s);
+  const InsnTime *t = sim_insn_times(s);
+  fprintf(out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"note\":\"1 us on the time axis = 1 cycle\"},\n"
+               "\"traceEvents\":[\n");
+  for (int u = 0; u < NUM_UNITS; u++)
+    fprintf(out, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%d,\"args\":{\"name\":\"%s\"}},\n", u,
+            isa_unit_names[u]);
+  for (uint32_t k = 0; k < p->n_insns; k++) {
+    const Insn *in = &p->insns[k];
+    Unit u = isa_ops[in->op].unit;
+    if (u == UNIT_FETCH) continue;
+    int tid = u == UNIT_ALL ? 0 : (int)u;
+    fprintf(out,
+            "{\"name\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%llu,\"dur\":%llu,"
+            "\"args\":{\"insn\":%u,\"fetch\":%llu,\"end\":%llu,\"stall\":%llu}},\n",
+            isa_ops[in->op].name, tid, (unsigned long long)t[k].start, (unsigned long long)(t[k].ready - t[k].start),
+            k, (unsigned long long)t[k].fetch, (unsigned long long)t[k].end, (unsigned long long)t[k].stall);
+    if (t[k].end >= t[k].ready && (in->op == OP_LOAD || in->op == OP_STORE || in->op == OP_COMPUTE)) {
+      const char *what = in->op == OP_COMPUTE ? "drain" : "in flight";
+      fprintf(out, "{\"name\":\"%s %s\",\"cat\":\"tail\",\"ph\":\"b\",\"id\":%u,\"pid\":0,\"tid\":%d,\"ts\":%llu},\n",
+              isa_ops[in->op].name, what, k, tid, (unsigned long long)t[k].ready);
+      fprintf(out, "{\"name\":\"%s %s\",\"cat\":\"tail\",\"ph\":\"e\",\"id\":%u,\"pid\":0,\"tid\":%d,\"ts\":%llu},\n",
+              isa_ops[in->op].name, what, k, tid, (unsigned long long)t[k].end + 1);
+    }
+  }
+  fprintf(out, "{\"name\":\"end\",\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,\"ts\":%llu}\n]}\n",
+          (unsigned long long)sim_stats(s)->cycles);
+  return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,20 @@
+// report.h: statistics of a finished run for people (a table) and for scripts (JSON, CSV),
+// and the Chrome/Perfetto trace of its instructions.
+#ifndef SA_REPORT_H
+#define SA_REPORT_H
+
+#include <stdio.h>
+
+#include "sim.h"
+
+// Human-readable table. `label` names the program in the heading.
+void report_text(FILE *out, const Sim *s, const char *label);
+// The same figures as one JSON object (schema in docs/STATS.md). Returns 0 or -1.
+int report_json(FILE *out, const Sim *s, const char *label);
+// One CSV row per layer (header first).
+void report_layers_csv(FILE *out, const Sim *s);
+// Chrome trace-event JSON: a track per unit with a slice per instruction (1 us = 1 cycle), and
+// the in-flight tail (ready .. end) of DMA instructions as async slices.
+int report_trace(FILE *out, const Sim *s);
+
+#endif

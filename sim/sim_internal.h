@@ -1,0 +1,34 @@
+// sim_internal.h: the machine state both engines work on. Only sim/*.c include it.
+// sim.c owns creation, tensors and statistics storage; fast.c and detailed.c each run a whole
+// program on it, and must leave identical DRAM, times and stats (docs/TIMING.md).
+#ifndef SA_SIM_INTERNAL_H
+#define SA_SIM_INTERNAL_H
+
+#include "sim.h"
+
+struct Sim {
+  const Program *prog;      // the program (not owned)
+  const Arch *arch;         // &prog->arch
+  SimMode mode;             // which engine sim_run uses
+  uint8_t *dram;            // arch->dram_bytes, loaded with the program's data
+  int8_t *spad;             // spad_rows x R
+  int8_t *wbuf;             // wbuf_rows x C
+  int32_t *acc;             // acc_rows x C
+  int32_t *param;           // param_rows x C
+  int8_t *bank[2];          // weight banks, R x C each, bank[b][r * C + c]
+  InsnTime *times;          // one per instruction
+  SimStats stats;           // filled by the engine; stats.layers has n_layers + 1 entries
+  FILE *pe_trace;           // detailed mode: per-cycle array dump, or NULL
+  int ran;                  // sim_run was called
+};
+
+// Engines. Each resets the statistics it fills and returns 0, or -1 with a runtime error.
+int sim_fast_run(Sim *s, Diag *d);
+int sim_detailed_run(Sim *s, Diag *d);
+
+// The layer a statistic goes to: LAYER_ID, or n_layers for "(none)".
+static inline LayerStats *sim_layer(Sim *s, int64_t layer) {
+  return &s->stats.layers[layer < 0 ? s->prog->n_layers : (uint32_t)layer];
+}
+
+#endif

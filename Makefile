@@ -30,7 +30,7 @@ GEN_ISA  := $(BUILD)/bin/gen_isa
 DEPS_OK  := $(BUILD)/.deps-ok
 
 .PHONY: all deps test test-asan test-fast demo docs check-docs fuzz bench clean help
-all: $(SASIM) $(TESTS) $(FUZZ_REPLAY) $(BENCHES)
+all: $(SASIM) $(GEN_ISA) $(TESTS) $(FUZZ_REPLAY) $(BENCHES)
 
 help:
 	@echo "make demo       build, assemble a shipped GEMM program, simulate it, print the stats"
@@ -77,8 +77,8 @@ $(BUILD)/tests/fuzz/replay_main.o: tests/fuzz/replay_main.inc $(DEPS_OK)
 	$(CC) $(WARN) $(CFLAGS) -x c -c $< -o $@
 
 docs: $(GEN_ISA)
-	$(GEN_ISA) doc docs/ISA.head.md > docs/ISA.md
-	$(GEN_ISA) sv > rtl/sa_isa_pkg.sv
+	$(GEN_ISA) doc docs/ISA.head.md > docs/ISA.md.tmp && mv docs/ISA.md.tmp docs/ISA.md
+	$(GEN_ISA) sv > rtl/sa_isa_pkg.sv.tmp && mv rtl/sa_isa_pkg.sv.tmp rtl/sa_isa_pkg.sv
 
 test-fast: all
 	@sh tests/run.sh $(BUILD)

@@ -81,7 +81,8 @@ static int is_group_key(const char *key) {
 int arch_parse(const char *text, size_t len, const char *file, Arch *a, Diag *d) {
   json_error_t err;
   json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
-  if (!root) return diag_error(d, "%s:%d:%d: error: %s", file, err.line, err.column, err.text);
+  if (!root) return diag_error(d, "%s:%d:%d: error: %s", file, err.line > 0 ? err.line : 1,
+                               err.column > 0 ? err.column : 1, err.text);
   int rc = 0;
   arch_default(a);
   if (!json_is_object(root)) {
@@ -122,6 +123,12 @@ int arch_parse(const char *text, size_t len, const char *file, Arch *a, Diag *d)
         }
         if (!json_is_integer(sv) || json_integer_value(sv) < 0) {
           rc = diag_error(d, "%s: %s.%s: error: expected a non-negative integer", file, key, sub);
+          goto out;
+        }
+        uint64_t v = (uint64_t)json_integer_value(sv);
+        if (v < k->lo || v > k->hi) {   // before set_key, which would truncate to 32 bits
+          rc = diag_error(d, "%s: %s.%s: error: %llu is out of range [%llu, %llu]", file, key, sub,
+                          (unsigned long long)v, (unsigned long long)k->lo, (unsigned long long)k->hi);
           goto out;
         }
         set_key(a, k, (uint64_t)json_integer_value(sv));

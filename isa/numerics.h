@@ -16,11 +16,12 @@ static inline int32_t sa_sat32(int64_t v) {
 static inline int8_t sa_sat8(int32_t v) { return v > 127 ? 127 : v < -128 ? -128 : (int8_t)v; }
 
 // Rounding arithmetic right shift: floor((p + 2^(s-1)) / 2^s) for s in 1..63 (round half up,
-// towards +infinity); p itself for s == 0. |p| < 2^62 by construction (int32 x int32).
+// towards +infinity); p itself for s == 0. Computed as floor(p / 2^s) plus the bit just below
+// the cut, which never overflows (|p| <= 2^62 by construction: int32 x int32).
 static inline int64_t sa_round_shift(int64_t p, unsigned s) {
   if (s == 0) return p;
-  int64_t q = p + (int64_t)(1ull << (s - 1));
-  return q >= 0 ? (q >> s) : ~((~q) >> s);
+  int64_t floor_q = p >= 0 ? p >> s : ~(~p >> s);
+  return floor_q + (int64_t)(((uint64_t)p >> (s - 1)) & 1u);
 }
 
 // int8 loaded into the accumulator: sat32(round_shift(x * mult, shift)).

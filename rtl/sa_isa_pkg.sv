@@ -1,0 +1,137 @@
+// sa_isa_pkg.sv: generated from isa/isa_*.def by gen_isa; do not edit.
+// Regenerate with `make docs`. The instruction set is described in docs/ISA.md.
+
+package sa_isa_pkg;
+
+  // One instruction: 16 bytes, two little-endian 64-bit halves.
+  localparam int unsigned INSN_W = 128;
+
+  // Opcodes (field OP). Any other value is illegal.
+  typedef enum logic [5:0] {
+    OP_LOAD = 6'h01,
+    OP_CFG_LOAD = 6'h02,
+    OP_PRELOAD = 6'h08,
+    OP_COMPUTE = 6'h09,
+    OP_STORE = 6'h10,
+    OP_CFG_STORE = 6'h11,
+    OP_CFG_POOL = 6'h12,
+    OP_LAYER = 6'h20,
+    OP_HALT = 6'h3f
+  } opcode_e;
+
+  // Execution units: bit u of a POP or PUSH field names unit u.
+  localparam int unsigned NUM_UNITS = 3;
+  typedef enum logic [1:0] {
+    UNIT_LOAD = 2'd0,
+    UNIT_COMPUTE = 2'd1,
+    UNIT_STORE = 2'd2
+  } unit_e;
+
+  // Instruction fields: <NAME>_LSB is the first bit in the 128-bit word, <NAME>_W the width.
+  localparam int unsigned OP_LSB = 0;  // opcode
+  localparam int unsigned OP_W = 6;
+  localparam int unsigned POP_LSB = 6;  // tokens to pop before starting: one from each named unit's channel to this unit
+  localparam int unsigned POP_W = 3;
+  localparam int unsigned PUSH_LSB = 9;  // tokens to push when complete: one into this unit's channel to each named unit
+  localparam int unsigned PUSH_W = 3;
+  localparam int unsigned MEM_LSB = 12;  // target on-chip memory of a LOAD
+  localparam int unsigned MEM_W = 2;
+  localparam int unsigned ACT_LSB = 12;  // activation applied by the post-processing unit
+  localparam int unsigned ACT_W = 2;
+  localparam int unsigned POOL_LSB = 12;  // pooling applied by the post-processing unit
+  localparam int unsigned POOL_W = 2;
+  localparam int unsigned ACCUM_LSB = 14;  // 1: add into the accumulator rows; 0: overwrite them
+  localparam int unsigned ACCUM_W = 1;
+  localparam int unsigned RAW32_LSB = 14;  // 1: STORE writes raw int32 accumulators, no post-processing
+  localparam int unsigned RAW32_W = 1;
+  localparam int unsigned PARAMS_LSB = 14;  // 1: take bias/multiplier/shift from PARAM rows; 0: identity (0, 1, 0)
+  localparam int unsigned PARAMS_W = 1;
+  localparam int unsigned DST_LSB = 16;  // first destination row in the target on-chip memory
+  localparam int unsigned DST_W = 16;
+  localparam int unsigned SRC_LSB = 16;  // first source row (WBUF for PRELOAD, SPAD for COMPUTE, ACC for STORE)
+  localparam int unsigned SRC_W = 16;
+  localparam int unsigned PROW_LSB = 16;  // first of three PARAM rows: bias, multiplier, shift (one int32 per column)
+  localparam int unsigned PROW_W = 16;
+  localparam int unsigned LAYER_ID_LSB = 16;  // layer number for per-layer statistics
+  localparam int unsigned LAYER_ID_W = 16;
+  localparam int unsigned KH_LSB = 16;  // pooling window height
+  localparam int unsigned KH_W = 4;
+  localparam int unsigned KW_LSB = 20;  // pooling window width
+  localparam int unsigned KW_W = 4;
+  localparam int unsigned SH_LSB = 24;  // pooling stride, vertical
+  localparam int unsigned SH_W = 4;
+  localparam int unsigned SW_LSB = 28;  // pooling stride, horizontal
+  localparam int unsigned SW_W = 4;
+  localparam int unsigned DRAM_ADDR_LSB = 32;  // DRAM byte address
+  localparam int unsigned DRAM_ADDR_W = 32;
+  localparam int unsigned ACC_ADDR_LSB = 32;  // first accumulator row written by COMPUTE
+  localparam int unsigned ACC_ADDR_W = 16;
+  localparam int unsigned MULT_LSB = 32;  // scale multiplier applied to int8 values loaded into ACC
+  localparam int unsigned MULT_W = 32;
+  localparam int unsigned CLAMP_LO_LSB = 32;  // lower bound of ACT=clamp, as int8
+  localparam int unsigned CLAMP_LO_W = 8;
+  localparam int unsigned PAD_T_LSB = 32;  // pooling padding rows above the input
+  localparam int unsigned PAD_T_W = 4;
+  localparam int unsigned PAD_L_LSB = 36;  // pooling padding columns left of the input
+  localparam int unsigned PAD_L_W = 4;
+  localparam int unsigned CLAMP_HI_LSB = 40;  // upper bound of ACT=clamp, as int8
+  localparam int unsigned CLAMP_HI_W = 8;
+  localparam int unsigned IN_H_LSB = 40;  // pooling input height in accumulator rows (pixels)
+  localparam int unsigned IN_H_W = 12;
+  localparam int unsigned IN_W_LSB = 52;  // pooling input width in accumulator rows (pixels)
+  localparam int unsigned IN_W_W = 12;
+  localparam int unsigned ROWS_LSB = 48;  // rows streamed by COMPUTE (M) or weight rows preloaded (K <= array rows)
+  localparam int unsigned ROWS_W = 16;
+  localparam int unsigned SHIFT_LSB = 18;  // rounding right shift applied after MULT
+  localparam int unsigned SHIFT_W = 6;
+  localparam int unsigned OUTER_LSB = 64;  // outer row count of a LOAD/STORE row nest
+  localparam int unsigned OUTER_W = 12;
+  localparam int unsigned INNER_LSB = 76;  // inner row count of a LOAD/STORE row nest
+  localparam int unsigned INNER_W = 12;
+  localparam int unsigned NSEG_LSB = 88;  // segments gathered into each LOAD row
+  localparam int unsigned NSEG_W = 8;
+  localparam int unsigned SEGLEN_LSB = 96;  // bytes per LOAD segment
+  localparam int unsigned SEGLEN_W = 16;
+  localparam int unsigned COLS_LSB = 88;  // columns (channels) written per STORE row
+  localparam int unsigned COLS_W = 16;
+  localparam int unsigned STRIDE_OUTER_LSB = 64;  // DRAM byte stride between outer rows
+  localparam int unsigned STRIDE_OUTER_W = 24;
+  localparam int unsigned STRIDE_INNER_LSB = 88;  // DRAM byte stride between inner rows
+  localparam int unsigned STRIDE_INNER_W = 20;
+  localparam int unsigned SEG_STRIDE_LSB = 108;  // DRAM byte stride between the segments of one LOAD row
+  localparam int unsigned SEG_STRIDE_W = 20;
+
+  // Bits each format uses (OP included); every other bit must be 0.
+  localparam logic [INSN_W-1:0] FMT_LOAD_MASK = 128'h0000ffffffffffff_ffffffffffff7fff;
+  localparam logic [INSN_W-1:0] FMT_CFG_LOAD_MASK = 128'hffffffffffffffff_ffffffff00fc0fff;
+  localparam logic [INSN_W-1:0] FMT_PRELOAD_MASK = 128'h0000000000000000_ffff0000ffff0fff;
+  localparam logic [INSN_W-1:0] FMT_COMPUTE_MASK = 128'h0000000000000000_ffffffffffff4fff;
+  localparam logic [INSN_W-1:0] FMT_STORE_MASK = 128'h000000ffffffffff_ffffffffffff4fff;
+  localparam logic [INSN_W-1:0] FMT_CFG_STORE_MASK = 128'h00000fffffffffff_0000ffffffff7fff;
+  localparam logic [INSN_W-1:0] FMT_CFG_POOL_MASK = 128'h0000000000000000_ffffffffffff3fff;
+  localparam logic [INSN_W-1:0] FMT_LAYER_MASK = 128'h0000000000000000_00000000ffff003f;
+  localparam logic [INSN_W-1:0] FMT_NONE_MASK = 128'h0000000000000000_000000000000003f;
+
+  // Values of the mem field.
+  typedef enum logic [1:0] {
+    MEM_SPAD = 2'd0,
+    MEM_WBUF = 2'd1,
+    MEM_ACC = 2'd2,
+    MEM_PARAM = 2'd3
+  } mem_e;
+
+  // Values of the act field.
+  typedef enum logic [1:0] {
+    ACT_NONE = 2'd0,
+    ACT_RELU = 2'd1,
+    ACT_CLAMP = 2'd2
+  } act_e;
+
+  // Values of the pool field.
+  typedef enum logic [1:0] {
+    POOL_NONE = 2'd0,
+    POOL_MAX = 2'd1,
+    POOL_AVG = 2'd2
+  } pool_e;
+
+endpackage

@@ -76,6 +76,7 @@ typedef struct {
   int64_t ld_stride_outer, ld_stride_inner, ld_seg_stride;   // CFG_LOAD registers
   int64_t st_stride_outer, st_stride_inner, st_prow, st_params, st_act, st_lo, st_hi;  // CFG_STORE
   int64_t pool, kh, kw, sh, sw, pad_t, pad_l, in_h, in_w;   // CFG_POOL
+  int seen_preload;                                          // a PRELOAD came before (COMPUTE needs weights)
   int seen_halt;
 } ProgCheckState;
 int prog_check_insn(const Program *p, ProgCheckState *st, const Insn *in, const char *where, Diag *d);

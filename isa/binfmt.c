@@ -1,0 +1,729 @@
+// binfmt.c: the program binary format, docs/BINARY.md (program.h: prog_write, prog_save,
+// prog_read, prog_load). A fixed header with its own CRC, a table of typed sections (each with
+// offset, sizes, flags and a CRC), then the sections back to back: ARCH (canonical JSON),
+// CODE (16-byte instruction words), TENSORS, DATA (optionally deflated) and LAYERS.
+// Every integer is little-endian and written byte by byte. The reader trusts no length: it
+// checks magic, version, CRCs, bounds and layout before it looks inside a section, checks every
+// record inside, and ends with prog_check() (progcheck.c), so a Program it returns is valid.
+#include "program.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+// ---- layout constants (docs/BINARY.md) ----
+
+enum {
+  HDR_BYTES = 64,             // fixed header; it starts with the 8 bytes of PROG_MAGIC
+  HDR_VERSION_MAJOR = 8,      // u16
+  HDR_VERSION_MINOR = 10,     // u16
+  HDR_NSECT = 12,             // u32 section count
+  HDR_FILE_BYTES = 16,        // u64 size of the whole file
+  HDR_TABLE_OFF = 24,         // u64 offset of the section table (= HDR_BYTES)
+  HDR_TABLE_CRC = 32,         // u32 CRC32 of the section table
+  HDR_RESERVED = 36,          // 24 bytes, zero
+  HDR_CRC = 60,               // u32 CRC32 of bytes [0, 60)
+  ENT_BYTES = 48,             // one section table entry
+  ENT_NAME = 0,               // 8 bytes, ASCII, NUL-padded
+  ENT_KIND = 8,               // u32 SecKind
+  ENT_FLAGS = 12,             // u32 SEC_DEFLATE
+  ENT_OFFSET = 16,            // u64 file offset of the stored bytes
+  ENT_STORED = 24,            // u64 stored bytes
+  ENT_RAW = 32,               // u64 bytes after inflating (= stored when not deflated)
+  ENT_CRC = 40,               // u32 CRC32 of the stored bytes
+  ENT_RESERVED = 44,          // u32, zero
+  MAX_SECTIONS = 16,          // entries in a table at most
+  TENSOR_REC_BYTES = 192,     // one TENSORS record:
+  TR_NAME = 0,                //   PROG_NAME_MAX bytes, NUL-terminated, zero-padded
+  TR_DTYPE = 64,              //   u32 DType
+  TR_ROLE = 68,               //   u32 TensorRole
+  TR_NDIM = 72,               //   u32 1..PROG_MAX_DIMS
+  TR_RESERVED = 76,           //   u32, zero
+  TR_DIMS = 80,               //   u32 x PROG_MAX_DIMS
+  TR_STRIDES = 112,           //   u64 x PROG_MAX_DIMS
+  TR_ADDR = 176,              //   u64
+  TR_SCALE = 184,             //   u64, IEEE 754 binary64 bits
+  CHUNK_HDR_BYTES = 16,       // DATA: u64 addr, u64 len before each chunk's bytes
+  MAX_CHUNKS = 1 << 20,       // DATA chunks at most
+  MAX_ARCH_BYTES = 65536,     // ARCH JSON text at most
+  DEFLATE_MAX_RATIO = 1032,   // deflate cannot expand a stored byte to more than this
+};
+
+#define SEC_DEFLATE 1u        // entry flag: stored bytes are a zlib stream (compress2)
+
+typedef enum { SEC_ARCH = 1, SEC_CODE, SEC_TENSORS, SEC_DATA, SEC_LAYERS, SEC_END } SecKind;
+static const char *const sec_names[SEC_END] = {NULL, "ARCH", "CODE", "TENSORS", "DATA", "LAYERS"};
+
+// ---- little-endian integers, byte by byte ----
+
+static void put_u16(uint8_t *p, uint16_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+}
+static void put_u32(uint8_t *p, uint32_t v) {
+  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static void put_u64(uint8_t *p, uint64_t v) {
+  for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static uint16_t get_u16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static uint32_t get_u32(const uint8_t *p) {
+  uint32_t v = 0;
+  for (int i = 3; i >= 0; i--) v = v << 8 | p[i];
+  return v;
+}
+static uint64_t get_u64(const uint8_t *p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
+  return v;
+}
+
+static uint32_t crc_of(const uint8_t *p, size_t n) { return (uint32_t)crc32_z(crc32_z(0, Z_NULL, 0), p, n); }
+
+// =====================================================================================
+// Writer
+// =====================================================================================
+
+// A growing byte buffer; `oom` sticks once an allocation fails.
+typedef struct {
+  uint8_t *p;
+  size_t len, cap;
+  int oom;
+} Buf;
+
+// Appends n zero bytes and returns them, or NULL when out of memory.
+static uint8_t *buf_add(Buf *b, size_t n) {
+  if (b->oom) return NULL;
+  if (b->cap - b->len < n) {
+    size_t nc = b->cap ? b->cap : 256;
+    while (nc - b->len < n) {
+      if (nc > SIZE_MAX / 2) {
+        b->oom = 1;
+        return NULL;
+      }
+      nc *= 2;
+    }
+    uint8_t *np = realloc(b->p, nc);
+    if (!np) {
+      b->oom = 1;
+      return NULL;
+    }
+    b->p = np;
+    b->cap = nc;
+  }
+  uint8_t *at = b->p + b->len;
+  memset(at, 0, n);
+  b->len += n;
+  return at;
+}
+
+static void buf_u32(Buf *b, uint32_t v) {
+  uint8_t *at = buf_add(b, 4);
+  if (at) put_u32(at, v);
+}
+static void buf_u64(Buf *b, uint64_t v) {
+  uint8_t *at = buf_add(b, 8);
+  if (at) put_u64(at, v);
+}
+static void buf_bytes(Buf *b, const void *src, size_t n) {
+  uint8_t *at = buf_add(b, n);
+  if (at && n) memcpy(at, src, n);
+}
+// A name field of PROG_NAME_MAX bytes at `at` (already zero): the string up to its NUL.
+static void put_name(uint8_t *at, const char *name) {
+  const char *nul = memchr(name, 0, PROG_NAME_MAX);
+  memcpy(at, name, nul ? (size_t)(nul - name) : PROG_NAME_MAX);
+}
+
+static int write_code(const Program *p, Buf *b, Diag *d) {
+  for (uint32_t i = 0; i < p->n_insns; i++) {
+    char where[64];
+    snprintf(where, sizeof where, "prog_write: insn %u", i);
+    if (isa_check_fields(&p->insns[i], where, d)) return -1;   // the encoding would lose bits
+    uint8_t *at = buf_add(b, ISA_WORD_BYTES);
+    if (at) isa_encode(&p->insns[i], at);
+  }
+  return 0;
+}
+
+static void write_tensors(const Program *p, Buf *b) {
+  buf_u32(b, p->n_tensors);
+  for (uint32_t i = 0; i < p->n_tensors; i++) {
+    const TensorInfo *t = &p->tensors[i];
+    uint8_t *rec = buf_add(b, TENSOR_REC_BYTES);   // zeroed: padding and unused dims stay 0
+    if (!rec) return;
+    put_name(rec + TR_NAME, t->name);
+    put_u32(rec + TR_DTYPE, (uint32_t)t->dtype);
+    put_u32(rec + TR_ROLE, (uint32_t)t->role);
+    put_u32(rec + TR_NDIM, t->ndim);
+    for (uint32_t k = 0; k < PROG_MAX_DIMS && k < t->ndim; k++) {
+      put_u32(rec + TR_DIMS + 4 * k, t->dims[k]);
+      put_u64(rec + TR_STRIDES + 8 * k, t->strides[k]);
+    }
+    put_u64(rec + TR_ADDR, t->addr);
+    uint64_t bits;
+    memcpy(&bits, &t->scale, sizeof bits);
+    put_u64(rec + TR_SCALE, bits);
+  }
+}
+
+static void write_data(const Program *p, Buf *b) {
+  buf_u32(b, p->n_chunks);
+  for (uint32_t i = 0; i < p->n_chunks; i++) {
+    buf_u64(b, p->chunks[i].addr);
+    buf_u64(b, p->chunks[i].len);
+    if (p->chunks[i].len > SIZE_MAX)
+      b->oom = 1;
+    else
+      buf_bytes(b, p->chunks[i].bytes, (size_t)p->chunks[i].len);
+  }
+}
+
+static void write_layers(const Program *p, Buf *b) {
+  buf_u32(b, p->n_layers);
+  for (uint32_t i = 0; i < p->n_layers; i++) {
+    uint8_t *at = buf_add(b, PROG_NAME_MAX);
+    if (at) put_name(at, p->layer_names[i]);
+  }
+}
+
+// Replaces b's contents by their deflated form when that is smaller. Returns the entry flags.
+static uint32_t deflate_buf(Buf *b) {
+  uLong bound = compressBound((uLong)b->len);
+  uint8_t *z = malloc(bound ? bound : 1);
+  if (!z) return 0;   // stored plain: still a valid file
+  uLongf zlen = bound;
+  if (compress2(z, &zlen, b->p, (uLong)b->len, Z_DEFAULT_COMPRESSION) != Z_OK || zlen >= b->len) {
+    free(z);
+    return 0;
+  }
+  free(b->p);
+  b->p = z;
+  b->len = b->cap = zlen;
+  return SEC_DEFLATE;
+}
+
+int prog_write(const Program *p, int compress, uint8_t **out, size_t *len, Diag *d) {
+  *out = NULL;
+  *len = 0;
+  if (p->n_chunks > MAX_CHUNKS)
+    return diag_error(d, "prog_write: error: %u data chunks, the format holds at most %d", p->n_chunks, MAX_CHUNKS);
+  Buf sec[SEC_END];
+  uint64_t raw[SEC_END];
+  uint32_t flags[SEC_END] = {0};
+  memset(sec, 0, sizeof sec);
+  int rc = 0;
+  char *json = arch_to_json(&p->arch);
+  if (!json) {
+    rc = diag_error(d, "prog_write: error: out of memory");
+    goto out;
+  }
+  buf_bytes(&sec[SEC_ARCH], json, strlen(json));
+  free(json);
+  if (write_code(p, &sec[SEC_CODE], d)) {
+    rc = -1;
+    goto out;
+  }
+  write_tensors(p, &sec[SEC_TENSORS]);
+  write_data(p, &sec[SEC_DATA]);
+  write_layers(p, &sec[SEC_LAYERS]);
+  for (int k = SEC_ARCH; k < SEC_END; k++) {
+    raw[k] = sec[k].len;
+    if (sec[k].oom) {
+      rc = diag_error(d, "prog_write: error: out of memory");
+      goto out;
+    }
+  }
+  if (compress) flags[SEC_DATA] = deflate_buf(&sec[SEC_DATA]);
+
+  // Header, table, then the sections in kind order, back to back.
+  const size_t nsect = SEC_END - 1, table_end = HDR_BYTES + nsect * ENT_BYTES;
+  size_t total = table_end;
+  for (int k = SEC_ARCH; k < SEC_END; k++) {
+    if (sec[k].len > SIZE_MAX - total) {
+      rc = diag_error(d, "prog_write: error: program too large");
+      goto out;
+    }
+    total += sec[k].len;
+  }
+  uint8_t *f = calloc(total, 1);
+  if (!f) {
+    rc = diag_error(d, "prog_write: error: out of memory");
+    goto out;
+  }
+  size_t at = table_end;
+  for (int k = SEC_ARCH; k < SEC_END; k++) {
+    uint8_t *e = f + HDR_BYTES + (size_t)(k - 1) * ENT_BYTES;
+    memcpy(e + ENT_NAME, sec_names[k], strlen(sec_names[k]));
+    put_u32(e + ENT_KIND, (uint32_t)k);
+    put_u32(e + ENT_FLAGS, flags[k]);
+    put_u64(e + ENT_OFFSET, at);
+    put_u64(e + ENT_STORED, sec[k].len);
+    put_u64(e + ENT_RAW, raw[k]);
+    put_u32(e + ENT_CRC, crc_of(sec[k].p, sec[k].len));
+    if (sec[k].len) memcpy(f + at, sec[k].p, sec[k].len);
+    at += sec[k].len;
+  }
+  memcpy(f, PROG_MAGIC, 8);
+  put_u16(f + HDR_VERSION_MAJOR, PROG_VERSION_MAJOR);
+  put_u16(f + HDR_VERSION_MINOR, PROG_VERSION_MINOR);
+  put_u32(f + HDR_NSECT, (uint32_t)nsect);
+  put_u64(f + HDR_FILE_BYTES, total);
+  put_u64(f + HDR_TABLE_OFF, HDR_BYTES);
+  put_u32(f + HDR_TABLE_CRC, crc_of(f + HDR_BYTES, table_end - HDR_BYTES));
+  put_u32(f + HDR_CRC, crc_of(f, HDR_CRC));
+  *out = f;
+  *len = total;
+out:
+  for (int k = 0; k < SEC_END; k++) free(sec[k].p);
+  return rc;
+}
+
+int prog_save(const Program *p, const char *path, int compress, Diag *d) {
+  uint8_t *bytes;
+  size_t n;
+  if (prog_write(p, compress, &bytes, &n, d)) return -1;
+  size_t tmp_size = strlen(path) + 40;
+  char *tmp = malloc(tmp_size);
+  if (!tmp) {
+    free(bytes);
+    return diag_error(d, "%s: error: out of memory", path);
+  }
+  // A fresh name beside the target (same file system, so rename() is atomic).
+  int fd = -1;
+  for (int i = 0; i < 100 && fd < 0; i++) {
+    snprintf(tmp, tmp_size, "%s.tmp%ld.%d", path, (long)getpid(), i);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  int rc = 0;
+  if (fd < 0) {
+    rc = diag_error(d, "%s: error: cannot create %s: %s", path, tmp, strerror(errno));
+    goto out;
+  }
+  for (size_t done = 0; done < n;) {
+    ssize_t w = write(fd, bytes + done, n - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      rc = diag_error(d, "%s: error: cannot write %s: %s", path, tmp, strerror(w < 0 ? errno : EIO));
+      break;
+    }
+    done += (size_t)w;
+  }
+  if (!rc && fsync(fd)) rc = diag_error(d, "%s: error: cannot sync %s: %s", path, tmp, strerror(errno));
+  if (close(fd) && !rc) rc = diag_error(d, "%s: error: cannot close %s: %s", path, tmp, strerror(errno));
+  if (!rc && rename(tmp, path)) rc = diag_error(d, "%s: error: cannot rename %s to it: %s", path, tmp, strerror(errno));
+  if (rc) unlink(tmp);
+out:
+  free(tmp);
+  free(bytes);
+  return rc;
+}
+
+// =====================================================================================
+// Reader
+// =====================================================================================
+
+typedef struct {
+  const uint8_t *buf;   // the whole file
+  size_t len;
+  const char *file;     // for messages
+  Diag *d;
+} Reader;
+
+
+typedef struct {
+  SecKind kind;
+  int present;          // the table has an entry of this kind
+  uint32_t entry;       // its index in the table
+  uint32_t flags;       // SEC_DEFLATE
+  uint64_t offset, stored, raw;
+  uint32_t crc;         // of the stored bytes
+  const uint8_t *data;  // the raw bytes, once section_bytes() succeeded
+  uint8_t *inflated;    // owned, when the section is deflated
+} Section;
+
+static int err_at(const Reader *r, uint64_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int err_sec(const Reader *r, const Section *s, uint64_t pos, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+// An error at a file offset: "file: +0x1c0: error: ...".
+static int err_at(const Reader *r, uint64_t off, const char *fmt, ...) {
+  char msg[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return diag_error(r->d, "%s: +0x%llx: error: %s", r->file, (unsigned long long)off, msg);
+}
+
+// The location of byte `pos` of a section's raw contents: its file offset, or for a deflated
+// section the section's offset and the position inside the inflated bytes.
+static void sec_loc(const Section *s, uint64_t pos, char *out, size_t n) {
+  if (s->flags & SEC_DEFLATE)
+    snprintf(out, n, "+0x%llx (inflated +0x%llx)", (unsigned long long)s->offset, (unsigned long long)pos);
+  else
+    snprintf(out, n, "+0x%llx", (unsigned long long)(s->offset + pos));
+}
+
+// An error at byte `pos` of a section's raw contents: "file: +0x1c0: error: section CODE: ...".
+static int err_sec(const Reader *r, const Section *s, uint64_t pos, const char *fmt, ...) {
+  char loc[64], msg[400];
+  sec_loc(s, pos, loc, sizeof loc);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return diag_error(r->d, "%s: %s: error: section %s: %s", r->file, loc, sec_names[s->kind], msg);
+}
+
+// Header: magic, version, CRC, reserved bytes, section count, table position and CRC.
+static int read_header(const Reader *r, uint32_t *nsect, uint64_t *file_bytes) {
+  size_t n = r->len < 8 ? r->len : 8;
+  if (n && memcmp(r->buf, PROG_MAGIC, n)) return err_at(r, 0, "bad magic (not a sacc program)");
+  if (r->len < HDR_BYTES)
+    return err_at(r, r->len, "truncated: header needs 0x%x bytes, file has 0x%zx", HDR_BYTES, r->len);
+  const uint8_t *h = r->buf;
+  unsigned major = get_u16(h + HDR_VERSION_MAJOR), minor = get_u16(h + HDR_VERSION_MINOR);
+  if (major > PROG_VERSION_MAJOR)
+    return err_at(r, HDR_VERSION_MAJOR, "format version %u.%u is newer than this reader's %d.%d; use a newer sasim or recompile",
+                  major, minor, PROG_VERSION_MAJOR, PROG_VERSION_MINOR);
+  if (major < 1) return err_at(r, HDR_VERSION_MAJOR, "format version %u.%u is not supported (the oldest is 1.0)", major, minor);
+  uint32_t stored = get_u32(h + HDR_CRC), computed = crc_of(h, HDR_CRC);
+  if (stored != computed)
+    return err_at(r, HDR_CRC, "header crc mismatch (stored 0x%08x, computed 0x%08x)", stored, computed);
+  for (int i = HDR_RESERVED; i < HDR_CRC; i++)
+    if (h[i]) return err_at(r, (uint64_t)i, "reserved header byte is not zero");
+  *nsect = get_u32(h + HDR_NSECT);
+  *file_bytes = get_u64(h + HDR_FILE_BYTES);
+  if (*nsect < 1 || *nsect > MAX_SECTIONS)
+    return err_at(r, HDR_NSECT, "%u sections (expected 1 to %d)", *nsect, MAX_SECTIONS);
+  uint64_t table_off = get_u64(h + HDR_TABLE_OFF);
+  if (table_off != HDR_BYTES)
+    return err_at(r, HDR_TABLE_OFF, "section table at 0x%llx, expected 0x%x (right after the header)",
+                  (unsigned long long)table_off, HDR_BYTES);
+  uint64_t table_end = HDR_BYTES + (uint64_t)*nsect * ENT_BYTES;
+  if (r->len < table_end)
+    return err_at(r, r->len, "truncated: section table needs 0x%llx bytes, file has 0x%zx",
+                  (unsigned long long)table_end, r->len);
+  stored = get_u32(h + HDR_TABLE_CRC);
+  computed = crc_of(r->buf + HDR_BYTES, (size_t)(table_end - HDR_BYTES));
+  if (stored != computed)
+    return err_at(r, HDR_BYTES, "section table crc mismatch (stored 0x%08x, computed 0x%08x)", stored, computed);
+  return 0;
+}
+
+// One table entry into sec[kind]: known kind named as such, no duplicate, sane flags and sizes,
+// stored bytes inside the file.
+static int read_entry(const Reader *r, uint32_t i, Section sec[SEC_END]) {
+  uint64_t eo = HDR_BYTES + (uint64_t)i * ENT_BYTES;
+  const uint8_t *e = r->buf + eo;
+  uint32_t kind = get_u32(e + ENT_KIND);
+  if (kind < SEC_ARCH || kind >= SEC_END) return err_at(r, eo + ENT_KIND, "unknown section kind %u", kind);
+  Section *s = &sec[kind];
+  const char *name = sec_names[kind];
+  if (s->present) return err_at(r, eo, "duplicate section %s (also table entry %u)", name, s->entry);
+  uint8_t want[8] = {0};
+  memcpy(want, name, strlen(name));
+  if (memcmp(e + ENT_NAME, want, sizeof want)) {
+    char shown[9] = {0};
+    for (int k = 0; k < 8 && e[k]; k++) shown[k] = e[k] >= 0x20 && e[k] < 0x7f ? (char)e[k] : '?';
+    return err_at(r, eo, "section of kind %u (%s) is named \"%s\"", kind, name, shown);
+  }
+  *s = (Section){.kind = (SecKind)kind, .present = 1, .entry = i, .flags = get_u32(e + ENT_FLAGS),
+                 .offset = get_u64(e + ENT_OFFSET), .stored = get_u64(e + ENT_STORED),
+                 .raw = get_u64(e + ENT_RAW), .crc = get_u32(e + ENT_CRC)};
+  if (s->flags & ~SEC_DEFLATE) return err_at(r, eo + ENT_FLAGS, "section %s: unknown flags 0x%x", name, s->flags);
+  if (get_u32(e + ENT_RESERVED)) return err_at(r, eo + ENT_RESERVED, "section %s: reserved field is not zero", name);
+  if (s->offset > r->len || s->stored > r->len - s->offset) {
+    uint64_t need = s->offset + s->stored < s->offset ? UINT64_MAX : s->offset + s->stored;
+    return err_at(r, s->offset, "truncated: section %s needs 0x%llx bytes, file has 0x%zx", name,
+                  (unsigned long long)need, r->len);
+  }
+  if (!(s->flags & SEC_DEFLATE) && s->raw != s->stored)
+    return err_at(r, eo + ENT_RAW, "section %s: raw size 0x%llx differs from its stored size 0x%llx (not deflated)",
+                  name, (unsigned long long)s->raw, (unsigned long long)s->stored);
+  if ((s->flags & SEC_DEFLATE) && s->raw && (s->raw - 1) / DEFLATE_MAX_RATIO >= s->stored)
+    return err_at(r, eo + ENT_RAW, "section %s: raw size 0x%llx is impossible for 0x%llx deflated bytes", name,
+                  (unsigned long long)s->raw, (unsigned long long)s->stored);
+  return 0;
+}
+
+// The section table, then the layout: header, table and sections tile the file exactly
+// (no overlap, no gap, nothing after), then every section's CRC.
+static int read_table(const Reader *r, uint32_t nsect, uint64_t file_bytes, Section sec[SEC_END]) {
+  for (uint32_t i = 0; i < nsect; i++)
+    if (read_entry(r, i, sec)) return -1;
+  if (r->len < file_bytes)
+    return err_at(r, r->len, "truncated: header says the file has 0x%llx bytes, file has 0x%zx",
+                  (unsigned long long)file_bytes, r->len);
+  if (r->len > file_bytes)
+    return err_at(r, file_bytes, "0x%llx bytes after the end of the file (the header says it has 0x%llx)",
+                  (unsigned long long)(r->len - file_bytes), (unsigned long long)file_bytes);
+  for (int k = SEC_ARCH; k <= SEC_CODE; k++)
+    if (!sec[k].present) return err_at(r, HDR_BYTES, "no %s section", sec_names[k]);
+  const Section *order[SEC_END];   // present sections by offset (insertion sort: at most 5)
+  int n = 0;
+  for (int k = SEC_ARCH; k < SEC_END; k++) {
+    if (!sec[k].present) continue;
+    int j = n++;
+    for (; j > 0 && order[j - 1]->offset > sec[k].offset; j--) order[j] = order[j - 1];
+    order[j] = &sec[k];
+  }
+  uint64_t end = HDR_BYTES + (uint64_t)nsect * ENT_BYTES;
+  for (int j = 0; j < n; j++) {
+    const Section *s = order[j];
+    if (s->offset < end) {
+      if (j == 0)
+        return err_at(r, s->offset, "section %s overlaps the %s", sec_names[s->kind],
+                      s->offset < HDR_BYTES ? "header" : "section table");
+      return err_at(r, s->offset, "section %s overlaps section %s (0x%llx bytes at 0x%llx)", sec_names[s->kind],
+                    sec_names[order[j - 1]->kind], (unsigned long long)order[j - 1]->stored,
+                    (unsigned long long)order[j - 1]->offset);
+    }
+    if (s->offset > end)
+      return err_at(r, end, "0x%llx unused bytes before section %s", (unsigned long long)(s->offset - end),
+                    sec_names[s->kind]);
+    end = s->offset + s->stored;
+  }
+  if (end != file_bytes)
+    return err_at(r, end, "0x%llx unused bytes after the last section", (unsigned long long)(file_bytes - end));
+  for (int k = SEC_ARCH; k < SEC_END; k++) {
+    const Section *s = &sec[k];
+    if (!s->present) continue;
+    uint32_t computed = crc_of(r->buf + s->offset, (size_t)s->stored);
+    if (computed != s->crc)
+      return err_at(r, s->offset, "section %s: crc mismatch (stored 0x%08x, computed 0x%08x)", sec_names[k], s->crc,
+                    computed);
+  }
+  return 0;
+}
+
+// Makes s->data point at the raw bytes, inflating a deflated section into s->inflated. The raw
+// size must not exceed `limit` and must be exactly what the stream inflates to.
+static int section_bytes(const Reader *r, Section *s, uint64_t limit) {
+  const char *name = sec_names[s->kind];
+  if (s->raw > limit)
+    return err_at(r, s->offset, "section %s: raw size 0x%llx exceeds the limit 0x%llx", name,
+                  (unsigned long long)s->raw, (unsigned long long)limit);
+  const uint8_t *src = r->buf + s->offset;
+  if (!(s->flags & SEC_DEFLATE)) {
+    s->data = src;
+    return 0;
+  }
+  if (s->raw > (uLong)-1 || s->stored > (uLong)-1)
+    return err_at(r, s->offset, "section %s: too large for zlib on this host", name);
+  s->inflated = malloc(s->raw ? (size_t)s->raw : 1);
+  if (!s->inflated) return err_at(r, s->offset, "section %s: out of memory", name);
+  uLongf out_len = (uLongf)s->raw;
+  uLong in_len = (uLong)s->stored;
+  int zr = uncompress2(s->inflated, &out_len, src, &in_len);
+  if (zr == Z_BUF_ERROR)
+    return err_at(r, s->offset, "section %s: inflates to more than its raw size 0x%llx", name,
+                  (unsigned long long)s->raw);
+  if (zr == Z_MEM_ERROR) return err_at(r, s->offset, "section %s: out of memory", name);
+  if (zr != Z_OK) return err_at(r, s->offset, "section %s: corrupt deflate stream (%s)", name, zError(zr));
+  if (out_len != s->raw)
+    return err_at(r, s->offset, "section %s: inflates to 0x%llx bytes, its raw size says 0x%llx", name,
+                  (unsigned long long)out_len, (unsigned long long)s->raw);
+  if (in_len != s->stored)
+    return err_at(r, s->offset, "section %s: 0x%llx stored bytes after the end of the deflate stream", name,
+                  (unsigned long long)(s->stored - in_len));
+  s->data = s->inflated;
+  return 0;
+}
+
+static int read_arch(const Reader *r, Section *s, Arch *a) {
+  if (section_bytes(r, s, MAX_ARCH_BYTES)) return -1;
+  char loc[64], label[512];
+  sec_loc(s, 0, loc, sizeof loc);
+  snprintf(label, sizeof label, "%s: %s: section ARCH", r->file, loc);
+  return arch_parse((const char *)s->data, (size_t)s->raw, label, a, r->d);
+}
+
+static int read_code(const Reader *r, Section *s, Program *p) {
+  if (section_bytes(r, s, (uint64_t)UINT32_MAX * ISA_WORD_BYTES)) return -1;
+  if (s->raw % ISA_WORD_BYTES)
+    return err_sec(r, s, s->raw - s->raw % ISA_WORD_BYTES, "0x%llx bytes are not a whole number of %d-byte words",
+                   (unsigned long long)s->raw, ISA_WORD_BYTES);
+  uint32_t n = (uint32_t)(s->raw / ISA_WORD_BYTES);
+  for (uint32_t i = 0; i < n; i++) {
+    char loc[64], where[512];
+    sec_loc(s, (uint64_t)i * ISA_WORD_BYTES, loc, sizeof loc);
+    snprintf(where, sizeof where, "%s: %s (insn %u)", r->file, loc, i);
+    Insn in;
+    if (isa_decode(s->data + (size_t)i * ISA_WORD_BYTES, &in, where, r->d)) return -1;
+    if (prog_add_insn(p, &in)) return err_sec(r, s, 0, "out of memory");
+  }
+  return 0;
+}
+
+// A name field at pos: NUL-terminated inside its PROG_NAME_MAX bytes, zeros after the NUL.
+static int check_name(const Reader *r, const Section *s, uint64_t pos, const char *what, uint32_t i) {
+  const uint8_t *name = s->data + pos;
+  const uint8_t *nul = memchr(name, 0, PROG_NAME_MAX);
+  if (!nul) return err_sec(r, s, pos, "%s %u: name is not NUL-terminated", what, i);
+  for (const uint8_t *c = nul; c < name + PROG_NAME_MAX; c++)
+    if (*c) return err_sec(r, s, pos + (uint64_t)(c - name), "%s %u: bytes after the name are not zero", what, i);
+  return 0;
+}
+
+// A count (u32) of fixed-size records that must fill the section exactly. Returns -1 or 0.
+static int read_count(const Reader *r, const Section *s, uint64_t rec_bytes, const char *what, uint32_t *n) {
+  if (s->raw < 4) return err_sec(r, s, 0, "0x%llx bytes, too short for the %s count", (unsigned long long)s->raw, what);
+  *n = get_u32(s->data);
+  if (s->raw != 4 + *n * rec_bytes)
+    return err_sec(r, s, 0, "%u %ss take 0x%llx bytes, the section has 0x%llx", *n, what,
+                   (unsigned long long)(4 + *n * rec_bytes), (unsigned long long)s->raw);
+  return 0;
+}
+
+static int read_tensors(const Reader *r, Section *s, Program *p) {
+  if (section_bytes(r, s, 4 + (uint64_t)UINT32_MAX * TENSOR_REC_BYTES)) return -1;
+  uint32_t n;
+  if (read_count(r, s, TENSOR_REC_BYTES, "tensor", &n)) return -1;
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t pos = 4 + (uint64_t)i * TENSOR_REC_BYTES;
+    const uint8_t *rec = s->data + pos;
+    if (check_name(r, s, pos + TR_NAME, "tensor", i)) return -1;
+    TensorInfo t;
+    memset(&t, 0, sizeof t);
+    memcpy(t.name, rec + TR_NAME, PROG_NAME_MAX);
+    uint32_t dtype = get_u32(rec + TR_DTYPE), role = get_u32(rec + TR_ROLE);
+    t.ndim = get_u32(rec + TR_NDIM);
+    if (dtype != DT_INT8 && dtype != DT_INT32)
+      return err_sec(r, s, pos + TR_DTYPE, "tensor \"%s\": invalid dtype %u", t.name, dtype);
+    if (role < ROLE_INPUT || role > ROLE_SCRATCH)
+      return err_sec(r, s, pos + TR_ROLE, "tensor \"%s\": invalid role %u", t.name, role);
+    if (t.ndim < 1 || t.ndim > PROG_MAX_DIMS)
+      return err_sec(r, s, pos + TR_NDIM, "tensor \"%s\": ndim %u out of range [1, %d]", t.name, t.ndim, PROG_MAX_DIMS);
+    if (get_u32(rec + TR_RESERVED)) return err_sec(r, s, pos + TR_RESERVED, "tensor \"%s\": reserved field is not zero", t.name);
+    t.dtype = (DType)dtype;
+    t.role = (TensorRole)role;
+    for (uint32_t k = 0; k < PROG_MAX_DIMS; k++) {
+      uint32_t dim = get_u32(rec + TR_DIMS + 4 * k);
+      uint64_t stride = get_u64(rec + TR_STRIDES + 8 * k);
+      if (k >= t.ndim && (dim || stride))
+        return err_sec(r, s, pos + TR_DIMS + 4 * k, "tensor \"%s\": dimension %u beyond ndim %u is not zero", t.name, k,
+                       t.ndim);
+      t.dims[k] = dim;
+      t.strides[k] = stride;
+    }
+    t.addr = get_u64(rec + TR_ADDR);
+    uint64_t bits = get_u64(rec + TR_SCALE);
+    memcpy(&t.scale, &bits, sizeof t.scale);
+    if (prog_add_tensor(p, &t)) return err_sec(r, s, pos, "out of memory");
+  }
+  return 0;
+}
+
+static int read_data(const Reader *r, Section *s, Program *p) {
+  if (section_bytes(r, s, 4 + (uint64_t)MAX_CHUNKS * CHUNK_HDR_BYTES + p->arch.dram_bytes)) return -1;
+  if (s->raw < 4) return err_sec(r, s, 0, "0x%llx bytes, too short for the chunk count", (unsigned long long)s->raw);
+  uint32_t n = get_u32(s->data);
+  if (n > MAX_CHUNKS) return err_sec(r, s, 0, "%u chunks (at most %d)", n, MAX_CHUNKS);
+  uint64_t pos = 4;
+  for (uint32_t i = 0; i < n; i++) {
+    if (s->raw - pos < CHUNK_HDR_BYTES)
+      return err_sec(r, s, pos, "chunk %u: header needs 0x%x bytes, 0x%llx are left", i, CHUNK_HDR_BYTES,
+                     (unsigned long long)(s->raw - pos));
+    uint64_t addr = get_u64(s->data + pos), len = get_u64(s->data + pos + 8);
+    pos += CHUNK_HDR_BYTES;
+    if (len > s->raw - pos)
+      return err_sec(r, s, pos - 8, "chunk %u: 0x%llx bytes, but 0x%llx are left", i, (unsigned long long)len,
+                     (unsigned long long)(s->raw - pos));
+    if (prog_add_data(p, addr, s->data + pos, len)) return err_sec(r, s, pos, "out of memory");
+    pos += len;
+  }
+  if (pos != s->raw)
+    return err_sec(r, s, pos, "0x%llx bytes after the last chunk", (unsigned long long)(s->raw - pos));
+  return 0;
+}
+
+static int read_layers(const Reader *r, Section *s, Program *p) {
+  if (section_bytes(r, s, 4 + (uint64_t)UINT32_MAX * PROG_NAME_MAX)) return -1;
+  uint32_t n;
+  if (read_count(r, s, PROG_NAME_MAX, "layer", &n)) return -1;
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t pos = 4 + (uint64_t)i * PROG_NAME_MAX;
+    if (check_name(r, s, pos, "layer", i)) return -1;
+    if (prog_add_layer(p, (const char *)s->data + pos)) return err_sec(r, s, pos, "out of memory");
+  }
+  return 0;
+}
+
+// The static checks, instructions first so that their messages carry the byte offset.
+static int check_program(const Reader *r, const Section *code, const Program *p) {
+  ProgCheckState st;
+  memset(&st, 0, sizeof st);
+  for (uint32_t i = 0; i < p->n_insns; i++) {
+    char loc[64], where[512];
+    sec_loc(code, (uint64_t)i * ISA_WORD_BYTES, loc, sizeof loc);
+    snprintf(where, sizeof where, "%s: %s (insn %u)", r->file, loc, i);
+    if (prog_check_insn(p, &st, &p->insns[i], where, r->d)) return -1;
+  }
+  return prog_check(p, r->file, r->d);
+}
+
+int prog_read(const uint8_t *buf, size_t len, const char *file, Program **out, Diag *d) {
+  *out = NULL;
+  Reader r = {buf, len, file, d};
+  Section sec[SEC_END];
+  memset(sec, 0, sizeof sec);
+  Program *p = NULL;
+  uint32_t nsect = 0;
+  uint64_t file_bytes = 0;
+  Arch arch;
+  int rc = read_header(&r, &nsect, &file_bytes);
+  if (!rc) rc = read_table(&r, nsect, file_bytes, sec);
+  if (!rc) rc = read_arch(&r, &sec[SEC_ARCH], &arch);
+  if (!rc && !(p = prog_new(&arch))) rc = diag_error(d, "%s: error: out of memory", file);
+  if (!rc) rc = read_code(&r, &sec[SEC_CODE], p);
+  if (!rc && sec[SEC_TENSORS].present) rc = read_tensors(&r, &sec[SEC_TENSORS], p);
+  if (!rc && sec[SEC_DATA].present) rc = read_data(&r, &sec[SEC_DATA], p);
+  if (!rc && sec[SEC_LAYERS].present) rc = read_layers(&r, &sec[SEC_LAYERS], p);
+  if (!rc) rc = check_program(&r, &sec[SEC_CODE], p);
+  for (int k = 0; k < SEC_END; k++) free(sec[k].inflated);
+  if (rc) {
+    prog_free(p);
+    return -1;
+  }
+  *out = p;
+  return 0;
+}
+
+int prog_load(const char *path, Program **out, Diag *d) {
+  *out = NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f) return diag_error(d, "%s: error: cannot open: %s", path, strerror(errno));
+  uint8_t *buf = NULL;
+  size_t len = 0, cap = 0;
+  int rc = 0;
+  for (;;) {
+    if (len == cap) {
+      size_t nc = cap ? cap * 2 : 65536;
+      uint8_t *nb = nc > cap ? realloc(buf, nc) : NULL;
+      if (!nb) {
+        rc = diag_error(d, "%s: error: out of memory reading the file", path);
+        break;
+      }
+      buf = nb;
+      cap = nc;
+    }
+    size_t got = fread(buf + len, 1, cap - len, f);
+    len += got;
+    if (got == 0) {
+      if (ferror(f)) rc = diag_error(d, "%s: error: read error", path);
+      break;
+    }
+  }
+  fclose(f);
+  if (!rc) rc = prog_read(buf, len, path, out, d);
+  free(buf);
+  return rc;
+}

@@ -1,0 +1,339 @@
+// progcheck.c: static checks of a Program against the arch it targets (program.h: prog_check,
+// prog_check_insn). Walks the instructions in program order, tracking the per-unit
+// configuration registers (there is no control flow), and checks that every on-chip row range
+// and DRAM byte range an instruction can touch lies inside its memory, that HALT ends the
+// program, that LAYER ids are named, and that tensors and data chunks fit in DRAM.
+// It does not look for races between units (a program bug, see docs/TIMING.md §1) nor simulate
+// token counts (deadlock and token overflow are runtime errors of the simulator).
+#include "program.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Saturating unsigned arithmetic: a range that overflows 64 bits is reported as UINT64_MAX,
+// which no memory size reaches, so the range check that follows rejects it.
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+static uint64_t sat_mul(uint64_t a, uint64_t b) { return a && b > UINT64_MAX / a ? UINT64_MAX : a * b; }
+
+// A register or field value as an unsigned quantity (negative values cannot occur for the
+// unsigned fields checked by isa_check_fields; a caller-made state is clamped to 0).
+static uint64_t uval(int64_t v) { return v < 0 ? 0 : (uint64_t)v; }
+
+static const char *mem_name(int64_t mem) {
+  const char *s = isa_enum_name(ESET_MEM, (unsigned)mem);
+  return s ? s : "?";
+}
+
+// Rows of on-chip memory `mem` and the arch key that sets it.
+static uint64_t mem_rows(const Arch *a, int64_t mem, const char **key) {
+  switch (mem) {
+  case MEM_SPAD: *key = "spad.rows"; return a->spad_rows;
+  case MEM_WBUF: *key = "wbuf.rows"; return a->wbuf_rows;
+  case MEM_ACC: *key = "acc.rows"; return a->acc_rows;
+  default: *key = "param.rows"; return a->param_rows;
+  }
+}
+
+// Bytes a LOAD may gather into one row of `mem`: SPAD rows hold R int8, WBUF and ACC rows C
+// int8 (ACC scales them to int32), PARAM rows C little-endian int32.
+static uint64_t mem_row_bytes(const Arch *a, int64_t mem) {
+  switch (mem) {
+  case MEM_SPAD: return a->rows;
+  case MEM_WBUF:
+  case MEM_ACC: return a->cols;
+  default: return 4ull * a->cols;
+  }
+}
+
+// Reports rows [first, first + n) of a memory with `limit` rows when they do not fit.
+static int check_rows(const char *where, const char *what, const char *mem, uint64_t first, uint64_t n,
+                      uint64_t limit, const char *key, Diag *d) {
+  uint64_t end = sat_add(first, n);
+  if (end <= limit) return 0;
+  return diag_error(d, "%s: error: %s %s rows %llu..%llu, beyond %s=%llu", where, what, mem,
+                    (unsigned long long)first, (unsigned long long)(end - 1), key, (unsigned long long)limit);
+}
+
+// Reports a DRAM access whose last byte + 1 is `end` when it passes the end of DRAM.
+static int check_dram(const char *where, const char *what, uint64_t addr, uint64_t end, const Arch *a, Diag *d) {
+  if (end <= a->dram_bytes) return 0;
+  return diag_error(d, "%s: error: %s DRAM bytes 0x%llx..0x%llx, beyond dram.bytes=0x%llx", where, what,
+                    (unsigned long long)addr, (unsigned long long)(end - 1), (unsigned long long)a->dram_bytes);
+}
+
+static int check_load(const Arch *a, const ProgCheckState *st, const Insn *in, const char *where, Diag *d) {
+  int64_t mem = in->f[FLD_MEM];
+  uint64_t outer = uval(in->f[FLD_OUTER]), inner = uval(in->f[FLD_INNER]);
+  uint64_t nseg = uval(in->f[FLD_NSEG]), seglen = uval(in->f[FLD_SEGLEN]);
+  uint64_t addr = uval(in->f[FLD_DRAM_ADDR]);
+  const char *key;
+  uint64_t limit = mem_rows(a, mem, &key);
+  if (check_rows(where, "LOAD writes", mem_name(mem), uval(in->f[FLD_DST]), outer * inner, limit, key, d)) return -1;
+  uint64_t row_bytes = nseg * seglen, cap = mem_row_bytes(a, mem);
+  if (row_bytes > cap)
+    return diag_error(d, "%s: error: LOAD row of %llu bytes (NSEG %llu x SEGLEN %llu) exceeds a %s row of %llu bytes",
+                      where, (unsigned long long)row_bytes, (unsigned long long)nseg, (unsigned long long)seglen,
+                      mem_name(mem), (unsigned long long)cap);
+  if (mem == MEM_PARAM && row_bytes % 4)
+    return diag_error(d, "%s: error: LOAD row of %llu bytes into PARAM is not a multiple of 4 (int32 parameters)",
+                      where, (unsigned long long)row_bytes);
+  if (in->f[FLD_ACCUM] && mem != MEM_ACC)
+    return diag_error(d, "%s: error: LOAD ACCUM=1 needs MEM=ACC (MEM=%s)", where, mem_name(mem));
+  uint64_t end = addr;
+  end = sat_add(end, sat_mul(outer - 1, uval(st->ld_stride_outer)));
+  end = sat_add(end, sat_mul(inner - 1, uval(st->ld_stride_inner)));
+  end = sat_add(end, sat_mul(nseg - 1, uval(st->ld_seg_stride)));
+  end = sat_add(end, seglen);
+  return check_dram(where, "LOAD reads", addr, end, a, d);
+}
+
+static int check_preload(const Arch *a, ProgCheckState *st, const Insn *in, const char *where, Diag *d) {
+  uint64_t rows = uval(in->f[FLD_ROWS]);
+  if (rows > a->rows)
+    return diag_error(d, "%s: error: PRELOAD ROWS=%llu exceeds array.rows=%u", where, (unsigned long long)rows,
+                      a->rows);
+  if (check_rows(where, "PRELOAD reads", "WBUF", uval(in->f[FLD_SRC]), rows, a->wbuf_rows, "wbuf.rows", d))
+    return -1;
+  st->seen_preload = 1;
+  return 0;
+}
+
+static int check_compute(const Arch *a, const ProgCheckState *st, const Insn *in, const char *where, Diag *d) {
+  uint64_t rows = uval(in->f[FLD_ROWS]);
+  if (check_rows(where, "COMPUTE reads", "SPAD", uval(in->f[FLD_SRC]), rows, a->spad_rows, "spad.rows", d))
+    return -1;
+  if (check_rows(where, "COMPUTE writes", "ACC", uval(in->f[FLD_ACC_ADDR]), rows, a->acc_rows, "acc.rows", d))
+    return -1;
+  if (!st->seen_preload) return diag_error(d, "%s: error: COMPUTE before any PRELOAD (no weights in the array)", where);
+  return 0;
+}
+
+// Pooling geometry: every output row's window must contain at least one input position.
+static int check_pool_windows(const ProgCheckState *st, const Insn *in, const char *where, Diag *d) {
+  if (st->pad_t >= st->kh)
+    return diag_error(d, "%s: error: STORE pooling PAD_T=%lld must be less than KH=%lld", where, (long long)st->pad_t,
+                      (long long)st->kh);
+  if (st->pad_l >= st->kw)
+    return diag_error(d, "%s: error: STORE pooling PAD_L=%lld must be less than KW=%lld", where, (long long)st->pad_l,
+                      (long long)st->kw);
+  int64_t top = (in->f[FLD_OUTER] - 1) * st->sh - st->pad_t;    // first input row of the last window
+  if (top >= st->in_h)
+    return diag_error(d, "%s: error: STORE pooling window of output row %lld starts at input row %lld, past IN_H=%lld",
+                      where, (long long)(in->f[FLD_OUTER] - 1), (long long)top, (long long)st->in_h);
+  int64_t left = (in->f[FLD_INNER] - 1) * st->sw - st->pad_l;   // first input column of the last window
+  if (left >= st->in_w)
+    return diag_error(d,
+                      "%s: error: STORE pooling window of output column %lld starts at input column %lld, past "
+                      "IN_W=%lld",
+                      where, (long long)(in->f[FLD_INNER] - 1), (long long)left, (long long)st->in_w);
+  return 0;
+}
+
+static int check_store(const Arch *a, const ProgCheckState *st, const Insn *in, const char *where, Diag *d) {
+  uint64_t cols = uval(in->f[FLD_COLS]), outer = uval(in->f[FLD_OUTER]), inner = uval(in->f[FLD_INNER]);
+  uint64_t src = uval(in->f[FLD_SRC]), addr = uval(in->f[FLD_DRAM_ADDR]);
+  int raw32 = in->f[FLD_RAW32] != 0;
+  if (cols > a->cols)
+    return diag_error(d, "%s: error: STORE COLS=%llu exceeds array.cols=%u", where, (unsigned long long)cols, a->cols);
+  if (st->pool != POOL_NONE) {
+    if (raw32)
+      return diag_error(d, "%s: error: STORE RAW32=1 cannot be pooled (POOL=%s)", where,
+                        isa_enum_name(ESET_POOL, (unsigned)st->pool) ? isa_enum_name(ESET_POOL, (unsigned)st->pool)
+                                                                     : "?");
+    uint64_t in_rows = sat_mul(uval(st->in_h), uval(st->in_w));
+    if (check_rows(where, "STORE pooling reads", "ACC", src, in_rows, a->acc_rows, "acc.rows", d)) return -1;
+    if (check_pool_windows(st, in, where, d)) return -1;
+  } else if (check_rows(where, "STORE reads", "ACC", src, outer * inner, a->acc_rows, "acc.rows", d)) {
+    return -1;
+  }
+  uint64_t end = addr;
+  end = sat_add(end, sat_mul(outer - 1, uval(st->st_stride_outer)));
+  end = sat_add(end, sat_mul(inner - 1, uval(st->st_stride_inner)));
+  end = sat_add(end, cols * (raw32 ? 4 : 1));
+  if (check_dram(where, "STORE writes", addr, end, a, d)) return -1;
+  if (st->st_params && check_rows(where, "STORE reads", "PARAM", uval(st->st_prow), 3, a->param_rows, "param.rows", d))
+    return -1;
+  return 0;
+}
+
+int prog_check_insn(const Program *p, ProgCheckState *st, const Insn *in, const char *where, Diag *d) {
+  const Arch *a = &p->arch;
+  if (st->seen_halt) return diag_error(d, "%s: error: instruction after HALT", where);
+  if (isa_check_fields(in, where, d)) return -1;
+  switch (in->op) {
+  case OP_LOAD:
+    return check_load(a, st, in, where, d);
+  case OP_CFG_LOAD:
+    st->ld_stride_outer = in->f[FLD_STRIDE_OUTER];
+    st->ld_stride_inner = in->f[FLD_STRIDE_INNER];
+    st->ld_seg_stride = in->f[FLD_SEG_STRIDE];
+    return 0;
+  case OP_PRELOAD:
+    return check_preload(a, st, in, where, d);
+  case OP_COMPUTE:
+    return check_compute(a, st, in, where, d);
+  case OP_STORE:
+    return check_store(a, st, in, where, d);
+  case OP_CFG_STORE:
+    st->st_stride_outer = in->f[FLD_STRIDE_OUTER];
+    st->st_stride_inner = in->f[FLD_STRIDE_INNER];
+    st->st_prow = in->f[FLD_PROW];
+    st->st_params = in->f[FLD_PARAMS];
+    st->st_act = in->f[FLD_ACT];
+    st->st_lo = in->f[FLD_CLAMP_LO];
+    st->st_hi = in->f[FLD_CLAMP_HI];
+    if (st->st_act == ACT_CLAMP && st->st_lo > st->st_hi)
+      return diag_error(d, "%s: error: CFG_STORE ACT=CLAMP needs CLAMP_LO <= CLAMP_HI (%lld > %lld)", where,
+                        (long long)st->st_lo, (long long)st->st_hi);
+    return 0;
+  case OP_CFG_POOL:
+    st->pool = in->f[FLD_POOL];
+    st->kh = in->f[FLD_KH];
+    st->kw = in->f[FLD_KW];
+    st->sh = in->f[FLD_SH];
+    st->sw = in->f[FLD_SW];
+    st->pad_t = in->f[FLD_PAD_T];
+    st->pad_l = in->f[FLD_PAD_L];
+    st->in_h = in->f[FLD_IN_H];
+    st->in_w = in->f[FLD_IN_W];
+    return 0;
+  case OP_LAYER:
+    if (uval(in->f[FLD_LAYER_ID]) >= p->n_layers)
+      return diag_error(d, "%s: error: LAYER_ID=%lld has no name (the program names %u layers)", where,
+                        (long long)in->f[FLD_LAYER_ID], p->n_layers);
+    return 0;
+  case OP_HALT:
+    st->seen_halt = 1;
+    return 0;
+  }
+  return diag_error(d, "%s: error: unknown opcode 0x%02x", where, (unsigned)in->op);
+}
+
+// The instructions: each checked in order; HALT last and only there.
+static int check_code(const Program *p, const char *file, Diag *d) {
+  if (p->n_insns == 0) return diag_error(d, "%s: error: empty program (no instructions)", file);
+  ProgCheckState st;
+  memset(&st, 0, sizeof st);
+  int rc = 0;
+  char where[512];
+  for (uint32_t i = 0; i < p->n_insns; i++) {
+    snprintf(where, sizeof where, "%s: insn %u", file, i);
+    if (prog_check_insn(p, &st, &p->insns[i], where, d)) {
+      rc = -1;
+      if (st.seen_halt) break;   // one "after HALT" message is enough
+    }
+  }
+  if (!st.seen_halt)
+    rc = diag_error(d, "%s: insn %u: error: program does not end with HALT", file, p->n_insns - 1);
+  return rc;
+}
+
+static int cmp_tensor_name(const void *x, const void *y) {
+  const TensorInfo *a = *(const TensorInfo *const *)x, *b = *(const TensorInfo *const *)y;
+  return strcmp(a->name, b->name);
+}
+
+// One tensor on its own. `t->name` is known to be a NUL-terminated, non-empty string.
+static int check_tensor(const Arch *a, const TensorInfo *t, const char *file, Diag *d) {
+  if (t->ndim < 1 || t->ndim > PROG_MAX_DIMS)
+    return diag_error(d, "%s: tensor \"%s\": error: ndim %u out of range [1, %d]", file, t->name, t->ndim,
+                      PROG_MAX_DIMS);
+  for (uint32_t i = 0; i < t->ndim; i++)
+    if (t->dims[i] < 1) return diag_error(d, "%s: tensor \"%s\": error: dims[%u] is 0", file, t->name, i);
+  if (t->dtype != DT_INT8 && t->dtype != DT_INT32)
+    return diag_error(d, "%s: tensor \"%s\": error: invalid dtype %d", file, t->name, (int)t->dtype);
+  if (t->role != ROLE_INPUT && t->role != ROLE_OUTPUT && t->role != ROLE_CONST && t->role != ROLE_SCRATCH)
+    return diag_error(d, "%s: tensor \"%s\": error: invalid role %d", file, t->name, (int)t->role);
+  if (!isfinite(t->scale) || t->scale < 0)
+    return diag_error(d, "%s: tensor \"%s\": error: scale %g is not a finite number >= 0", file, t->name, t->scale);
+  uint64_t end = t->addr;
+  for (uint32_t i = 0; i < t->ndim; i++) end = sat_add(end, sat_mul(t->dims[i] - 1u, t->strides[i]));
+  end = sat_add(end, prog_dtype_size(t->dtype));
+  if (end > a->dram_bytes)
+    return diag_error(d, "%s: tensor \"%s\": error: spans DRAM bytes 0x%llx..0x%llx, beyond dram.bytes=0x%llx", file,
+                      t->name, (unsigned long long)t->addr, (unsigned long long)(end - 1),
+                      (unsigned long long)a->dram_bytes);
+  return 0;
+}
+
+// Tensors: each valid, names non-empty, NUL-terminated and unique (sorted, so n log n).
+static int check_tensors(const Program *p, const char *file, Diag *d) {
+  int rc = 0;
+  for (uint32_t i = 0; i < p->n_tensors; i++) {
+    const TensorInfo *t = &p->tensors[i];
+    if (!memchr(t->name, 0, sizeof t->name))
+      rc = diag_error(d, "%s: tensor %u: error: name is not NUL-terminated", file, i);
+    else if (!t->name[0])
+      rc = diag_error(d, "%s: tensor %u: error: empty name", file, i);
+    else if (check_tensor(&p->arch, t, file, d))
+      rc = -1;
+  }
+  if (rc || p->n_tensors < 2) return rc;
+  const TensorInfo **sorted = malloc(p->n_tensors * sizeof *sorted);
+  if (!sorted) return diag_error(d, "%s: error: out of memory", file);
+  for (uint32_t i = 0; i < p->n_tensors; i++) sorted[i] = &p->tensors[i];
+  qsort(sorted, p->n_tensors, sizeof *sorted, cmp_tensor_name);
+  for (uint32_t i = 1; i < p->n_tensors; i++)
+    if (!strcmp(sorted[i - 1]->name, sorted[i]->name)) {
+      rc = diag_error(d, "%s: tensor \"%s\": error: duplicate name", file, sorted[i]->name);
+      break;
+    }
+  free(sorted);
+  return rc;
+}
+
+static int cmp_chunk_addr(const void *x, const void *y) {
+  const DataChunk *a = *(const DataChunk *const *)x, *b = *(const DataChunk *const *)y;
+  return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+// Data chunks: inside DRAM and disjoint (sorted by address, so n log n).
+static int check_chunks(const Program *p, const char *file, Diag *d) {
+  uint64_t dram = p->arch.dram_bytes;
+  for (uint32_t i = 0; i < p->n_chunks; i++) {
+    const DataChunk *c = &p->chunks[i];
+    if (c->len > dram || c->addr > dram - c->len)
+      return diag_error(d, "%s: data chunk %u: error: %llu bytes at 0x%llx pass the end of DRAM (dram.bytes=0x%llx)",
+                        file, i, (unsigned long long)c->len, (unsigned long long)c->addr, (unsigned long long)dram);
+  }
+  if (p->n_chunks < 2) return 0;
+  const DataChunk **sorted = malloc(p->n_chunks * sizeof *sorted);
+  if (!sorted) return diag_error(d, "%s: error: out of memory", file);
+  for (uint32_t i = 0; i < p->n_chunks; i++) sorted[i] = &p->chunks[i];
+  qsort(sorted, p->n_chunks, sizeof *sorted, cmp_chunk_addr);
+  int rc = 0;
+  const DataChunk *last = NULL;   // the non-empty chunk reaching furthest so far
+  for (uint32_t i = 0; i < p->n_chunks; i++) {
+    const DataChunk *b = sorted[i];
+    if (!b->len) continue;
+    if (last && last->addr + last->len > b->addr) {
+      rc = diag_error(d, "%s: data chunk %u: error: bytes 0x%llx..0x%llx overlap data chunk %u (0x%llx..0x%llx)", file,
+                      (unsigned)(b - p->chunks), (unsigned long long)b->addr,
+                      (unsigned long long)(b->addr + b->len - 1), (unsigned)(last - p->chunks),
+                      (unsigned long long)last->addr, (unsigned long long)(last->addr + last->len - 1));
+      break;
+    }
+    if (!last || b->addr + b->len > last->addr + last->len) last = b;
+  }
+  free(sorted);
+  return rc;
+}
+
+static int check_layers(const Program *p, const char *file, Diag *d) {
+  for (uint32_t i = 0; i < p->n_layers; i++)
+    if (!memchr(p->layer_names[i], 0, PROG_NAME_MAX))
+      return diag_error(d, "%s: layer %u: error: name is not NUL-terminated", file, i);
+  return 0;
+}
+
+int prog_check(const Program *p, const char *file, Diag *d) {
+  if (arch_validate(&p->arch, file, d)) return -1;
+  int rc = 0;
+  if (check_layers(p, file, d)) rc = -1;
+  if (check_code(p, file, d)) rc = -1;
+  if (check_tensors(p, file, d)) rc = -1;
+  if (check_chunks(p, file, d)) rc = -1;
+  return rc;
+}

@@ -1,0 +1,225 @@
+// detailed.h: the state of the detailed engine's machine, shared by detailed.c (clock, fetch,
+// queues, tokens, statistics) and the three unit models detailed_load.c, detailed_array.c and
+// detailed_store.c. Only those files include it. Every field below is a register of the machine
+// (or a memory); the units compute their next state from the registers as they are at the start
+// of a cycle, in the order documented at the top of detailed.c.
+#ifndef SA_DETAILED_H
+#define SA_DETAILED_H
+
+#include "dram.h"
+#include "sim_internal.h"
+
+// ---- load unit (detailed_load.c) -------------------------------------------------------------
+
+// A read beat in flight: where its bytes go when the response arrives (the unit's sideband).
+typedef struct {
+  uint32_t insn;          // the LOAD it belongs to
+  uint8_t mem;            // target memory (MEM_SPAD ...)
+  uint8_t accum;          // ACC: add into the row instead of overwriting it
+  uint8_t last_of_row;    // the row is complete once this beat has landed
+  uint8_t last_of_insn;   // the LOAD ends when this beat lands
+  uint64_t row;           // destination row
+  uint64_t beat_addr;     // DRAM address of the beat (aligned)
+  uint64_t seg_addr;      // DRAM address of the segment the beat serves
+  uint32_t seg_pos;       // byte position of that segment in the row (g * SEGLEN)
+  uint32_t seglen;        // bytes of the segment
+  uint32_t row_bytes;     // NSEG * SEGLEN: bytes of the row that come from DRAM
+  int32_t mult;           // CFG_LOAD MULT latched at the LOAD's start
+  uint32_t shift;         // CFG_LOAD SHIFT latched at the LOAD's start
+} LoadBeat;
+
+typedef struct {
+  // CFG_LOAD registers
+  uint64_t stride_outer, stride_inner, seg_stride;
+  int32_t mult;
+  uint32_t shift;
+  // the LOAD issuing beats (its fields and the CFG_LOAD registers latched at its start)
+  int issuing;            // a LOAD is issuing beats; the unit cannot start another
+  uint32_t insn;
+  uint8_t mem, accum;
+  uint64_t addr, dst, so, si, ss;
+  uint32_t outer, inner, nseg, seglen;
+  int32_t ld_mult;
+  uint32_t ld_shift;
+  uint32_t o, i, g;       // position of the next beat: row (o, i), segment g ...
+  uint64_t k, k_last;     // ... beat k of the segment's beats k..k_last
+  // beats in flight, oldest first (ring of dram_inflight; the DRAM tag is the ring index)
+  LoadBeat *fly;
+  uint32_t fly_head, fly_count, fly_cap;
+  int offered;            // a beat was offered to the read channel this cycle
+} LoadUnit;
+
+// ---- compute unit (detailed_array.c) ---------------------------------------------------------
+
+// The registers of one PE: the activation moving right and the partial sum moving down, with
+// the control that travels with them (valid, weight bank, row tag). A skew stage uses the same.
+typedef struct {
+  int8_t act;             // activation
+  uint8_t valid;          // act/psum hold data
+  uint8_t bank;           // weight bank this datum multiplies with
+  int32_t psum;           // partial sum (unused in skew stages)
+  uint32_t tag;           // index of the streamed row in ComputeUnit.rowtag
+} PeReg;
+
+// What the accumulator writer needs about a streamed row (travels as its tag).
+typedef struct {
+  uint32_t insn;          // the COMPUTE
+  uint64_t acc_row;       // ACC_ADDR + m
+  uint8_t accum;          // add into the accumulator row
+  uint8_t last;           // m == ROWS - 1: the COMPUTE ends with this row's last column
+  uint8_t bank;           // bank used (released when the COMPUTE ends)
+} RowTag;
+
+// One column's accumulator write in a cycle, kept for the PE trace.
+typedef struct {
+  uint64_t row;           // ACC row, UINT64_MAX when the column wrote nothing
+  int32_t sum;            // the sum written (added when accum)
+  uint8_t accum;
+} AccWrite;
+
+typedef struct {
+  // weight banks: s->bank[0..1]; control of the banks
+  int next_bank;          // bank the next PRELOAD fills (PRELOAD number p mod 2)
+  int cur_bank;           // bank of the most recent PRELOAD: the one a COMPUTE uses
+  int bank_valid[2];      // bank complete (its PRELOAD has ended)
+  uint32_t bank_k[2];     // ROWS of the PRELOAD that filled it (MAC accounting)
+  uint32_t bank_users[2]; // COMPUTEs started on the bank and not yet ended
+  // weight shift chain (PRELOAD)
+  int chain_busy;
+  uint32_t chain_insn, chain_step, chain_rows;
+  uint64_t chain_src;
+  int chain_bank;
+  // stream sequencer (COMPUTE)
+  int streaming;
+  uint32_t st_insn, st_m, st_rows;
+  uint64_t st_src, st_acc;
+  uint8_t st_accum, st_bank;
+  // the array: R x C PEs, input skew lines (row r has r stages: skew[r * R + 0 .. r - 1])
+  PeReg *pe;
+  PeReg *skew;
+  int8_t *in_row;         // the SPAD row read this cycle
+  RowTag *rowtag;         // ring of streamed rows, indexed by tag
+  uint32_t tag_mask, tag_next;
+  AccWrite *wlog;         // per column, the ACC write of this cycle (for pe_trace)
+  int any_in;             // some row has entered the array
+  uint64_t last_in;       // cycle the last row entered (the array drains R + C - 1 cycles later)
+} ComputeUnit;
+
+// ---- store unit (detailed_store.c) -----------------------------------------------------------
+
+enum { SLOT_FREE, SLOT_FILL, SLOT_PIPE, SLOT_READY };
+
+typedef struct {
+  int state;              // SLOT_*
+  uint32_t row;           // output row j of the STORE
+  uint8_t *bytes;         // the row's bytes as written to DRAM (4 * C)
+} FifoSlot;
+
+typedef struct {
+  uint32_t insn;          // the STORE
+  uint8_t last;           // its last beat: the STORE ends with this acknowledgement
+} StoreAck;
+
+typedef struct {
+  // CFG_STORE and CFG_POOL registers
+  int64_t act, params, prow, lo, hi, so, si;
+  int64_t pool, kh, kw, sh, sw, pad_t, pad_l, in_h, in_w;
+  // the STORE in progress, with the registers latched at its start
+  int active;             // from its start until its last beat is issued
+  uint32_t insn;
+  int raw32;
+  uint64_t src, addr;
+  uint32_t outer, inner, cols, nrows, W, nbytes;
+  int64_t l_act, l_lo, l_hi, l_so, l_si, l_pool, l_kw, l_sh, l_sw, l_pad_t, l_pad_l, l_in_h, l_in_w;
+  int32_t *bias, *mult;   // per column, from the PARAM rows (or 0, 1)
+  uint32_t *shift;        // per column (or 0)
+  // front end: reads one window position per cycle
+  int fe_busy;
+  uint32_t fe_row, fe_pos, fe_slot, rows_started;
+  int64_t *win;           // per column: running value of the window (sum, max or the value)
+  // SFU pipeline: S stages carrying FIFO slot numbers (-1 empty)
+  int32_t *pipe;
+  uint32_t pipe_count;
+  // FIFO of D rows
+  FifoSlot *slot;
+  uint32_t fifo_head, fifo_tail, fifo_count;
+  // write port
+  uint32_t beats_done;    // beats of the head row already issued
+  uint32_t rows_written;
+  int offered;            // a beat was offered to the write channel this cycle
+  // acknowledgements in flight, oldest first (ring of dram_inflight)
+  StoreAck *fly;
+  uint32_t fly_head, fly_count, fly_cap;
+} StoreUnit;
+
+// ---- the machine -----------------------------------------------------------------------------
+
+typedef struct {
+  uint32_t *entry;        // instruction indices, ring of the queue's depth
+  uint32_t cap, head, count;
+} InsnQueue;
+
+typedef struct Det {
+  Sim *s;
+  const Arch *a;
+  const Program *p;
+  Diag *d;
+  Dram *dram;
+  uint64_t t;                       // the cycle being computed
+  // fetch
+  uint32_t pc;                      // next instruction to fetch
+  int halted;                       // HALT fetched
+  int64_t fetched;                  // instruction fetched this cycle (enqueued at its end), or -1
+  InsnQueue q[NUM_UNITS];
+  // tokens: count[from][to] (visible at the start of the cycle, less this cycle's pops)
+  uint32_t tokens[NUM_UNITS][NUM_UNITS];
+  uint32_t pushes[NUM_UNITS][NUM_UNITS];   // pushed this cycle, visible next cycle
+  // bookkeeping
+  int64_t unit_layer[NUM_UNITS];    // layer of the last LAYER each unit started, -1 before
+  int64_t *insn_layer;              // layer of each started instruction
+  uint64_t remaining;               // unit instruction copies not yet ended
+  int inside[NUM_UNITS];            // the unit is inside an instruction this cycle (s <= t < ready)
+  int stall[NUM_UNITS];             // ... and the cycle is a stall cycle (DRAM slots all in flight)
+  int ended;                        // some instruction ended this cycle
+  LoadUnit ld;
+  ComputeUnit cu;
+  StoreUnit su;
+} Det;
+
+// detailed.c: services for the units.
+// Records the end of instruction k (unit u) in the current cycle: its tokens are pushed.
+void det_end(Det *m, Unit u, uint32_t k);
+// Records ready = next cycle for instruction k (unit u).
+void det_ready(Det *m, Unit u, uint32_t k);
+// Layer statistics of instruction k (started).
+LayerStats *det_layer(Det *m, uint32_t k);
+
+// Units. *_init allocate (0 or -1), *_free release, *_can_start says whether the unit (free
+// and structurally able) could start `in` this cycle, *_start starts it (tokens already taken).
+// *_active: the unit has work of its own for the next cycle (beats in flight are the DRAM's).
+int det_load_init(Det *m);
+void det_load_free(Det *m);
+int det_load_can_start(const Det *m, const Insn *in);
+void det_load_start(Det *m, uint32_t k);
+void det_load_request(Det *m, DramReq *req);
+void det_load_update(Det *m, const DramResp *resp, int accepted);
+int det_load_active(const Det *m);
+
+int det_compute_init(Det *m);
+void det_compute_free(Det *m);
+int det_compute_can_start(const Det *m, const Insn *in);
+// Why the head cannot start (structural), for the deadlock report.
+const char *det_compute_blocker(const Det *m, const Insn *in);
+void det_compute_start(Det *m, uint32_t k);
+void det_compute_update(Det *m);
+int det_compute_active(const Det *m);
+
+int det_store_init(Det *m);
+void det_store_free(Det *m);
+int det_store_can_start(const Det *m, const Insn *in);
+void det_store_start(Det *m, uint32_t k);
+void det_store_request(Det *m, DramReq *req);
+void det_store_update(Det *m, const DramResp *resp, int accepted);
+int det_store_active(const Det *m);
+
+#endif

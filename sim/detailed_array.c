@@ -1,0 +1,287 @@
+// detailed_array.c: the compute unit of the detailed engine (TIMING §6): the weight shift chain
+// that PRELOAD drives, the stream sequencer that COMPUTE drives, and the R x C array of PEs
+// itself, stepped once per clock.
+//
+// Weights: two banks per PE (s->bank[b][r * C + c]). A PRELOAD fills bank p mod 2 through a
+// shift chain: in each of its R cycles every row of the bank moves one PE down and a weight
+// buffer row enters at the top (SRC + R - 1 first, SRC last; zeros for rows >= ROWS), so PE row
+// r ends up holding WBUF[SRC + r]. The bank is complete at the edge closing its last shift.
+//
+// Stream: a COMPUTE reads SPAD[SRC + m] in cycle s + m. Element r of that row waits r cycles in
+// row r's skew line, then enters PE (r, 0). Each PE holds an activation register (passed right)
+// and a partial-sum register (passed down): PE (r, c) takes the activation from its left
+// neighbour's register (or the skew line) and the partial sum from the register above (0 at row
+// 0), and latches act and psum + act * weight, where the weight comes from the bank whose select
+// bit travels with the activation. The registers of the bottom row are written (or added) into
+// ACC[ACC_ADDR + m][c] one cycle later, which is s + m + R + c. A tag travelling with the data
+// names the streamed row (its ACC row, ACCUM, COMPUTE, last row), so COMPUTEs stream back to back
+// across bank switches. The COMPUTE ends when the last column of its last row is written.
+//
+// Structural conditions, from the unit's registers: a PRELOAD needs the chain idle and its bank
+// released (no COMPUTE started on it is still in the array); a COMPUTE needs the bank of the
+// most recent PRELOAD complete. The array loop is skipped (clock gated) when no data is in it.
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../isa/numerics.h"
+#include "detailed.h"
+
+int det_compute_init(Det *m) {
+  ComputeUnit *cu = &m->cu;
+  uint32_t R = m->a->rows, C = m->a->cols, n = 1;
+  while (n < R + C + 2) n *= 2;   // rows in the array at once: at most R + C
+  cu->tag_mask = n - 1;
+  cu->pe = calloc((size_t)R * C, sizeof *cu->pe);
+  cu->skew = calloc((size_t)R * R, sizeof *cu->skew);
+  cu->in_row = calloc(R, 1);
+  cu->rowtag = calloc(n, sizeof *cu->rowtag);
+  cu->wlog = calloc(C, sizeof *cu->wlog);
+  return cu->pe && cu->skew && cu->in_row && cu->rowtag && cu->wlog ? 0 : -1;
+}
+
+void det_compute_free(Det *m) {
+  free(m->cu.pe);
+  free(m->cu.skew);
+  free(m->cu.in_row);
+  free(m->cu.rowtag);
+  free(m->cu.wlog);
+}
+
+// The last cycle in which data streamed so far is still in the array (its last ACC write).
+static uint64_t drain_cycle(const Det *m) { return m->cu.last_in + m->a->rows + m->a->cols - 1; }
+
+int det_compute_active(const Det *m) {
+  const ComputeUnit *cu = &m->cu;
+  return cu->chain_busy || cu->streaming || (cu->any_in && drain_cycle(m) > m->t);
+}
+
+int det_compute_can_start(const Det *m, const Insn *in) {
+  const ComputeUnit *cu = &m->cu;
+  if (cu->streaming) return 0;   // the previous COMPUTE has rows left to read: not ready
+  switch (in->op) {
+  case OP_PRELOAD: return !cu->chain_busy && cu->bank_users[cu->next_bank] == 0;
+  case OP_COMPUTE: return cu->bank_valid[cu->cur_bank];
+  default: return 1;   // LAYER
+  }
+}
+
+const char *det_compute_blocker(const Det *m, const Insn *in) {
+  const ComputeUnit *cu = &m->cu;
+  if (in->op == OP_PRELOAD)
+    return cu->chain_busy ? "the weight shift chain" : "its weight bank to be released by the array";
+  if (in->op == OP_COMPUTE && !cu->bank_valid[cu->cur_bank]) return "weights (no PRELOAD filled its bank)";
+  return "nothing";
+}
+
+void det_compute_start(Det *m, uint32_t k) {
+  ComputeUnit *cu = &m->cu;
+  const Insn *in = &m->p->insns[k];
+  switch (in->op) {
+  case OP_PRELOAD: {
+    int b = cu->next_bank;
+    cu->next_bank ^= 1;
+    cu->cur_bank = b;
+    cu->bank_valid[b] = 0;
+    cu->bank_k[b] = (uint32_t)in->f[FLD_ROWS] < m->a->rows ? (uint32_t)in->f[FLD_ROWS] : m->a->rows;
+    cu->chain_busy = 1;
+    cu->chain_insn = k;
+    cu->chain_step = 0;
+    cu->chain_src = (uint64_t)in->f[FLD_SRC];
+    cu->chain_rows = (uint32_t)in->f[FLD_ROWS];
+    cu->chain_bank = b;
+    det_ready(m, UNIT_COMPUTE, k);
+    return;
+  }
+  case OP_COMPUTE:
+    cu->streaming = 1;
+    cu->st_insn = k;
+    cu->st_m = 0;
+    cu->st_rows = (uint32_t)in->f[FLD_ROWS];
+    cu->st_src = (uint64_t)in->f[FLD_SRC];
+    cu->st_acc = (uint64_t)in->f[FLD_ACC_ADDR];
+    cu->st_accum = in->f[FLD_ACCUM] != 0;
+    cu->st_bank = (uint8_t)cu->cur_bank;
+    cu->bank_users[cu->cur_bank]++;
+    return;
+  default:   // LAYER
+    det_ready(m, UNIT_COMPUTE, k);
+    det_end(m, UNIT_COMPUTE, k);
+    return;
+  }
+}
+
+// One cycle of the weight chain: the bank's rows move down one PE, the next row enters at top.
+static void chain_shift(Det *m) {
+  ComputeUnit *cu = &m->cu;
+  uint32_t R = m->a->rows, C = m->a->cols;
+  int8_t *w = m->s->bank[cu->chain_bank];
+  memmove(w + C, w, (size_t)(R - 1) * C);
+  uint32_t j = R - 1 - cu->chain_step;   // weight row entering now: SRC + j
+  if (j < cu->chain_rows) {
+    m->s->stats.mem_reads[MEM_ST_WBUF]++;
+    if (cu->chain_src + j < m->a->wbuf_rows)
+      memcpy(w, m->s->wbuf + (cu->chain_src + j) * C, C);
+    else
+      memset(w, 0, C);
+  } else {
+    memset(w, 0, C);
+  }
+  if (++cu->chain_step == R) {
+    cu->chain_busy = 0;
+    cu->bank_valid[cu->chain_bank] = 1;
+    det_end(m, UNIT_COMPUTE, cu->chain_insn);
+  }
+}
+
+// The stream sequencer reads SPAD[SRC + m] into in_row; *in gets the control entering with it.
+// Returns 1 when a row was read this cycle.
+static int stream_read(Det *m, PeReg *in) {
+  ComputeUnit *cu = &m->cu;
+  uint32_t R = m->a->rows;
+  if (!cu->streaming) return 0;
+  m->inside[UNIT_COMPUTE] = 1;
+  uint64_t row = cu->st_src + cu->st_m;
+  if (row < m->a->spad_rows)
+    memcpy(cu->in_row, m->s->spad + row * R, R);
+  else
+    memset(cu->in_row, 0, R);
+  m->s->stats.mem_reads[MEM_ST_SPAD]++;
+  uint32_t tag = cu->tag_next++ & cu->tag_mask;
+  cu->rowtag[tag] = (RowTag){.insn = cu->st_insn,
+                             .acc_row = cu->st_acc + cu->st_m,
+                             .accum = cu->st_accum,
+                             .last = cu->st_m + 1 == cu->st_rows,
+                             .bank = cu->st_bank};
+  *in = (PeReg){.valid = 1, .bank = cu->st_bank, .tag = tag};
+  cu->any_in = 1;
+  cu->last_in = m->t;
+  if (++cu->st_m == cu->st_rows) {
+    cu->streaming = 0;
+    det_ready(m, UNIT_COMPUTE, cu->st_insn);
+  }
+  return 1;
+}
+
+// The bottom row's registers (computed last cycle) go into the accumulator. Returns writes done.
+static int acc_write(Det *m) {
+  ComputeUnit *cu = &m->cu;
+  uint32_t R = m->a->rows, C = m->a->cols;
+  int n = 0;
+  for (uint32_t c = 0; c < C; c++) {
+    const PeReg *b = &cu->pe[(size_t)(R - 1) * C + c];
+    cu->wlog[c].row = UINT64_MAX;
+    if (!b->valid) continue;
+    RowTag *rt = &cu->rowtag[b->tag];
+    cu->wlog[c] = (AccWrite){.row = rt->acc_row, .sum = b->psum, .accum = rt->accum};
+    n++;
+    if (rt->acc_row < m->a->acc_rows) {
+      int32_t *x = &m->s->acc[rt->acc_row * C + c];
+      *x = rt->accum ? sa_wrap_add32(*x, b->psum) : b->psum;
+    }
+    if (c == 0) {
+      m->s->stats.mem_writes[MEM_ST_ACC]++;
+      if (rt->accum) m->s->stats.mem_reads[MEM_ST_ACC]++;
+    }
+    if (rt->last && c == C - 1) {
+      cu->bank_users[rt->bank]--;
+      det_end(m, UNIT_COMPUTE, rt->insn);
+    }
+  }
+  return n;
+}
+
+// Every PE latches its new registers, bottom-right first so that each reads its left and upper
+// neighbours' registers as they were at the start of the cycle. `in` enters PE (0, 0).
+static int pe_step(Det *m, const PeReg *in) {
+  ComputeUnit *cu = &m->cu;
+  uint32_t R = m->a->rows, C = m->a->cols;
+  int live = 0;
+  uint64_t macs = 0, slots = 0;
+  int64_t tag = -1;   // tag whose layer `macs` is counted for
+  for (uint32_t r = R; r-- > 0;)
+    for (uint32_t c = C; c-- > 0;) {
+      PeReg *p = &cu->pe[(size_t)r * C + c];
+      PeReg x = c ? cu->pe[(size_t)r * C + c - 1] : r ? cu->skew[(size_t)r * R + r - 1] : *in;
+      if (c == 0 && r == 0) x.act = cu->in_row[0];
+      if (!x.valid) {
+        p->valid = 0;
+        continue;
+      }
+      const PeReg *up = r ? &cu->pe[(size_t)(r - 1) * C + c] : NULL;
+      assert(!up || (up->valid && up->tag == x.tag));
+      int32_t w = m->s->bank[x.bank][(size_t)r * C + c];
+      p->psum = sa_wrap_add32(up ? up->psum : 0, sa_wrap_mul8(x.act, (int8_t)w));
+      p->act = x.act;
+      p->bank = x.bank;
+      p->tag = x.tag;
+      p->valid = 1;
+      live++;
+      slots++;
+      if (r < cu->bank_k[x.bank]) {
+        if (tag != x.tag && macs) {
+          det_layer(m, cu->rowtag[tag].insn)->macs += macs;
+          m->s->stats.macs += macs;
+          macs = 0;
+        }
+        tag = x.tag;
+        macs++;
+      }
+    }
+  if (macs) {
+    det_layer(m, cu->rowtag[tag].insn)->macs += macs;
+    m->s->stats.macs += macs;
+  }
+  m->s->stats.pe_cycles += slots;
+  return live;
+}
+
+// The skew lines shift; element r of the row read this cycle enters row r's line.
+static void skew_shift(Det *m, const PeReg *in) {
+  ComputeUnit *cu = &m->cu;
+  uint32_t R = m->a->rows;
+  for (uint32_t r = 1; r < R; r++) {
+    PeReg *line = &cu->skew[(size_t)r * R];
+    for (uint32_t k = r - 1; k > 0; k--) line[k] = line[k - 1];
+    line[0] = *in;
+    line[0].act = cu->in_row[r];
+  }
+}
+
+// Prints the array after this cycle's step (sim_set_pe_trace): each PE as act/psum(bank), "."
+// when empty, then the accumulator writes of the cycle.
+static void trace_array(Det *m, int writes) {
+  const ComputeUnit *cu = &m->cu;
+  FILE *f = m->s->pe_trace;
+  uint32_t R = m->a->rows, C = m->a->cols;
+  fprintf(f, "cycle %llu: PE registers act/psum(bank)\n", (unsigned long long)m->t);
+  for (uint32_t r = 0; r < R; r++) {
+    fprintf(f, "  r%-3u", r);
+    for (uint32_t c = 0; c < C; c++) {
+      const PeReg *p = &cu->pe[(size_t)r * C + c];
+      char cell[40] = ".";
+      if (p->valid) snprintf(cell, sizeof cell, "%d/%d(%u)", p->act, p->psum, p->bank);
+      fprintf(f, c + 1 < C ? " %-16s" : " %s", cell);
+    }
+    fputc('\n', f);
+  }
+  if (!writes) return;
+  fprintf(f, "  ACC writes:");
+  for (uint32_t c = 0; c < C; c++)
+    if (cu->wlog[c].row != UINT64_MAX)
+      fprintf(f, " [%llu][%u]%s%d", (unsigned long long)cu->wlog[c].row, c, cu->wlog[c].accum ? "+=" : "=",
+              cu->wlog[c].sum);
+  fputc('\n', f);
+}
+
+void det_compute_update(Det *m) {
+  ComputeUnit *cu = &m->cu;
+  if (cu->chain_busy) chain_shift(m);
+  PeReg in = {0};
+  int have_in = stream_read(m, &in);
+  if (!have_in && !(cu->any_in && m->t <= drain_cycle(m))) return;   // array empty: clock gated
+  int writes = acc_write(m);
+  int live = pe_step(m, &in);
+  skew_shift(m, &in);
+  if (m->s->pe_trace && (live || writes)) trace_array(m, writes);
+}

@@ -1,0 +1,209 @@
+// detailed_load.c: the load unit of the detailed engine (TIMING §5). CFG_LOAD and LAYER execute
+// in their start cycle. A LOAD latches its fields and the CFG_LOAD registers at its start, then
+// a beat generator walks rows (o outer, i inner), segments g and the aligned beats k covering
+// each segment, offering one beat per cycle to the read channel from its start cycle on; a
+// refused beat (F beats in flight) is offered again the next cycle and the cycle is a stall.
+// Every accepted beat carries its destination (LoadBeat) in a ring indexed by the DRAM tag;
+// responses come back in order, and the bytes land in the target memory in the response cycle.
+// The unit is free again the cycle after its last beat was accepted (ready = I_last + 1); the
+// LOAD ends when its last beat's response lands (e = I_last + L).
+#include <stdlib.h>
+#include <string.h>
+
+#include "../isa/numerics.h"
+#include "detailed.h"
+
+int det_load_init(Det *m) {
+  LoadUnit *L = &m->ld;
+  L->fly_cap = m->a->dram_inflight ? m->a->dram_inflight : 1;
+  L->fly = calloc(L->fly_cap, sizeof *L->fly);
+  return L->fly ? 0 : -1;
+}
+
+void det_load_free(Det *m) { free(m->ld.fly); }
+
+int det_load_can_start(const Det *m, const Insn *in) {
+  (void)in;
+  return !m->ld.issuing;
+}
+
+int det_load_active(const Det *m) { return m->ld.issuing; }
+
+// DRAM address of segment g of row (o, i) of the current LOAD.
+static uint64_t seg_addr(const LoadUnit *L) {
+  return L->addr + L->o * L->so + L->i * L->si + L->g * L->ss;
+}
+
+// Points the generator at the first of the aligned beats covering the current segment.
+static void seg_begin(Det *m) {
+  LoadUnit *L = &m->ld;
+  uint64_t a = seg_addr(L), B = m->a->bus_bytes;
+  L->k = a / B;
+  L->k_last = (a + L->seglen - 1) / B;
+}
+
+void det_load_start(Det *m, uint32_t k) {
+  LoadUnit *L = &m->ld;
+  const Insn *in = &m->p->insns[k];
+  switch (in->op) {
+  case OP_CFG_LOAD:
+    L->stride_outer = (uint64_t)in->f[FLD_STRIDE_OUTER];
+    L->stride_inner = (uint64_t)in->f[FLD_STRIDE_INNER];
+    L->seg_stride = (uint64_t)in->f[FLD_SEG_STRIDE];
+    L->mult = (int32_t)in->f[FLD_MULT];
+    L->shift = (uint32_t)in->f[FLD_SHIFT] & 63u;
+    det_ready(m, UNIT_LOAD, k);
+    det_end(m, UNIT_LOAD, k);
+    return;
+  case OP_LOAD:
+    L->issuing = 1;
+    L->insn = k;
+    L->mem = (uint8_t)in->f[FLD_MEM];
+    L->accum = in->f[FLD_ACCUM] != 0;
+    L->addr = (uint64_t)in->f[FLD_DRAM_ADDR];
+    L->dst = (uint64_t)in->f[FLD_DST];
+    L->outer = (uint32_t)in->f[FLD_OUTER];
+    L->inner = (uint32_t)in->f[FLD_INNER];
+    L->nseg = (uint32_t)in->f[FLD_NSEG];
+    L->seglen = (uint32_t)in->f[FLD_SEGLEN];
+    L->so = L->stride_outer;
+    L->si = L->stride_inner;
+    L->ss = L->seg_stride;
+    L->ld_mult = L->mult;
+    L->ld_shift = L->shift;
+    L->o = L->i = L->g = 0;
+    seg_begin(m);
+    return;
+  default:   // LAYER (the only other instruction routed here)
+    det_ready(m, UNIT_LOAD, k);
+    det_end(m, UNIT_LOAD, k);
+    return;
+  }
+}
+
+void det_load_request(Det *m, DramReq *req) {
+  LoadUnit *L = &m->ld;
+  req->valid = L->issuing;
+  L->offered = L->issuing;
+  if (!L->issuing) return;
+  req->addr = L->k * m->a->bus_bytes;
+  req->tag = (L->fly_head + L->fly_count) % L->fly_cap;
+}
+
+// Rows of memory `mem` and bytes each holds.
+static uint64_t mem_rows(const Det *m, int mem) {
+  const Arch *a = m->a;
+  return mem == MEM_SPAD ? a->spad_rows : mem == MEM_WBUF ? a->wbuf_rows : mem == MEM_ACC ? a->acc_rows : a->param_rows;
+}
+
+static uint32_t row_capacity(const Det *m, int mem) {
+  const Arch *a = m->a;
+  return mem == MEM_SPAD ? a->rows : mem == MEM_PARAM ? 4 * a->cols : a->cols;
+}
+
+// Writes byte value v at byte position pos of row b->row of the target memory.
+static void write_byte(Det *m, const LoadBeat *b, uint32_t pos, uint8_t v) {
+  Sim *s = m->s;
+  uint64_t C = m->a->cols, R = m->a->rows;
+  switch (b->mem) {
+  case MEM_SPAD: s->spad[b->row * R + pos] = (int8_t)v; break;
+  case MEM_WBUF: s->wbuf[b->row * C + pos] = (int8_t)v; break;
+  case MEM_ACC: {
+    int32_t *x = &s->acc[b->row * C + pos];
+    int32_t scaled = sa_load_scale((int8_t)v, b->mult, b->shift);
+    *x = b->accum ? sa_wrap_add32(*x, scaled) : scaled;
+    break;
+  }
+  default: {   // PARAM: little-endian int32, byte pos % 4 of element pos / 4
+    uint32_t *x = (uint32_t *)&s->param[b->row * C + pos / 4];
+    unsigned sh = 8 * (pos % 4);
+    *x = (*x & ~(0xffu << sh)) | ((uint32_t)v << sh);
+    break;
+  }
+  }
+}
+
+static MemStatId mem_stat(int mem) {
+  return mem == MEM_SPAD ? MEM_ST_SPAD : mem == MEM_WBUF ? MEM_ST_WBUF : mem == MEM_ACC ? MEM_ST_ACC : MEM_ST_PARAM;
+}
+
+// The response to beat b arrived: its bytes land; when it completes its row, the bytes of the
+// row past NSEG * SEGLEN become zero (an accumulating ACC load leaves them unchanged) and the
+// row counts as written.
+static void beat_land(Det *m, const LoadBeat *b, const uint8_t *data) {
+  uint32_t cap = row_capacity(m, b->mem);
+  if (b->row < mem_rows(m, b->mem)) {
+    for (uint32_t x = 0; x < m->a->bus_bytes; x++) {
+      uint64_t addr = b->beat_addr + x;
+      if (addr < b->seg_addr || addr - b->seg_addr >= b->seglen) continue;
+      uint64_t pos = b->seg_pos + (addr - b->seg_addr);
+      if (pos < cap) write_byte(m, b, (uint32_t)pos, data[x]);
+    }
+    if (b->last_of_row && !(b->mem == MEM_ACC && b->accum)) {
+      LoadBeat zero = {.mem = b->mem, .row = b->row};   // ACC: 0 scales to 0
+      for (uint32_t pos = b->row_bytes; pos < cap; pos++) write_byte(m, &zero, pos, 0);
+    }
+  }
+  if (!b->last_of_row) return;
+  SimStats *st = &m->s->stats;
+  st->mem_writes[mem_stat(b->mem)]++;
+  if (b->mem == MEM_ACC && b->accum) st->mem_reads[MEM_ST_ACC]++;
+  st->dram_read_bytes += b->row_bytes;
+  det_layer(m, b->insn)->dram_read_bytes += b->row_bytes;
+}
+
+// Moves the generator past the beat just accepted. Returns 0 when the LOAD has no beat left.
+static int generator_advance(Det *m) {
+  LoadUnit *L = &m->ld;
+  if (++L->k <= L->k_last) return 1;
+  if (++L->g == L->nseg) {
+    L->g = 0;
+    if (++L->i == L->inner) {
+      L->i = 0;
+      if (++L->o == L->outer) return 0;
+    }
+  }
+  seg_begin(m);
+  return 1;
+}
+
+void det_load_update(Det *m, const DramResp *resp, int accepted) {
+  LoadUnit *L = &m->ld;
+  if (resp->valid) {   // responses come in order: the oldest beat in flight
+    const LoadBeat *b = &L->fly[L->fly_head];
+    beat_land(m, b, resp->data);
+    if (b->last_of_insn) det_end(m, UNIT_LOAD, b->insn);
+    L->fly_head = (L->fly_head + 1) % L->fly_cap;
+    L->fly_count--;
+  }
+  if (!L->offered) return;
+  m->inside[UNIT_LOAD] = 1;
+  if (!accepted) {
+    m->stall[UNIT_LOAD] = 1;
+    m->s->times[L->insn].stall++;
+    return;
+  }
+  LoadBeat *b = &L->fly[(L->fly_head + L->fly_count) % L->fly_cap];
+  L->fly_count++;
+  int last_of_row = L->k == L->k_last && L->g + 1 == L->nseg;
+  *b = (LoadBeat){
+      .insn = L->insn,
+      .mem = L->mem,
+      .accum = L->accum,
+      .last_of_row = (uint8_t)last_of_row,
+      .last_of_insn = (uint8_t)(last_of_row && L->i + 1 == L->inner && L->o + 1 == L->outer),
+      .row = L->dst + (uint64_t)L->o * L->inner + L->i,
+      .beat_addr = L->k * m->a->bus_bytes,
+      .seg_addr = seg_addr(L),
+      .seg_pos = L->g * L->seglen,
+      .seglen = L->seglen,
+      .row_bytes = L->nseg * L->seglen,
+      .mult = L->ld_mult,
+      .shift = L->ld_shift,
+  };
+  m->s->stats.dram_read_beats++;
+  if (!generator_advance(m)) {
+    L->issuing = 0;
+    det_ready(m, UNIT_LOAD, L->insn);
+  }
+}

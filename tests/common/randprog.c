@@ -1,0 +1,817 @@
+// randprog.c: seeded random legal programs and the static race checker (randprog.h).
+//
+// Both rest on one analysis, done in program order. Tokens are counts, so a POP only tells its
+// unit that "the k-th PUSH on this channel is visible". That means "the k-th pusher is done" only
+// if pushes become visible in push order; we get that by letting only *dominating* instructions
+// push: those whose end can be no earlier than the end of any instruction before them in their
+// unit (docs/TIMING.md: every LOAD, COMPUTE and STORE; a CFG_* only when the DMA before it is
+// known done or dram.latency is 1; a PRELOAD only when no COMPUTE since the previous PRELOAD
+// may still run or the array has one column). A dominating pusher being done also means every
+// earlier instruction of its unit is done. So each unit v carries a knowledge vector K[v][u]:
+// every u-instruction with index <= K[v][u] is known to have ended when v's next instruction
+// starts. A POP of the push of instruction P (unit u) raises K[v] to P's own knowledge and
+// K[v][u] to P. An access is safe when every conflicting access of another unit (last writer;
+// for a write also the readers since then) is covered by K. Same-unit accesses need nothing:
+// units are in order and their memory accesses happen in order.
+//
+// The generator draws an instruction, computes which instructions it must wait for, and adds
+// the tokens: it pops the channel's pending push when that push covers the need, or moves the
+// pending push (never popped yet) to a later dominating instruction, or adds a push to the
+// earliest dominating instruction that covers the need. At most one push per channel is pending
+// in program order, and every pop follows its push in program order, so fetch can always make
+// progress (no deadlock). An instruction whose needs cannot be met yet is dropped and another
+// drawn.
+#include "randprog.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define UNIT_BIT(u) (1 << (u))
+#define PAGE_BYTES 4096u
+#define MAX_TRIES 64           // candidates drawn before falling back to a plain CFG_LOAD
+
+// --- Random numbers -----------------------------------------------------------------------------
+
+typedef struct {
+  uint64_t s;
+} Rng;
+
+static uint64_t rng_next(Rng *r) {   // splitmix64
+  uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static uint64_t rng_below(Rng *r, uint64_t n) { return n ? rng_next(r) % n : 0; }        // [0, n)
+static uint64_t rng_range(Rng *r, uint64_t lo, uint64_t hi) { return lo + rng_below(r, hi - lo + 1); }
+static int rng_chance(Rng *r, unsigned percent) { return rng_below(r, 100) < percent; }
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+// --- Memory cells -------------------------------------------------------------------------------
+
+// Who touched one on-chip row or DRAM byte last.
+typedef struct {
+  int32_t w;                 // last writer: index * 4 + unit, or -1
+  int32_t r[NUM_UNITS];      // per unit, the last reader since that write, or -1
+} Cell;
+
+enum { SP_SPAD, SP_WBUF, SP_ACC, SP_PARAM, SP_DRAM, SP_COUNT };
+static const char *const space_names[SP_COUNT] = {"SPAD row", "WBUF row", "ACC row", "PARAM row", "DRAM byte"};
+
+// How an access is looked at: collect needs, check them against K, or record it.
+typedef enum { V_NEED, V_CHECK, V_COMMIT } VisitMode;
+
+typedef struct {
+  VisitMode mode;
+  int v;                     // unit of the instruction
+  int32_t x;                 // its index
+  const int32_t *k;          // V_CHECK: the unit's knowledge
+  int32_t need[NUM_UNITS];   // V_NEED: latest instruction of each unit that must be done
+  int bad;                   // V_CHECK: a conflict is not covered
+  int32_t bad_other;         // the other instruction
+  int bad_space, bad_write;  // where, and whether this instruction writes
+  int bad_other_wrote;       // whether the other instruction wrote (else it read)
+  uint64_t bad_elem;
+} Visit;
+
+typedef struct {
+  int32_t k[NUM_UNITS];      // knowledge of the instruction's unit once it has popped
+  uint8_t unit;              // NUM_UNITS for LAYER and HALT
+  uint8_t dominating;        // may push (see the file comment)
+} InsnInfo;
+
+typedef struct {
+  uint32_t *idx;             // pushing instructions, in program order
+  uint32_t n, cap;
+  uint32_t popped;           // pops taken so far (program order)
+} Chan;
+
+typedef struct {
+  const Program *p;
+  const Arch *a;
+  Cell *mem[SP_DRAM];        // on-chip rows
+  Cell **page;               // DRAM, allocated a page at a time
+  uint64_t n_pages;
+  int32_t K[NUM_UNITS][NUM_UNITS];   // K[v][u]
+  Chan ch[NUM_UNITS][NUM_UNITS];     // ch[from][to]
+  InsnInfo *info;            // one per instruction analysed
+  uint32_t n_info, cap_info;
+  uint32_t *unit_insns[NUM_UNITS];   // indices of each unit's instructions, ascending
+  uint32_t n_unit[NUM_UNITS];
+  int32_t last_dma[NUM_UNITS];       // last LOAD / STORE
+  int32_t last_compute;
+  int compute_since_preload;
+  ProgCheckState st;         // configuration registers, as prog_check tracks them
+  int oom;
+} Tracker;
+
+static uint32_t space_rows(const Arch *a, int sp) {
+  switch (sp) {
+  case SP_SPAD: return a->spad_rows;
+  case SP_WBUF: return a->wbuf_rows;
+  case SP_ACC: return a->acc_rows;
+  default: return a->param_rows;
+  }
+}
+
+// max_insns: how many instructions will be analysed at most.
+static int tracker_init(Tracker *t, const Program *p, uint32_t max_insns) {
+  memset(t, 0, sizeof *t);
+  t->p = p;
+  t->a = &p->arch;
+  for (int sp = 0; sp < SP_DRAM; sp++) {
+    uint32_t n = space_rows(t->a, sp);
+    t->mem[sp] = malloc((size_t)n * sizeof(Cell));
+    if (!t->mem[sp]) return -1;
+    memset(t->mem[sp], 0xff, (size_t)n * sizeof(Cell));   // all -1
+  }
+  t->n_pages = (t->a->dram_bytes + PAGE_BYTES - 1) / PAGE_BYTES;
+  t->page = calloc(t->n_pages, sizeof *t->page);
+  for (int u = 0; u < NUM_UNITS; u++) {
+    t->unit_insns[u] = malloc(((size_t)max_insns + 1) * sizeof(uint32_t));
+    if (!t->unit_insns[u]) return -1;
+    t->last_dma[u] = -1;
+    for (int w = 0; w < NUM_UNITS; w++) t->K[u][w] = -1;
+  }
+  t->last_compute = -1;
+  return t->page ? 0 : -1;
+}
+
+static void tracker_free(Tracker *t) {
+  for (int sp = 0; sp < SP_DRAM; sp++) free(t->mem[sp]);
+  for (uint64_t i = 0; t->page && i < t->n_pages; i++) free(t->page[i]);
+  free(t->page);
+  for (int u = 0; u < NUM_UNITS; u++) {
+    free(t->unit_insns[u]);
+    for (int w = 0; w < NUM_UNITS; w++) free(t->ch[u][w].idx);
+  }
+  free(t->info);
+}
+
+static Cell *cell_at(Tracker *t, int sp, uint64_t e) {
+  if (sp != SP_DRAM) return &t->mem[sp][e];
+  Cell **pg = &t->page[e / PAGE_BYTES];
+  if (!*pg) {
+    *pg = malloc(PAGE_BYTES * sizeof(Cell));
+    if (!*pg) {
+      t->oom = 1;
+      return NULL;
+    }
+    memset(*pg, 0xff, PAGE_BYTES * sizeof(Cell));
+  }
+  return &(*pg)[e % PAGE_BYTES];
+}
+
+// One conflicting earlier access by instruction `other` of unit u.
+static void visit_conflict(Visit *vis, int u, int32_t other, int other_wrote, int sp, uint64_t e, int write) {
+  if (u == vis->v || other < 0) return;
+  if (vis->mode == V_NEED) {
+    if (other > vis->need[u]) vis->need[u] = other;
+  } else if (vis->mode == V_CHECK && other > vis->k[u] && !vis->bad) {
+    vis->bad = 1;
+    vis->bad_other = other;
+    vis->bad_space = sp;
+    vis->bad_write = write;
+    vis->bad_elem = e;
+    vis->bad_other_wrote = other_wrote;
+  }
+}
+
+static void visit_range(Tracker *t, Visit *vis, int sp, uint64_t first, uint64_t n, int write) {
+  for (uint64_t e = first; e < first + n; e++) {
+    Cell *c = cell_at(t, sp, e);
+    if (!c) return;
+    if (vis->mode == V_COMMIT) {
+      if (write) {
+        c->w = vis->x * 4 + vis->v;
+        for (int u = 0; u < NUM_UNITS; u++) c->r[u] = -1;
+      } else if (vis->x > c->r[vis->v]) {
+        c->r[vis->v] = vis->x;
+      }
+      continue;
+    }
+    if (c->w >= 0) visit_conflict(vis, c->w & 3, c->w >> 2, 1, sp, e, write);
+    if (write)
+      for (int u = 0; u < NUM_UNITS; u++) visit_conflict(vis, u, c->r[u], 0, sp, e, write);
+  }
+}
+
+static int mem_space(int64_t mem) {
+  return mem == MEM_SPAD ? SP_SPAD : mem == MEM_WBUF ? SP_WBUF : mem == MEM_ACC ? SP_ACC : SP_PARAM;
+}
+
+// Every row and byte `in` reads or writes, with the configuration registers in t->st. Reads
+// come before writes, so an instruction that reads and writes a row records the write last.
+static void visit_insn(Tracker *t, Visit *vis, const Insn *in) {
+  const ProgCheckState *st = &t->st;
+  const int64_t *f = in->f;
+  switch (in->op) {
+  case OP_LOAD: {
+    uint64_t rows = (uint64_t)(f[FLD_OUTER] * f[FLD_INNER]);
+    for (int64_t o = 0; o < f[FLD_OUTER]; o++)
+      for (int64_t i = 0; i < f[FLD_INNER]; i++)
+        for (int64_t g = 0; g < f[FLD_NSEG]; g++)
+          visit_range(t, vis, SP_DRAM,
+                      (uint64_t)(f[FLD_DRAM_ADDR] + o * st->ld_stride_outer + i * st->ld_stride_inner +
+                                 g * st->ld_seg_stride),
+                      (uint64_t)f[FLD_SEGLEN], 0);
+    if (f[FLD_MEM] == MEM_ACC && f[FLD_ACCUM]) visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_DST], rows, 0);
+    visit_range(t, vis, mem_space(f[FLD_MEM]), (uint64_t)f[FLD_DST], rows, 1);
+    break;
+  }
+  case OP_PRELOAD:
+    visit_range(t, vis, SP_WBUF, (uint64_t)f[FLD_SRC], (uint64_t)f[FLD_ROWS], 0);
+    break;
+  case OP_COMPUTE:
+    visit_range(t, vis, SP_SPAD, (uint64_t)f[FLD_SRC], (uint64_t)f[FLD_ROWS], 0);
+    if (f[FLD_ACCUM]) visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_ACC_ADDR], (uint64_t)f[FLD_ROWS], 0);
+    visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_ACC_ADDR], (uint64_t)f[FLD_ROWS], 1);
+    break;
+  case OP_STORE: {
+    int raw = f[FLD_RAW32] != 0;
+    if (raw || st->pool == POOL_NONE)   // a pooled STORE may read any row of its input
+      visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_SRC], (uint64_t)(f[FLD_OUTER] * f[FLD_INNER]), 0);
+    else
+      visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_SRC], (uint64_t)(st->in_h * st->in_w), 0);
+    if (!raw && st->st_params) visit_range(t, vis, SP_PARAM, (uint64_t)st->st_prow, 3, 0);
+    uint64_t n = (uint64_t)f[FLD_COLS] * (raw ? 4 : 1);
+    for (int64_t o = 0; o < f[FLD_OUTER]; o++)
+      for (int64_t i = 0; i < f[FLD_INNER]; i++)
+        visit_range(t, vis, SP_DRAM,
+                    (uint64_t)(f[FLD_DRAM_ADDR] + o * st->st_stride_outer + i * st->st_stride_inner), n, 1);
+    break;
+  }
+  default:   // configuration, LAYER, HALT: no memory
+    break;
+  }
+}
+
+// May instruction `op` of unit v push, given what v knows about its own earlier instructions?
+static int is_dominating(const Tracker *t, int v, Opcode op, int32_t k_own) {
+  switch (op) {
+  case OP_LOAD:
+  case OP_COMPUTE:
+  case OP_STORE:
+    return 1;
+  case OP_CFG_LOAD:
+  case OP_CFG_STORE:
+  case OP_CFG_POOL:
+    return t->a->dram_latency <= 1 || t->last_dma[v] <= k_own;
+  case OP_PRELOAD:
+    return t->a->cols == 1 || !t->compute_since_preload || t->last_compute <= k_own;
+  default:
+    return 0;
+  }
+}
+
+static void merge_knowledge(int32_t *k, const InsnInfo *pusher, int u, int32_t pusher_idx) {
+  for (int w = 0; w < NUM_UNITS; w++)
+    if (pusher->k[w] > k[w]) k[w] = pusher->k[w];
+  if (pusher_idx > k[u]) k[u] = pusher_idx;
+}
+
+static int chan_append(Chan *c, uint32_t idx) {
+  if (c->n == c->cap) {
+    uint32_t nc = c->cap ? 2 * c->cap : 16;
+    uint32_t *ni = realloc(c->idx, nc * sizeof *ni);
+    if (!ni) return -1;
+    c->idx = ni;
+    c->cap = nc;
+  }
+  c->idx[c->n++] = idx;
+  return 0;
+}
+
+static const char *op_name(const Program *p, int32_t i) { return isa_ops[p->insns[i].op].name; }
+
+// Analyses instruction x (the next one in program order): its pops, its accesses, its pushes.
+// Returns 0, or -1 with a message for the first rule it breaks.
+static int tracker_apply(Tracker *t, uint32_t x, Diag *d) {
+  const Insn *in = &t->p->insns[x];
+  char where[64];
+  snprintf(where, sizeof where, "randprog: insn %u", x);
+  if (prog_check_insn(t->p, &t->st, in, where, d)) return -1;   // also the registers it sets
+  if (t->n_info == t->cap_info) {
+    uint32_t nc = t->cap_info ? 2 * t->cap_info : 64;
+    InsnInfo *ni = realloc(t->info, nc * sizeof *ni);
+    if (!ni) return diag_error(d, "randprog: error: out of memory");
+    t->info = ni;
+    t->cap_info = nc;
+  }
+  InsnInfo *inf = &t->info[t->n_info++];
+  memset(inf, 0, sizeof *inf);
+  Unit unit = isa_ops[in->op].unit;
+  if (unit >= NUM_UNITS) {   // LAYER, HALT: no tokens, no memory
+    inf->unit = NUM_UNITS;
+    for (int w = 0; w < NUM_UNITS; w++) inf->k[w] = -1;
+    return 0;
+  }
+  int v = (int)unit;
+  t->unit_insns[v][t->n_unit[v]++] = x;
+  for (int u = 0; u < NUM_UNITS; u++) {
+    if (!((in->f[FLD_POP] >> u) & 1)) continue;
+    Chan *c = &t->ch[u][v];
+    if (c->popped == c->n)
+      return diag_error(d, "%s: error: %s pops %s->%s, but no earlier instruction pushed it", where,
+                        op_name(t->p, (int32_t)x), isa_unit_names[u], isa_unit_names[v]);
+    uint32_t pusher = c->idx[c->popped++];
+    merge_knowledge(t->K[v], &t->info[pusher], u, (int32_t)pusher);
+  }
+  inf->unit = (uint8_t)v;
+  inf->dominating = (uint8_t)is_dominating(t, v, in->op, t->K[v][v]);
+  memcpy(inf->k, t->K[v], sizeof inf->k);
+  Visit vis = {.mode = V_CHECK, .v = v, .x = (int32_t)x, .k = t->K[v]};
+  visit_insn(t, &vis, in);
+  if (t->oom) return diag_error(d, "randprog: error: out of memory");
+  if (vis.bad)
+    return diag_error(d, "%s: error: %s (%s) %s %s %llu, which insn %d (%s, %s) %s, with no token between them", where,
+                      op_name(t->p, (int32_t)x), isa_unit_names[v], vis.bad_write ? "writes" : "reads",
+                      space_names[vis.bad_space], (unsigned long long)vis.bad_elem, vis.bad_other,
+                      op_name(t->p, vis.bad_other), isa_unit_names[t->info[vis.bad_other].unit],
+                      vis.bad_other_wrote ? "wrote" : "read");
+  vis.mode = V_COMMIT;
+  visit_insn(t, &vis, in);
+  for (int w = 0; w < NUM_UNITS; w++) {
+    if (!((in->f[FLD_PUSH] >> w) & 1)) continue;
+    if (!inf->dominating)
+      return diag_error(d,
+                        "%s: error: %s pushes %s->%s but may end before an earlier %s instruction (token order would "
+                        "not be completion order)",
+                        where, op_name(t->p, (int32_t)x), isa_unit_names[v], isa_unit_names[w], isa_unit_names[v]);
+    if (chan_append(&t->ch[v][w], x)) return diag_error(d, "randprog: error: out of memory");
+  }
+  if (in->op == OP_LOAD || in->op == OP_STORE) t->last_dma[v] = (int32_t)x;
+  if (in->op == OP_COMPUTE) {
+    t->last_compute = (int32_t)x;
+    t->compute_since_preload = 1;
+  }
+  if (in->op == OP_PRELOAD) t->compute_since_preload = 0;
+  return 0;
+}
+
+int randprog_check_races(const Program *p, Diag *d) {
+  Tracker t;
+  int rc = tracker_init(&t, p, p->n_insns) ? diag_error(d, "randprog: error: out of memory") : 0;
+  for (uint32_t x = 0; rc == 0 && x < p->n_insns; x++) rc = tracker_apply(&t, x, d);
+  tracker_free(&t);
+  return rc;
+}
+
+uint32_t randprog_token_bound(const Program *p) {
+  // Count of channel u->v while v has started j queue entries: at most the pushes of the
+  // instructions fetched so far, which all come before v's entry j + Q_v, less v's pops so far.
+  uint32_t n = p->n_insns, bound = 0;
+  uint32_t *entries = malloc((n + 1) * sizeof *entries);
+  uint32_t *pushes = malloc((n + 1) * sizeof *pushes);   // pushes[i]: pushes u->v in insns [0, i)
+  if (!entries || !pushes) {
+    free(entries);
+    free(pushes);
+    return UINT32_MAX;
+  }
+  for (int u = 0; u < NUM_UNITS; u++)
+    for (int v = 0; v < NUM_UNITS; v++) {
+      if (u == v) continue;
+      uint32_t ne = 0;
+      pushes[0] = 0;
+      for (uint32_t i = 0; i < n; i++) {
+        const Insn *in = &p->insns[i];
+        Unit un = isa_ops[in->op].unit;
+        pushes[i + 1] = pushes[i] + (un == (Unit)u && isa_has_field(in->op, FLD_PUSH) && ((in->f[FLD_PUSH] >> v) & 1));
+        if (un == (Unit)v || un == UNIT_ALL) entries[ne++] = i;
+      }
+      uint32_t q = p->arch.queue_depth[v], pops = 0;
+      for (uint32_t j = 0; j <= ne; j++) {
+        uint32_t limit = j + q < ne ? entries[j + q] : n;
+        uint32_t count = pushes[limit] - pops;
+        if (count > bound) bound = count;
+        if (j < ne) {
+          const Insn *in = &p->insns[entries[j]];
+          if (isa_has_field(in->op, FLD_POP) && ((in->f[FLD_POP] >> u) & 1)) pops++;
+        }
+      }
+    }
+  free(entries);
+  free(pushes);
+  return bound;
+}
+
+// --- The generator ------------------------------------------------------------------------------
+
+typedef struct {
+  Rng rng;
+  Program *p;
+  const Arch *a;
+  Tracker t;
+  uint64_t win;              // DRAM bytes used: [0, win)
+  uint32_t lim[SP_DRAM];     // rows used of each on-chip memory
+  Diag *d;
+} Gen;
+
+void randprog_arch(uint64_t seed, Arch *a) {
+  Rng r = {seed ^ 0x5eed0a4c4ull};
+  arch_default(a);
+  snprintf(a->name, sizeof a->name, "rand-%llx", (unsigned long long)seed);
+  a->rows = (uint32_t)rng_range(&r, 1, 8);
+  a->cols = (uint32_t)rng_range(&r, 1, 8);
+  a->spad_rows = (uint32_t)rng_range(&r, 1, 48);
+  a->wbuf_rows = (uint32_t)rng_range(&r, 1, 24);
+  a->acc_rows = (uint32_t)rng_range(&r, 1, 48);
+  a->param_rows = (uint32_t)rng_range(&r, 3, 9);
+  a->dram_bytes = 4096u * rng_range(&r, 1, 3);
+  a->bus_bytes = 1u << rng_range(&r, 0, 4);
+  a->dram_latency = (uint32_t)rng_range(&r, 1, 30);
+  a->dram_inflight = (uint32_t)rng_range(&r, 1, 8);
+  for (int u = 0; u < NUM_UNITS; u++) a->queue_depth[u] = (uint32_t)rng_range(&r, 1, 8);
+  a->store_fifo_rows = (uint32_t)rng_range(&r, 1, 4);
+  a->sfu_latency = (uint32_t)rng_range(&r, 1, 4);
+  a->token_max = 255;
+}
+
+static Insn blank(Opcode op) {
+  Insn in;
+  memset(&in, 0, sizeof in);
+  in.op = op;
+  return in;
+}
+
+// A stride: zero, small, a bus multiple or anything up to an eighth of the window.
+static int64_t pick_stride(Gen *g) {
+  uint64_t k = rng_below(&g->rng, 100);
+  if (k < 20) return 0;
+  if (k < 55) return (int64_t)rng_range(&g->rng, 1, 40);
+  if (k < 75) return (int64_t)(g->a->bus_bytes * rng_range(&g->rng, 1, 8));
+  return (int64_t)rng_range(&g->rng, 1, max_u64(1, g->win / 8));
+}
+
+// A DRAM address for an access spanning `span` bytes; sometimes aligned to the bus.
+static int64_t pick_addr(Gen *g, uint64_t span) {
+  uint64_t a = rng_below(&g->rng, g->win - span + 1);
+  if (rng_chance(&g->rng, 30)) a -= a % g->a->bus_bytes;
+  return (int64_t)a;
+}
+
+static uint64_t load_span(const ProgCheckState *st, const Insn *in) {
+  const int64_t *f = in->f;
+  return (uint64_t)((f[FLD_OUTER] - 1) * st->ld_stride_outer + (f[FLD_INNER] - 1) * st->ld_stride_inner +
+                    (f[FLD_NSEG] - 1) * st->ld_seg_stride + f[FLD_SEGLEN]);
+}
+
+static uint64_t store_span(const ProgCheckState *st, const Insn *in) {
+  const int64_t *f = in->f;
+  return (uint64_t)((f[FLD_OUTER] - 1) * st->st_stride_outer + (f[FLD_INNER] - 1) * st->st_stride_inner +
+                    f[FLD_COLS] * (f[FLD_RAW32] ? 4 : 1));
+}
+
+static int gen_load(Gen *g, Insn *in) {
+  const Arch *a = g->a;
+  Rng *r = &g->rng;
+  *in = blank(OP_LOAD);
+  int64_t mem = (int64_t)rng_below(r, 4);
+  uint32_t lim = g->lim[mem_space(mem)];
+  uint64_t cap = mem == MEM_SPAD ? a->rows : mem == MEM_PARAM ? 4ull * a->cols : a->cols;
+  uint64_t outer = rng_range(r, 1, min_u64(4, lim)), inner = rng_range(r, 1, max_u64(1, min_u64(6, lim / outer)));
+  uint64_t nseg, seglen;
+  if (mem == MEM_PARAM) {   // whole int32 parameters
+    nseg = rng_range(r, 1, min_u64(3, a->cols));
+    seglen = 4 * rng_range(r, 1, a->cols / nseg);
+  } else {
+    nseg = rng_range(r, 1, min_u64(3, cap));
+    seglen = rng_range(r, 1, cap / nseg);
+  }
+  in->f[FLD_MEM] = mem;
+  in->f[FLD_ACCUM] = mem == MEM_ACC && rng_chance(r, 50);
+  in->f[FLD_OUTER] = (int64_t)outer;
+  in->f[FLD_INNER] = (int64_t)inner;
+  in->f[FLD_NSEG] = (int64_t)nseg;
+  in->f[FLD_SEGLEN] = (int64_t)seglen;
+  const ProgCheckState *st = &g->t.st;
+  if (load_span(st, in) > g->win) in->f[FLD_OUTER] = 1;
+  if (load_span(st, in) > g->win) in->f[FLD_INNER] = 1;
+  if (load_span(st, in) > g->win) {
+    in->f[FLD_SEGLEN] *= in->f[FLD_NSEG];   // one segment of the same row bytes
+    in->f[FLD_NSEG] = 1;
+  }
+  in->f[FLD_DST] = (int64_t)rng_below(r, lim - (uint64_t)(in->f[FLD_OUTER] * in->f[FLD_INNER]) + 1);
+  in->f[FLD_DRAM_ADDR] = pick_addr(g, load_span(st, in));
+  return 0;
+}
+
+static int gen_cfg_load(Gen *g, Insn *in) {
+  Rng *r = &g->rng;
+  *in = blank(OP_CFG_LOAD);
+  in->f[FLD_STRIDE_OUTER] = pick_stride(g);
+  in->f[FLD_STRIDE_INNER] = pick_stride(g);
+  in->f[FLD_SEG_STRIDE] = pick_stride(g);
+  uint64_t k = rng_below(r, 100);
+  in->f[FLD_MULT] = k < 40 ? 1 : k < 70 ? (int64_t)rng_range(r, 0, 600) - 300 : (int64_t)(int32_t)rng_next(r);
+  in->f[FLD_SHIFT] = rng_chance(r, 40) ? 0 : (int64_t)rng_range(r, 0, 63);
+  return 0;
+}
+
+static int gen_preload(Gen *g, Insn *in) {
+  Rng *r = &g->rng;
+  *in = blank(OP_PRELOAD);
+  uint64_t rows = min_u64(g->a->rows, g->lim[SP_WBUF]);
+  if (rng_chance(r, 50)) rows = rng_range(r, 1, rows);
+  in->f[FLD_ROWS] = (int64_t)rows;
+  in->f[FLD_SRC] = (int64_t)rng_below(r, g->lim[SP_WBUF] - rows + 1);
+  return 0;
+}
+
+static int gen_compute(Gen *g, Insn *in) {
+  Rng *r = &g->rng;
+  if (!g->t.st.seen_preload) return -1;
+  *in = blank(OP_COMPUTE);
+  uint64_t rows = rng_range(r, 1, min_u64(12, min_u64(g->lim[SP_SPAD], g->lim[SP_ACC])));
+  in->f[FLD_ROWS] = (int64_t)rows;
+  in->f[FLD_SRC] = (int64_t)rng_below(r, g->lim[SP_SPAD] - rows + 1);
+  in->f[FLD_ACC_ADDR] = (int64_t)rng_below(r, g->lim[SP_ACC] - rows + 1);
+  in->f[FLD_ACCUM] = rng_chance(r, 50);
+  return 0;
+}
+
+static int gen_store(Gen *g, Insn *in) {
+  Rng *r = &g->rng;
+  const ProgCheckState *st = &g->t.st;
+  *in = blank(OP_STORE);
+  int pooled = st->pool != POOL_NONE;
+  in->f[FLD_RAW32] = !pooled && rng_chance(r, 35);
+  in->f[FLD_COLS] = (int64_t)rng_range(r, 1, g->a->cols);
+  uint32_t lim = g->lim[SP_ACC];
+  if (pooled) {   // output rows whose windows start inside the input (prog_check's rule)
+    uint64_t in_rows = (uint64_t)(st->in_h * st->in_w);
+    if (in_rows > lim) return -1;
+    uint64_t oh = (uint64_t)((st->in_h - 1 + st->pad_t) / st->sh + 1), ow = (uint64_t)((st->in_w - 1 + st->pad_l) / st->sw + 1);
+    in->f[FLD_OUTER] = (int64_t)rng_range(r, 1, min_u64(oh, 4));
+    in->f[FLD_INNER] = (int64_t)rng_range(r, 1, min_u64(ow, 4));
+    in->f[FLD_SRC] = (int64_t)rng_below(r, lim - in_rows + 1);
+  } else {
+    uint64_t outer = rng_range(r, 1, min_u64(4, lim));
+    in->f[FLD_OUTER] = (int64_t)outer;
+    in->f[FLD_INNER] = (int64_t)rng_range(r, 1, max_u64(1, min_u64(6, lim / outer)));
+    in->f[FLD_SRC] = (int64_t)rng_below(r, lim - (uint64_t)(in->f[FLD_OUTER] * in->f[FLD_INNER]) + 1);
+  }
+  if (store_span(st, in) > g->win) in->f[FLD_OUTER] = 1;
+  if (store_span(st, in) > g->win) in->f[FLD_INNER] = 1;
+  in->f[FLD_DRAM_ADDR] = pick_addr(g, store_span(st, in));
+  return 0;
+}
+
+static int gen_cfg_store(Gen *g, Insn *in) {
+  Rng *r = &g->rng;
+  *in = blank(OP_CFG_STORE);
+  in->f[FLD_ACT] = (int64_t)rng_below(r, 3);
+  in->f[FLD_PARAMS] = rng_chance(r, 50);
+  in->f[FLD_PROW] = (int64_t)rng_below(r, g->lim[SP_PARAM] - 2);
+  int64_t lo = (int8_t)rng_next(r), hi = (int8_t)rng_next(r);
+  if (in->f[FLD_ACT] == ACT_CLAMP && lo > hi) {
+    int64_t x = lo;
+    lo = hi;
+    hi = x;
+  }
+  in->f[FLD_CLAMP_LO] = lo;
+  in->f[FLD_CLAMP_HI] = hi;
+  in->f[FLD_STRIDE_OUTER] = pick_stride(g);
+  in->f[FLD_STRIDE_INNER] = pick_stride(g);
+  return 0;
+}
+
+static int gen_cfg_pool(Gen *g, Insn *in) {
+  Rng *r = &g->rng;
+  *in = blank(OP_CFG_POOL);
+  in->f[FLD_POOL] = (int64_t)rng_below(r, 3);
+  in->f[FLD_KH] = (int64_t)rng_range(r, 1, rng_chance(r, 10) ? 15 : 3);
+  in->f[FLD_KW] = (int64_t)rng_range(r, 1, 3);
+  in->f[FLD_SH] = (int64_t)rng_range(r, 1, 3);
+  in->f[FLD_SW] = (int64_t)rng_range(r, 1, rng_chance(r, 10) ? 15 : 3);
+  in->f[FLD_PAD_T] = (int64_t)rng_below(r, (uint64_t)in->f[FLD_KH]);
+  in->f[FLD_PAD_L] = (int64_t)rng_below(r, (uint64_t)in->f[FLD_KW]);
+  uint64_t h = rng_range(r, 1, min_u64(6, g->lim[SP_ACC]));
+  in->f[FLD_IN_H] = (int64_t)h;
+  in->f[FLD_IN_W] = (int64_t)rng_range(r, 1, max_u64(1, min_u64(6, g->lim[SP_ACC] / h)));
+  return 0;
+}
+
+static int gen_layer(Gen *g, Insn *in) {
+  if (!g->p->n_layers) return -1;
+  *in = blank(OP_LAYER);
+  in->f[FLD_LAYER_ID] = (int64_t)rng_below(&g->rng, g->p->n_layers);
+  return 0;
+}
+
+// Draws one candidate instruction (no tokens yet). Returns -1 when the kind drawn is impossible now.
+static int gen_candidate(Gen *g, Insn *in) {
+  uint64_t k = rng_below(&g->rng, 100);
+  if (k < 26) return gen_load(g, in);
+  if (k < 34) return gen_cfg_load(g, in);
+  if (k < 46) return gen_preload(g, in);
+  if (k < 64) return gen_compute(g, in);
+  if (k < 82) return gen_store(g, in);
+  if (k < 89) return gen_cfg_store(g, in);
+  if (k < 96) return gen_cfg_pool(g, in);
+  return gen_layer(g, in);
+}
+
+// The earliest dominating instruction of unit u with index >= need, or -1.
+static int32_t find_pusher(const Tracker *t, int u, int32_t need) {
+  for (uint32_t i = 0; i < t->n_unit[u]; i++) {
+    uint32_t x = t->unit_insns[u][i];
+    if ((int32_t)x >= need && t->info[x].dominating) return (int32_t)x;
+  }
+  return -1;
+}
+
+// Adds the tokens `in` (next instruction, unit v) needs, plus random harmless ones, editing the
+// pushes of earlier instructions where needed. Returns -1, changing nothing, when a need cannot
+// be met yet.
+static int place_tokens(Gen *g, Insn *in, int v) {
+  Tracker *t = &g->t;
+  Visit vis = {.mode = V_NEED, .v = v, .x = (int32_t)g->p->n_insns};
+  for (int u = 0; u < NUM_UNITS; u++) vis.need[u] = -1;
+  visit_insn(t, &vis, in);
+  if (t->oom) return -1;
+  int32_t k[NUM_UNITS];
+  memcpy(k, t->K[v], sizeof k);
+  int32_t move_from[NUM_UNITS], push_at[NUM_UNITS];   // planned edits of channel u->v
+  int pop = 0;
+  for (int u = 0; u < NUM_UNITS; u++) {
+    move_from[u] = push_at[u] = -1;
+    if (u == v) continue;
+    Chan *c = &t->ch[u][v];
+    uint32_t pending = c->n - c->popped;   // 0 or 1 by construction
+    int32_t need = vis.need[u];
+    if (need <= k[u]) {
+      if (pending && rng_chance(&g->rng, 25)) {   // a harmless extra pop
+        pop |= UNIT_BIT(u);
+        merge_knowledge(k, &t->info[c->idx[c->popped]], u, (int32_t)c->idx[c->popped]);
+      }
+      continue;
+    }
+    if (pending && (int32_t)c->idx[c->popped] >= need) {
+      pop |= UNIT_BIT(u);
+      merge_knowledge(k, &t->info[c->idx[c->popped]], u, (int32_t)c->idx[c->popped]);
+      continue;
+    }
+    int32_t at = find_pusher(t, u, need);
+    if (at < 0) return -1;
+    if (pending) move_from[u] = (int32_t)c->idx[c->popped];
+    push_at[u] = at;
+    pop |= UNIT_BIT(u);
+    merge_knowledge(k, &t->info[at], u, at);
+  }
+  // Commit the edits: move or add the pushes on earlier instructions.
+  for (int u = 0; u < NUM_UNITS; u++) {
+    if (push_at[u] < 0) continue;
+    Chan *c = &t->ch[u][v];
+    if (move_from[u] >= 0) {
+      g->p->insns[move_from[u]].f[FLD_PUSH] &= ~(int64_t)UNIT_BIT(v);
+      c->idx[c->popped] = (uint32_t)push_at[u];
+    } else if (chan_append(c, (uint32_t)push_at[u])) {
+      t->oom = 1;
+      return -1;
+    }
+    g->p->insns[push_at[u]].f[FLD_PUSH] |= UNIT_BIT(v);
+  }
+  in->f[FLD_POP] = pop;
+  // Harmless extra pushes, on channels with nothing pending, from an instruction that may push.
+  if (is_dominating(t, v, in->op, k[v]))
+    for (int w = 0; w < NUM_UNITS; w++)
+      if (w != v && t->ch[v][w].n == t->ch[v][w].popped && rng_chance(&g->rng, 10)) in->f[FLD_PUSH] |= UNIT_BIT(w);
+  return 0;
+}
+
+static int emit(Gen *g, const Insn *in) {
+  if (prog_add_insn(g->p, in)) return diag_error(g->d, "randprog: error: out of memory");
+  return tracker_apply(&g->t, g->p->n_insns - 1, g->d);
+}
+
+// One more instruction: a candidate whose tokens can be placed, else a plain CFG_LOAD.
+static int gen_one(Gen *g) {
+  Insn in;
+  for (int tries = 0; tries < MAX_TRIES; tries++) {
+    if (gen_candidate(g, &in)) continue;
+    ProgCheckState st = g->t.st;   // the tracker may only see accesses inside the memories
+    if (prog_check_insn(g->p, &st, &in, "randprog: candidate", g->d))
+      return diag_error(g->d, "randprog: internal error: illegal candidate %s", isa_ops[in.op].name);
+    Unit u = isa_ops[in.op].unit;
+    if (u < NUM_UNITS && place_tokens(g, &in, (int)u)) {
+      if (g->t.oom) return diag_error(g->d, "randprog: error: out of memory");
+      continue;
+    }
+    return emit(g, &in);
+  }
+  gen_cfg_load(g, &in);
+  return emit(g, &in);
+}
+
+// Initial DRAM: random chunks with random gaps over the window.
+static int gen_data(Gen *g) {
+  uint8_t buf[512];
+  uint64_t at = rng_below(&g->rng, 64);
+  while (at < g->win) {
+    uint64_t len = min_u64(rng_range(&g->rng, 1, sizeof buf), g->win - at);
+    for (uint64_t i = 0; i < len; i++) buf[i] = (uint8_t)rng_next(&g->rng);
+    if (prog_add_data(g->p, at, buf, len)) return -1;
+    at += len + rng_below(&g->rng, 96);
+  }
+  return 0;
+}
+
+Program *randprog_generate(uint64_t seed, const RandProgOptions *o, Diag *d) {
+  Gen g;
+  memset(&g, 0, sizeof g);
+  g.rng.s = seed;
+  g.d = d;
+  Arch arch;
+  if (o && o->arch)
+    arch = *o->arch;
+  else
+    randprog_arch(seed, &arch);
+  uint32_t lo = o && o->min_insns ? o->min_insns : 20, hi = o && o->max_insns ? o->max_insns : 200;
+  if (hi < lo) hi = lo;
+  uint32_t n = (uint32_t)rng_range(&g.rng, lo, hi);
+  g.p = prog_new(&arch);
+  if (!g.p) {
+    diag_error(d, "randprog: error: out of memory");
+    return NULL;
+  }
+  g.a = &g.p->arch;
+  g.win = min_u64(g.a->dram_bytes, 1u << 16);
+  for (int sp = 0; sp < SP_DRAM; sp++) g.lim[sp] = (uint32_t)min_u64(space_rows(g.a, sp), 256);
+  int rc = 0;
+  uint32_t n_layers = (uint32_t)rng_below(&g.rng, 4);
+  char name[PROG_NAME_MAX];
+  for (uint32_t i = 0; i < n_layers && rc == 0; i++) {
+    snprintf(name, sizeof name, "layer%u", i);
+    rc = prog_add_layer(g.p, name);
+  }
+  if (rc == 0) rc = gen_data(&g);
+  if (rc) diag_error(d, "randprog: error: out of memory");
+  if (rc == 0 && tracker_init(&g.t, g.p, n + 1)) rc = diag_error(d, "randprog: error: out of memory");
+  while (rc == 0 && g.p->n_insns < n) rc = gen_one(&g);
+  if (rc == 0) {
+    Insn halt = blank(OP_HALT);
+    rc = emit(&g, &halt);
+  }
+  tracker_free(&g.t);
+  if (rc == 0) {
+    uint32_t need = randprog_token_bound(g.p);
+    if (!(o && o->arch))
+      g.p->arch.token_max = (uint32_t)max_u64(1, need + rng_below(&g.rng, 3));
+    else if (need > g.p->arch.token_max)
+      rc = diag_error(d, "randprog: error: seed %llu needs tokens.max >= %u, arch \"%s\" has %u",
+                      (unsigned long long)seed, need, g.a->name, g.a->token_max);
+  }
+  if (rc == 0 && (prog_check(g.p, "randprog", d) || randprog_check_races(g.p, d)))
+    rc = diag_error(d, "randprog: internal error: seed %llu generated an illegal program", (unsigned long long)seed);
+  if (rc) {
+    prog_free(g.p);
+    return NULL;
+  }
+  return g.p;
+}
+
+// --- Listing ------------------------------------------------------------------------------------
+
+static void dump_units(FILE *f, int64_t mask) {
+  if (!mask) {
+    fputc('-', f);
+    return;
+  }
+  const char *sep = "";
+  for (int u = 0; u < NUM_UNITS; u++)
+    if ((mask >> u) & 1) {
+      fprintf(f, "%s%s", sep, isa_unit_names[u]);
+      sep = "|";
+    }
+}
+
+void randprog_dump(const Program *p, FILE *f) {
+  const Arch *a = &p->arch;
+  fprintf(f,
+          "arch %s: array %ux%u, spad %u, wbuf %u, acc %u, param %u rows; dram %llu bytes, bus %u, latency %u, "
+          "inflight %u; queues %u/%u/%u; fifo %u, sfu %u; tokens.max %u\n",
+          a->name, a->rows, a->cols, a->spad_rows, a->wbuf_rows, a->acc_rows, a->param_rows,
+          (unsigned long long)a->dram_bytes, a->bus_bytes, a->dram_latency, a->dram_inflight, a->queue_depth[0],
+          a->queue_depth[1], a->queue_depth[2], a->store_fifo_rows, a->sfu_latency, a->token_max);
+  for (uint32_t i = 0; i < p->n_insns; i++) {
+    const Insn *in = &p->insns[i];
+    fprintf(f, "%5u: %-9s", i, isa_ops[in->op].name ? isa_ops[in->op].name : "?");
+    for (int fl = 0; fl < FLD_COUNT; fl++) {
+      if (fl == FLD_OP || !isa_has_field(in->op, (FieldId)fl)) continue;
+      const FieldInfo *fi = &isa_fields[fl];
+      fprintf(f, " %s=", fi->name);
+      if (fi->kind == K_UNITS) {
+        dump_units(f, in->f[fl]);
+      } else if (fi->kind == K_E) {
+        const char *s = isa_enum_name(fi->eset, (unsigned)in->f[fl]);
+        fprintf(f, "%s", s ? s : "?");
+      } else {
+        fprintf(f, "%lld", (long long)in->f[fl]);
+      }
+    }
+    fputc('\n', f);
+  }
+}

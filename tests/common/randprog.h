@@ -1,0 +1,47 @@
+// randprog.h: seeded random LEGAL programs, for comparing the simulator's two engines (and
+// later the RTL) on programs nobody would write by hand; and the static race checker that
+// defines "legal".
+//
+// A generated program:
+//   - passes prog_check (fields, ranges, HALT last, layers named, data inside DRAM);
+//   - is race-free: any two instructions of different units that touch the same on-chip row or
+//     DRAM byte, one of them writing, are ordered by a chain of tokens (randprog_check_races);
+//   - cannot deadlock: every POP takes a token pushed by an earlier instruction in program order;
+//   - never takes a token count past tokens.max (randprog_token_bound <= arch.token_max).
+// The same seed and options give the same program, byte for byte, on every host.
+#ifndef SA_RANDPROG_H
+#define SA_RANDPROG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../../isa/program.h"
+
+typedef struct {
+  const Arch *arch;          // the machine; NULL: a random small arch drawn from the seed
+  uint32_t min_insns;        // instructions before HALT, at least (0: 20)
+  uint32_t max_insns;        // and at most (0: 200)
+} RandProgOptions;
+
+// A new program (caller frees with prog_free), or NULL with a message: out of memory, or an
+// arch whose tokens.max is too small for the token traffic of the program drawn.
+Program *randprog_generate(uint64_t seed, const RandProgOptions *o, Diag *d);
+
+// The random small arch randprog_generate uses when o->arch is NULL (tokens.max is then raised
+// to what the program needs).
+void randprog_arch(uint64_t seed, Arch *a);
+
+// Static check of the token discipline above. Returns 0, or -1 with the first violation:
+// an unordered conflicting pair (both instructions, the memory and the row or byte), a POP with
+// no earlier PUSH, or a PUSH from an instruction whose end can precede an earlier end of its
+// unit (so token order would not be completion order).
+int randprog_check_races(const Program *p, Diag *d);
+
+// An upper bound of every token channel's count during any run of p (fetch runs at most a queue
+// ahead of the slowest consumer). p never overflows if this is <= p->arch.token_max.
+uint32_t randprog_token_bound(const Program *p);
+
+// A readable listing: the arch, then one line per instruction with its fields.
+void randprog_dump(const Program *p, FILE *f);
+
+#endif

@@ -277,21 +277,6 @@ static int report_deadlock(Det *m) {
   return diag_error(m->d, "sim: error: deadlock at cycle %llu: %s", (unsigned long long)m->t, msg);
 }
 
-// What the engine relies on and a hand-built Program might break (prog_check checks it all).
-static int check_program(const Program *p, Diag *d) {
-  if (p->n_insns == 0) return diag_error(d, "sim: error: empty program (no instructions)");
-  char where[64];
-  for (uint32_t k = 0; k < p->n_insns; k++) {
-    const Insn *in = &p->insns[k];
-    if ((unsigned)in->op >= ISA_NUM_OPCODES || !isa_ops[in->op].name)
-      return diag_error(d, "sim: insn %u: error: unknown opcode 0x%02x", k, (unsigned)in->op);
-    snprintf(where, sizeof where, "sim: insn %u", k);
-    if (isa_check_fields(in, where, d)) return -1;
-    if (in->op == OP_LAYER && (in->f[FLD_LAYER_ID] < 0 || in->f[FLD_LAYER_ID] >= (int64_t)p->n_layers))
-      return diag_error(d, "sim: insn %u: error: LAYER_ID=%lld has no name", k, (long long)in->f[FLD_LAYER_ID]);
-  }
-  return 0;
-}
 
 static void det_free(Det *m) {
   for (int u = 0; u < NUM_UNITS; u++) free(m->q[u].entry);
@@ -340,7 +325,6 @@ static void reset_results(Sim *s) {
 }
 
 int sim_detailed_run(Sim *s, Diag *d) {
-  if (check_program(s->prog, d)) return -1;
   reset_results(s);
   Det m;
   int rc = det_init(&m, s, d);

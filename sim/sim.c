@@ -7,6 +7,9 @@
 
 Sim *sim_new(const Program *p, SimMode mode, Diag *d) {
   const Arch *a = &p->arch;
+  // Programs from prog_load are checked already; ones built in memory are checked here, so no
+  // engine ever sees an illegal instruction or an out-of-range address.
+  if (arch_validate(a, "sim", d) || prog_check(p, "sim", d)) return NULL;
   Sim *s = calloc(1, sizeof *s);
   if (!s) {
     diag_error(d, "sim: error: out of memory");

@@ -59,7 +59,8 @@ typedef struct {
 
 typedef struct Sim Sim;
 
-// Builds a machine for p (its arch), DRAM loaded with p's data. p must outlive the Sim.
+// Builds a machine for p (its arch), DRAM loaded with p's data, after checking p with
+// prog_check (NULL with messages when it is illegal). p must outlive the Sim.
 Sim *sim_new(const Program *p, SimMode mode, Diag *d);
 void sim_free(Sim *s);
 // Overwrites an input (or any) tensor's DRAM bytes; data is dense row-major in the tensor's dtype.

@@ -5,7 +5,8 @@
 // a shrunk program that still diverges (see report_divergence).
 //
 // SA_RANDPROG_COUNT=n sets the number of programs (default 1000; 300 under AddressSanitizer),
-// SA_RANDPROG_SEED=s the first seed (default 1).
+// SA_RANDPROG_SEED=s the first seed (default 1), SA_RANDPROG_MAX_INSNS=n their length (default
+// 200), SA_RANDPROG_ARCH=file.json one arch for all of them (default: mostly random small arches).
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -365,16 +366,29 @@ static void cover(const Program *p, int *seen) {
 // Random programs: half on random small arches, the rest on fixed ones (incl. the default).
 static void test_random_programs(void) {
   uint64_t count = env_u64("SA_RANDPROG_COUNT", DEFAULT_COUNT), seed0 = env_u64("SA_RANDPROG_SEED", 1);
-  Arch tiny, def;
+  uint32_t max_insns = (uint32_t)env_u64("SA_RANDPROG_MAX_INSNS", 200);
+  Arch def, fixed;
   arch_default(&def);
   def.dram_bytes = 1 << 16;   // the generator uses at most 64 KiB; a smaller DRAM is faster to compare
-  randprog_arch(0, &tiny);
+  const char *arch_path = getenv("SA_RANDPROG_ARCH");
+  if (arch_path && *arch_path) {
+    Diag d;
+    diag_init(&d);
+    CHECK(arch_load_file(arch_path, &fixed, &d) == 0, "SA_RANDPROG_ARCH: %s", diag_first(&d));
+    if (check_case_failures()) {
+      check_case("engines: random legal programs agree (DRAM, times, stats)");
+      return;
+    }
+  }
   int seen[COV_COUNT] = {0};
   uint64_t insns = 0, cycles = 0, k;
   for (k = 0; k < count; k++) {
     uint64_t seed = seed0 + k;
-    RandProgOptions o = {NULL, 0, 0};
-    if (k % 8 == 7) o.arch = &def;
+    RandProgOptions o = {NULL, max_insns < 20 ? max_insns : 0, max_insns};
+    if (arch_path && *arch_path)
+      o.arch = &fixed;
+    else if (k % 8 == 7)
+      o.arch = &def;
     Diag d;
     diag_init(&d);
     Program *p = randprog_generate(seed, &o, &d);
@@ -389,7 +403,7 @@ static void test_random_programs(void) {
     compare_engines(p, &df);
     if (df.found) {
       char label[64];
-      snprintf(label, sizeof label, "seed %llu%s", (unsigned long long)seed, o.arch ? " (default arch)" : "");
+      snprintf(label, sizeof label, "seed %llu on %s", (unsigned long long)seed, o.arch ? o.arch->name : "its random arch");
       report_divergence(p, label, &df);
       CHECK(0, "seed %llu: %s (SA_RANDPROG_SEED=%llu SA_RANDPROG_COUNT=1 reproduces it)", (unsigned long long)seed,
             df.msg, (unsigned long long)seed);

@@ -29,6 +29,10 @@ SASIM    := $(BUILD)/bin/sasim
 GEN_ISA  := $(BUILD)/bin/gen_isa
 DEPS_OK  := $(BUILD)/.deps-ok
 
+# Object files are intermediate to the pattern rules; keep them (faster rebuilds, and no
+# "rm ..." lines after the test summary).
+.SECONDARY:
+
 .PHONY: all deps test test-asan test-fast demo docs check-docs fuzz bench clean help
 all: $(SASIM) $(GEN_ISA) $(TESTS) $(FUZZ_REPLAY) $(BENCHES)
 

@@ -402,7 +402,7 @@ static void test_random_programs(void) {
     Diff df = {0};
     compare_engines(p, &df);
     if (df.found) {
-      char label[64];
+      char label[128];
       snprintf(label, sizeof label, "seed %llu on %s", (unsigned long long)seed, o.arch ? o.arch->name : "its random arch");
       report_divergence(p, label, &df);
       CHECK(0, "seed %llu: %s (SA_RANDPROG_SEED=%llu SA_RANDPROG_COUNT=1 reproduces it)", (unsigned long long)seed,

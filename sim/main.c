@@ -137,9 +137,9 @@ static int emit_outputs(const Sim *s, const char *dir, Diag *d) {
     if (!buf) return diag_error(d, "sasim: error: out of memory");
     sim_get_tensor(s, t, buf);
     uLong crc = crc32(0L, buf, (uInt)bytes);
-    fprintf(stderr, "output %s: %s [", t->name, t->dtype == DT_INT8 ? "int8" : "int32");
-    for (uint32_t k = 0; k < t->ndim; k++) fprintf(stderr, "%s%u", k ? "," : "", t->dims[k]);
-    fprintf(stderr, "] crc32 %08lx\n", crc);
+    printf("output %s: %s [", t->name, t->dtype == DT_INT8 ? "int8" : "int32");
+    for (uint32_t k = 0; k < t->ndim; k++) printf("%s%u", k ? "," : "", t->dims[k]);
+    printf("] crc32 %08lx\n", crc);
     int rc = 0;
     if (dir) {
       char path[4096];

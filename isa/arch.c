@@ -1,6 +1,8 @@
 // arch.c: parses, validates and prints arch.json (docs/ARCH.md). Uses jansson for the JSON.
 #include "arch.h"
 
+#include "fileio.h"
+
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -145,27 +147,10 @@ out:
 }
 
 int arch_load_file(const char *path, Arch *a, Diag *d) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return diag_error(d, "%s: error: cannot open arch configuration", path);
-  char *buf = NULL;
-  size_t len = 0, cap = 0;
-  for (;;) {
-    if (len == cap) {
-      cap = cap ? cap * 2 : 4096;
-      char *nb = realloc(buf, cap);
-      if (!nb) {
-        free(buf);
-        fclose(f);
-        return diag_error(d, "%s: error: out of memory", path);
-      }
-      buf = nb;
-    }
-    size_t n = fread(buf + len, 1, cap - len, f);
-    if (n == 0) break;
-    len += n;
-  }
-  fclose(f);
-  int rc = arch_parse(buf, len, path, a, d);
+  uint8_t *buf;
+  size_t len;
+  if (file_read_all(path, &buf, &len, d)) return -1;
+  int rc = arch_parse((const char *)buf, len, path, a, d);
   free(buf);
   return rc;
 }

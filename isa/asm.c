@@ -5,6 +5,7 @@
 // The scanner is asm_lex.c; the disassembler asm_disasm.c.
 #include "asm.h"
 
+#include "fileio.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -414,28 +415,10 @@ int asm_assemble(const char *text, size_t len, const char *file, Program **out, 
 
 int asm_assemble_file(const char *path, Program **out, Diag *d) {
   *out = NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f) return diag_error(d, "%s: error: cannot open: %s", path, strerror(errno));
-  char *buf = NULL;
-  size_t len = 0, cap = 0;
-  for (;;) {
-    if (len == cap) {
-      cap = cap ? cap * 2 : 65536;
-      char *nb = realloc(buf, cap);
-      if (!nb) {
-        free(buf);
-        fclose(f);
-        return diag_error(d, "%s: error: out of memory", path);
-      }
-      buf = nb;
-    }
-    size_t n = fread(buf + len, 1, cap - len, f);
-    if (n == 0) break;
-    len += n;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  int rc = bad ? diag_error(d, "%s: error: read error", path) : asm_assemble(buf, len, path, out, d);
+  uint8_t *buf;
+  size_t len;
+  if (file_read_all(path, &buf, &len, d)) return -1;
+  int rc = asm_assemble((const char *)buf, len, path, out, d);
   free(buf);
   return rc;
 }

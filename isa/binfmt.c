@@ -7,6 +7,7 @@
 // record inside, and ends with prog_check() (progcheck.c), so a Program it returns is valid.
 #include "program.h"
 
+#include "fileio.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -699,31 +700,10 @@ int prog_read(const uint8_t *buf, size_t len, const char *file, Program **out, D
 
 int prog_load(const char *path, Program **out, Diag *d) {
   *out = NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f) return diag_error(d, "%s: error: cannot open: %s", path, strerror(errno));
-  uint8_t *buf = NULL;
-  size_t len = 0, cap = 0;
-  int rc = 0;
-  for (;;) {
-    if (len == cap) {
-      size_t nc = cap ? cap * 2 : 65536;
-      uint8_t *nb = nc > cap ? realloc(buf, nc) : NULL;
-      if (!nb) {
-        rc = diag_error(d, "%s: error: out of memory reading the file", path);
-        break;
-      }
-      buf = nb;
-      cap = nc;
-    }
-    size_t got = fread(buf + len, 1, cap - len, f);
-    len += got;
-    if (got == 0) {
-      if (ferror(f)) rc = diag_error(d, "%s: error: read error", path);
-      break;
-    }
-  }
-  fclose(f);
-  if (!rc) rc = prog_read(buf, len, path, out, d);
+  uint8_t *buf;
+  size_t len;
+  if (file_read_all(path, &buf, &len, d)) return -1;
+  int rc = prog_read(buf, len, path, out, d);
   free(buf);
   return rc;
 }

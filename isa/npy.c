@@ -5,6 +5,7 @@
 // caller's business (the assembler checks that values convert exactly).
 #include "npy.h"
 
+#include "fileio.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,28 +256,10 @@ int npy_parse(const uint8_t *buf, size_t len, const char *file, NpyArray *out, D
 
 int npy_read(const char *path, NpyArray *out, Diag *d) {
   memset(out, 0, sizeof *out);
-  FILE *f = fopen(path, "rb");
-  if (!f) return diag_error(d, "%s: error: cannot open: %s", path, strerror(errno));
-  uint8_t *buf = NULL;
-  size_t len = 0, cap = 0;
-  for (;;) {
-    if (len == cap) {
-      cap = cap ? cap * 2 : 4096;
-      uint8_t *nb = realloc(buf, cap);
-      if (!nb) {
-        free(buf);
-        fclose(f);
-        return diag_error(d, "%s: error: out of memory", path);
-      }
-      buf = nb;
-    }
-    size_t n = fread(buf + len, 1, cap - len, f);
-    if (n == 0) break;
-    len += n;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  int rc = bad ? diag_error(d, "%s: error: read error", path) : npy_parse(buf, len, path, out, d);
+  uint8_t *buf;
+  size_t len;
+  if (file_read_all(path, &buf, &len, d)) return -1;
+  int rc = npy_parse(buf, len, path, out, d);
   free(buf);
   return rc;
 }

@@ -1,0 +1,44 @@
+// fileio.c: see fileio.h.
+#include "fileio.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int file_read_all(const char *path, uint8_t **out, size_t *len, Diag *d) {
+  *out = NULL;
+  *len = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return diag_error(d, "%s: error: cannot open: %s", path, strerror(errno));
+  uint8_t *buf = NULL;
+  size_t n = 0, cap = 0;
+  int rc = 0;
+  for (;;) {
+    if (cap - n < 2) {   // room for at least one byte and the terminating NUL
+      size_t nc = cap ? cap * 2 : 65536;
+      uint8_t *nb = nc > cap ? realloc(buf, nc) : NULL;
+      if (!nb) {
+        rc = diag_error(d, "%s: error: out of memory reading the file", path);
+        break;
+      }
+      buf = nb;
+      cap = nc;
+    }
+    size_t got = fread(buf + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0) {
+      if (ferror(f)) rc = diag_error(d, "%s: error: read error", path);
+      break;
+    }
+  }
+  fclose(f);
+  if (rc) {
+    free(buf);
+    return rc;
+  }
+  buf[n] = 0;
+  *out = buf;
+  *len = n;
+  return 0;
+}

@@ -338,6 +338,9 @@ int sim_detailed_run(Sim *s, Diag *d) {
     } else if (!moved) {
       rc = report_deadlock(&m);
     }
+    if (s->progress && m.t % SIM_PROGRESS_CYCLES == SIM_PROGRESS_CYCLES - 1)
+      fprintf(s->progress, "sasim: cycle %llu, %u of %u instructions fetched\n", (unsigned long long)m.t + 1,
+              m.pc, s->prog->n_insns);
   }
   det_free(&m);
   return rc;

@@ -231,6 +231,7 @@ static int cmd_run(int argc, char **argv) {
   int rc = s ? 0 : -1;
   for (int i = 0; i < n_inputs && !rc; i++) rc = apply_input(s, inputs[i], &d);
   if (!rc && pe_trace) sim_set_pe_trace(s, stdout);
+  if (!rc) sim_set_progress(s, stderr);
   clock_t t0 = clock();
   if (!rc && mode == SIM_DETAILED) fprintf(stderr, "sasim: running %s cycle by cycle...\n", prog_path);
   if (!rc) rc = sim_run(s, &d);

@@ -115,6 +115,7 @@ int sim_get_tensor(const Sim *s, const TensorInfo *t, void *out) {
 }
 
 void sim_set_pe_trace(Sim *s, FILE *f) { s->pe_trace = f; }
+void sim_set_progress(Sim *s, FILE *f) { s->progress = f; }
 
 int sim_run(Sim *s, Diag *d) {
   if (s->ran) return diag_error(d, "sim: error: a machine runs its program once");

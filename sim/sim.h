@@ -69,6 +69,8 @@ int sim_set_tensor(Sim *s, const char *name, const void *data, uint64_t bytes, D
 int sim_get_tensor(const Sim *s, const TensorInfo *t, void *out);
 // Detailed mode only: print the array state every cycle (small arrays; for teaching).
 void sim_set_pe_trace(Sim *s, FILE *f);
+// Detailed mode only: a line "cycle N, insns fetched K/N" every few million cycles (long runs).
+void sim_set_progress(Sim *s, FILE *f);
 // Runs to completion. Runtime errors (deadlock, token overflow) return -1 with a message.
 int sim_run(Sim *s, Diag *d);
 const SimStats *sim_stats(const Sim *s);

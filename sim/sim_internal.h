@@ -19,8 +19,11 @@ struct Sim {
   InsnTime *times;          // one per instruction
   SimStats stats;           // filled by the engine; stats.layers has n_layers + 1 entries
   FILE *pe_trace;           // detailed mode: per-cycle array dump, or NULL
+  FILE *progress;           // detailed mode: a progress line every SIM_PROGRESS_CYCLES, or NULL
   int ran;                  // sim_run was called
 };
+
+#define SIM_PROGRESS_CYCLES (1u << 22)
 
 // Engines. Each resets the statistics it fills and returns 0, or -1 with a runtime error.
 int sim_fast_run(Sim *s, Diag *d);

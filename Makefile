@@ -3,7 +3,7 @@
 # tests/*/*_test.c becomes a test binary, with no edit here.
 
 CC      ?= cc
-OPT     ?= -O2
+OPT     ?= -O3
 CFLAGS  ?= $(OPT) -g
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wundef \
            -D_POSIX_C_SOURCE=200809L

@@ -586,7 +586,7 @@ static int read_count(const Reader *r, const Section *s, uint64_t rec_bytes, con
 
 static int read_tensors(const Reader *r, Section *s, Program *p) {
   if (section_bytes(r, s, 4 + (uint64_t)UINT32_MAX * TENSOR_REC_BYTES)) return -1;
-  uint32_t n;
+  uint32_t n = 0;
   if (read_count(r, s, TENSOR_REC_BYTES, "tensor", &n)) return -1;
   for (uint32_t i = 0; i < n; i++) {
     uint64_t pos = 4 + (uint64_t)i * TENSOR_REC_BYTES;
@@ -648,7 +648,7 @@ static int read_data(const Reader *r, Section *s, Program *p) {
 
 static int read_layers(const Reader *r, Section *s, Program *p) {
   if (section_bytes(r, s, 4 + (uint64_t)UINT32_MAX * PROG_NAME_MAX)) return -1;
-  uint32_t n;
+  uint32_t n = 0;
   if (read_count(r, s, PROG_NAME_MAX, "layer", &n)) return -1;
   for (uint32_t i = 0; i < n; i++) {
     uint64_t pos = 4 + (uint64_t)i * PROG_NAME_MAX;

@@ -2,6 +2,9 @@
 // evaluated only at the cycles where something can happen (a start, a fetch, a token arriving);
 // the data of each instruction is moved in one go when it starts (legal programs are race-free,
 // so that is the same as moving it over its cycles), and COMPUTE uses a bulk int8 GEMM kernel.
+// For that kernel the engine keeps the scratchpad and the accumulator transposed (column-major:
+// one array of rows per column), so its inner loop runs along the M rows of a COMPUTE, as a
+// host GEMM's does; the machine's row-major memories are written back when the run ends.
 // The detailed engine (detailed.c) must agree with it on every byte, time and counter.
 #include <stdlib.h>
 #include <string.h>
@@ -53,12 +56,16 @@ typedef struct {
   uint64_t bank_ready[2];              // first cycle a COMPUTE may use the bank
   uint64_t bank_free[2];               // first cycle a PRELOAD may refill the bank
   uint32_t bank_k[2];                  // preloaded ROWS of each bank
-  int16_t *bank16[2];                  // the banks widened to int16 for the kernel, [r][c]
+  int32_t *bank32[2];                  // the banks widened to int32 for the kernel, [r][c]
+  int8_t *spad_t;                      // scratchpad, transposed: [r][row], R columns
+  uint32_t *acc_t;                     // accumulator, transposed: [c][row], C columns (wraps)
+  size_t spad_stride, acc_stride;      // elements from one column to the next
   // Configuration registers (latched by each instruction at its start).
   Insn cfg_load, cfg_store, cfg_pool;
   uint64_t *fifo_last;                 // store FIFO: last-beat issue cycle of recent rows, D entries
-  int32_t *rowbuf;                     // scratch: one row of int32 accumulator sums
-  uint8_t *bytes;                      // scratch: one gathered or post-processed row
+  uint8_t *bytes;                      // scratch: one post-processed row
+  uint8_t *tile;                       // scratch: the rows gathered by one LOAD
+  uint64_t tile_cap;                   // bytes allocated for tile
 } Fast;
 
 static int chan_push(Fast *f, int ch, uint64_t visible) {
@@ -116,23 +123,103 @@ static uint32_t row_bytes(const Arch *a, int64_t mem) {
   }
 }
 
-static void exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
+// Transposes an 8x8 byte block: row i of the block is in[i * stride .. + 8); column j goes to
+// out[j * ostride .. + 8). Three rounds of block swaps on 64-bit words (4x4, 2x2, 1x1), as in
+// Hacker's Delight's transpose8, on bytes instead of bits. Byte j of a word is bits 8j..8j+7.
+static void transpose8x8(const uint8_t *in, size_t stride, int8_t *out, size_t ostride) {
+  uint64_t a[8];
+  for (int i = 0; i < 8; i++) memcpy(&a[i], in + (size_t)i * stride, 8);   // little-endian host
+  for (int i = 0; i < 4; i++) {
+    uint64_t t = ((a[i] >> 32) ^ a[i + 4]) & 0x00000000FFFFFFFFull;
+    a[i] ^= t << 32;
+    a[i + 4] ^= t;
+  }
+  for (int i = 0; i < 8; i += (i % 4 == 1) ? 3 : 1) {   // i = 0, 1, 4, 5
+    uint64_t t = ((a[i] >> 16) ^ a[i + 2]) & 0x0000FFFF0000FFFFull;
+    a[i] ^= t << 16;
+    a[i + 2] ^= t;
+  }
+  for (int i = 0; i < 8; i += 2) {
+    uint64_t t = ((a[i] >> 8) ^ a[i + 1]) & 0x00FF00FF00FF00FFull;
+    a[i] ^= t << 8;
+    a[i + 1] ^= t;
+  }
+  for (int j = 0; j < 8; j++) memcpy(out + (size_t)j * ostride, &a[j], 8);
+}
+
+// Writes a LOAD's gathered rows (rows x width bytes in tile) into its target memory. The
+// transposed memories are written one column at a time, so every write stream is sequential.
+static void commit_rows(Fast *f, const Insn *in, const uint8_t *tile, uint64_t rows, uint32_t width, uint32_t nbytes) {
+  const Arch *a = f->a;
+  uint64_t dst = (uint64_t)in->f[FLD_DST];
+  switch (in->f[FLD_MEM]) {
+  case MEM_SPAD: {
+    uint64_t r0 = 0;
+    if (a->rows % 8 == 0 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)   // whole 8x8 blocks first
+      for (; r0 + 8 <= rows; r0 += 8)
+        for (uint32_t k = 0; k < a->rows; k += 8)
+          transpose8x8(tile + r0 * width + k, width, f->spad_t + (size_t)k * f->spad_stride + dst + r0, f->spad_stride);
+    for (uint32_t k = 0; k < a->rows; k++) {
+      int8_t *col = f->spad_t + (size_t)k * f->spad_stride + dst;
+      for (uint64_t r = r0; r < rows; r++) col[r] = (int8_t)tile[r * width + k];
+    }
+    break;
+  }
+  case MEM_WBUF:
+    memcpy(f->s->wbuf + dst * a->cols, tile, rows * width);
+    break;
+  case MEM_ACC: {
+    int32_t mult = (int32_t)f->cfg_load.f[FLD_MULT];
+    unsigned shift = (unsigned)f->cfg_load.f[FLD_SHIFT];
+    int accum = (int)in->f[FLD_ACCUM];
+    for (uint32_t k = 0; k < a->cols; k++) {
+      uint32_t *col = f->acc_t + (size_t)k * f->acc_stride + dst;
+      if (k >= nbytes) {   // beyond the loaded bytes: zero, or unchanged when accumulating
+        if (!accum) memset(col, 0, rows * sizeof *col);
+        continue;
+      }
+      for (uint64_t r = 0; r < rows; r++) {
+        uint32_t v = (uint32_t)sa_load_scale((int8_t)tile[r * width + k], mult, shift);
+        col[r] = accum ? col[r] + v : v;
+      }
+    }
+    break;
+  }
+  default:
+    for (uint64_t r = 0; r < rows; r++) {
+      int32_t *row = f->s->param + (dst + r) * a->cols;
+      for (uint32_t k = 0; k < a->cols; k++) {
+        const uint8_t *b = tile + r * width + 4 * k;
+        row[k] = (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
+      }
+    }
+  }
+}
+
+static int exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   const Arch *a = f->a;
   Sim *s = f->s;
   const int64_t *c = f->cfg_load.f;
-  uint64_t rows = (uint64_t)in->f[FLD_OUTER] * (uint64_t)in->f[FLD_INNER];
+  uint64_t inner = (uint64_t)in->f[FLD_INNER], rows = (uint64_t)in->f[FLD_OUTER] * inner;
   uint32_t nseg = (uint32_t)in->f[FLD_NSEG], seglen = (uint32_t)in->f[FLD_SEGLEN];
   uint32_t width = row_bytes(a, in->f[FLD_MEM]), nbytes = nseg * seglen;
   int64_t mem = in->f[FLD_MEM];
+  if (rows * width > f->tile_cap) {
+    uint8_t *nt = realloc(f->tile, rows * width);
+    if (!nt) return diag_error(f->d, "sim: error: out of memory");
+    f->tile = nt;
+    f->tile_cap = rows * width;
+  }
   uint64_t beats = 0, stall = 0;
   int fast_beats = f->rd.F >= f->rd.L;   // the in-flight limit can never bind (TIMING §5)
   for (uint64_t r = 0; r < rows; r++) {
-    uint64_t o = r / (uint64_t)in->f[FLD_INNER], i = r % (uint64_t)in->f[FLD_INNER];
-    memset(f->bytes, 0, width);
+    uint64_t o = r / inner, i = r % inner;
+    uint8_t *row = f->tile + r * width;
+    memset(row + nbytes, 0, width - nbytes);
     for (uint32_t g = 0; g < nseg; g++) {
       uint64_t addr = (uint64_t)in->f[FLD_DRAM_ADDR] + o * (uint64_t)c[FLD_STRIDE_OUTER] +
                       i * (uint64_t)c[FLD_STRIDE_INNER] + g * (uint64_t)c[FLD_SEG_STRIDE];
-      memcpy(f->bytes + (size_t)g * seglen, s->dram + addr, seglen);
+      memcpy(row + (size_t)g * seglen, s->dram + addr, seglen);
       uint64_t n = beats_covering(addr, seglen, a->bus_bytes);
       if (fast_beats) {
         uint64_t from = beats == 0 ? t->start : f->rd.last + 1;
@@ -146,27 +233,8 @@ static void exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
       }
       beats += n;
     }
-    uint64_t dst = (uint64_t)in->f[FLD_DST] + r;
-    if (mem == MEM_SPAD) {
-      memcpy(s->spad + dst * a->rows, f->bytes, a->rows);
-    } else if (mem == MEM_WBUF) {
-      memcpy(s->wbuf + dst * a->cols, f->bytes, a->cols);
-    } else if (mem == MEM_ACC) {
-      int32_t *row = s->acc + dst * a->cols;
-      int32_t mult = (int32_t)c[FLD_MULT];
-      unsigned shift = (unsigned)c[FLD_SHIFT];
-      for (uint32_t k = 0; k < a->cols; k++) {
-        int32_t v = k < nbytes ? sa_load_scale((int8_t)f->bytes[k], mult, shift) : 0;
-        row[k] = in->f[FLD_ACCUM] ? sa_wrap_add32(row[k], v) : v;
-      }
-    } else {
-      int32_t *row = s->param + dst * a->cols;
-      for (uint32_t k = 0; k < a->cols; k++) {
-        const uint8_t *b = f->bytes + 4 * k;
-        row[k] = (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
-      }
-    }
   }
+  commit_rows(f, in, f->tile, rows, width, nbytes);
   SimStats *st = &s->stats;
   MemStatId m = mem == MEM_SPAD ? MEM_ST_SPAD : mem == MEM_WBUF ? MEM_ST_WBUF : mem == MEM_ACC ? MEM_ST_ACC : MEM_ST_PARAM;
   st->mem_writes[m] += rows;
@@ -177,6 +245,7 @@ static void exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   t->stall = stall;
   t->ready = f->rd.last + 1;
   t->end = f->rd.last + f->rd.L;
+  return 0;
 }
 
 static void exec_preload(Fast *f, const Insn *in, InsnTime *t) {
@@ -187,7 +256,7 @@ static void exec_preload(Fast *f, const Insn *in, InsnTime *t) {
     for (uint32_t c = 0; c < a->cols; c++) {
       int8_t w = r < k ? f->s->wbuf[((uint64_t)in->f[FLD_SRC] + r) * a->cols + c] : 0;
       f->s->bank[b][r * a->cols + c] = w;
-      f->bank16[b][r * a->cols + c] = w;
+      f->bank32[b][r * a->cols + c] = w;
     }
   f->bank_k[b] = k;
   f->n_preloads++;
@@ -198,28 +267,34 @@ static void exec_preload(Fast *f, const Insn *in, InsnTime *t) {
   f->s->stats.mem_reads[MEM_ST_WBUF] += k;
 }
 
-// ACC[acc_addr + m] (+)= SPAD[src + m] x W for m < M: the bulk kernel.
+// ACC[acc_addr + m] (+)= SPAD[src + m] x W for m < M: the bulk kernel. Column by column, the
+// accumulator column gets w[r][c] times scratchpad column r, a long loop over m that compilers
+// vectorize. The sums wrap modulo 2^32 as the machine's adders do (uint32_t: no signed overflow).
 static void exec_compute(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   const Arch *a = f->a;
   Sim *s = f->s;
   int b = (int)((f->n_preloads - 1) % 2);
   uint32_t R = a->rows, C = a->cols, M = (uint32_t)in->f[FLD_ROWS];
-  const int16_t *w = f->bank16[b];
-  for (uint32_t m = 0; m < M; m++) {
-    const int8_t *x = s->spad + ((uint64_t)in->f[FLD_SRC] + m) * R;
-    int32_t *sum = f->rowbuf;
-    memset(sum, 0, C * sizeof *sum);
-    for (uint32_t r = 0; r < R; r++) {
-      int16_t xv = x[r];
-      if (!xv) continue;
-      const int16_t *wr = w + (size_t)r * C;
-      for (uint32_t c = 0; c < C; c++) sum[c] += (int32_t)(int16_t)(xv * wr[c]);
+  const int32_t *w = f->bank32[b];
+  const int8_t *x0 = f->spad_t + in->f[FLD_SRC];
+  size_t xs = f->spad_stride;   // distance between scratchpad columns
+  for (uint32_t c = 0; c < C; c++) {
+    uint32_t *restrict acc = f->acc_t + (size_t)c * f->acc_stride + in->f[FLD_ACC_ADDR];
+    if (!in->f[FLD_ACCUM]) memset(acc, 0, M * sizeof *acc);
+    uint32_t r = 0;
+    // Four weights at a time: one load and store of acc per four products per row; the sum of
+    // four int8 x int8 products fits easily in int32.
+    for (; r + 4 <= R; r += 4) {
+      const int32_t *wc = w + (size_t)r * C + c;
+      int32_t w0 = wc[0], w1 = wc[C], w2 = wc[2 * C], w3 = wc[3 * C];
+      const int8_t *restrict xa = x0 + r * xs, *restrict xb = xa + xs, *restrict xc = xb + xs, *restrict xd = xc + xs;
+      for (uint32_t m = 0; m < M; m++) acc[m] += (uint32_t)(w0 * xa[m] + w1 * xb[m] + w2 * xc[m] + w3 * xd[m]);
     }
-    int32_t *acc = s->acc + ((uint64_t)in->f[FLD_ACC_ADDR] + m) * C;
-    if (in->f[FLD_ACCUM])
-      for (uint32_t c = 0; c < C; c++) acc[c] = sa_wrap_add32(acc[c], sum[c]);
-    else
-      memcpy(acc, sum, C * sizeof *sum);
+    for (; r < R; r++) {
+      int32_t wv = w[(size_t)r * C + c];
+      const int8_t *restrict xa = x0 + r * xs;
+      for (uint32_t m = 0; m < M; m++) acc[m] += (uint32_t)(wv * xa[m]);
+    }
   }
   t->ready = t->start + M;
   t->end = t->start + M - 1 + R + C - 1;
@@ -233,6 +308,10 @@ static void exec_compute(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   if (in->f[FLD_ACCUM]) s->stats.mem_reads[MEM_ST_ACC] += M;
 }
 
+static uint32_t acc_at(const Fast *f, uint64_t row, uint32_t c) {
+  return f->acc_t[(size_t)c * f->acc_stride + row];
+}
+
 // Post-processes output row (o, i) of a STORE into f->bytes; returns the acc rows it read.
 static uint32_t post_row(Fast *f, const Insn *in, uint64_t o, uint64_t i) {
   const Arch *a = f->a;
@@ -242,20 +321,20 @@ static uint32_t post_row(Fast *f, const Insn *in, uint64_t o, uint64_t i) {
   int64_t pool = cp[FLD_POOL];
   uint64_t src = (uint64_t)in->f[FLD_SRC];
   if (in->f[FLD_RAW32]) {
-    const int32_t *row = s->acc + (src + o * (uint64_t)in->f[FLD_INNER] + i) * C;
+    uint64_t row = src + o * (uint64_t)in->f[FLD_INNER] + i;
     for (uint32_t c = 0; c < cols; c++)
-      for (int k = 0; k < 4; k++) f->bytes[4 * c + (uint32_t)k] = (uint8_t)((uint32_t)row[c] >> (8 * k));
+      for (int k = 0; k < 4; k++) f->bytes[4 * c + (uint32_t)k] = (uint8_t)(acc_at(f, row, c) >> (8 * k));
     return 1;
   }
   const int32_t *prm = cs[FLD_PARAMS] ? s->param + (uint64_t)cs[FLD_PROW] * C : NULL;
   unsigned act = (unsigned)cs[FLD_ACT];
   int8_t lo = (int8_t)cs[FLD_CLAMP_LO], hi = (int8_t)cs[FLD_CLAMP_HI];
   if (pool == POOL_NONE) {
-    const int32_t *row = s->acc + (src + o * (uint64_t)in->f[FLD_INNER] + i) * C;
+    uint64_t row = src + o * (uint64_t)in->f[FLD_INNER] + i;
     for (uint32_t c = 0; c < cols; c++) {
       int32_t bias = prm ? prm[c] : 0, mult = prm ? prm[C + c] : 1;
       unsigned shift = prm ? (unsigned)prm[2 * C + c] & 63u : 0;
-      f->bytes[c] = (uint8_t)sa_post(row[c], bias, mult, shift, act, lo, hi);
+      f->bytes[c] = (uint8_t)sa_post((int32_t)acc_at(f, row, c), bias, mult, shift, act, lo, hi);
     }
     return 1;
   }
@@ -271,7 +350,7 @@ static uint32_t post_row(Fast *f, const Insn *in, uint64_t o, uint64_t i) {
       for (int64_t dx = 0; dx < cp[FLD_KW]; dx++) {
         int64_t y = y0 + dy, x = x0 + dx;
         if (y < 0 || y >= cp[FLD_IN_H] || x < 0 || x >= cp[FLD_IN_W]) continue;
-        int32_t v = s->acc[(src + (uint64_t)(y * cp[FLD_IN_W] + x)) * C + c];
+        int32_t v = (int32_t)acc_at(f, src + (uint64_t)(y * cp[FLD_IN_W] + x), c);
         reads++;
         if (pool == POOL_MAX) {
           int8_t q = sa_post(v, bias, mult, shift, act, lo, hi);
@@ -403,7 +482,9 @@ static int start_insn(Fast *f, Unit u, uint64_t s) {
   tm.ready = s + 1;
   tm.end = s;
   switch (in->op) {
-  case OP_LOAD: exec_load(f, in, &tm, ls); break;
+  case OP_LOAD:
+    if (exec_load(f, in, &tm, ls)) return -1;
+    break;
   case OP_CFG_LOAD: f->cfg_load = *in; break;
   case OP_PRELOAD: exec_preload(f, in, &tm); break;
   case OP_COMPUTE: exec_compute(f, in, &tm, ls); break;
@@ -504,12 +585,18 @@ static int fast_alloc(Fast *f) {
   }
   f->rd = (BeatChannel){calloc(a->dram_inflight, sizeof(uint64_t)), 0, 0, a->dram_inflight, a->dram_latency};
   f->wr = (BeatChannel){calloc(a->dram_inflight, sizeof(uint64_t)), 0, 0, a->dram_inflight, a->dram_latency};
-  f->bank16[0] = calloc((size_t)a->rows * a->cols, sizeof(int16_t));
-  f->bank16[1] = calloc((size_t)a->rows * a->cols, sizeof(int16_t));
+  f->bank32[0] = calloc((size_t)a->rows * a->cols, sizeof(int32_t));
+  f->bank32[1] = calloc((size_t)a->rows * a->cols, sizeof(int32_t));
+  // Column strides a little off the (usually power-of-two) row counts, so that the columns do
+  // not all fall into the same cache sets.
+  f->spad_stride = (size_t)a->spad_rows + 64;
+  f->acc_stride = (size_t)a->acc_rows + 16;
+  f->spad_t = calloc((size_t)a->rows * f->spad_stride, 1);
+  f->acc_t = calloc((size_t)a->cols * f->acc_stride, sizeof(uint32_t));
   f->fifo_last = calloc(a->store_fifo_rows, sizeof(uint64_t));
-  f->rowbuf = calloc(a->cols, sizeof(int32_t));
   f->bytes = calloc(4 * (size_t)(a->cols > a->rows ? a->cols : a->rows), 1);
-  if (!f->rd.ring || !f->wr.ring || !f->bank16[0] || !f->bank16[1] || !f->fifo_last || !f->rowbuf || !f->bytes)
+  if (!f->rd.ring || !f->wr.ring || !f->bank32[0] || !f->bank32[1] || !f->spad_t || !f->acc_t ||
+      !f->fifo_last || !f->bytes)
     return -1;
   f->cfg_load.op = OP_CFG_LOAD;
   f->cfg_store.op = OP_CFG_STORE;
@@ -526,11 +613,13 @@ static void fast_free(Fast *f) {
   for (int c = 0; c < NUM_UNITS * NUM_UNITS; c++) free(f->ch[c].t);
   free(f->rd.ring);
   free(f->wr.ring);
-  free(f->bank16[0]);
-  free(f->bank16[1]);
+  free(f->bank32[0]);
+  free(f->bank32[1]);
+  free(f->spad_t);
+  free(f->acc_t);
   free(f->fifo_last);
-  free(f->rowbuf);
   free(f->bytes);
+  free(f->tile);
 }
 
 static int fast_loop(Fast *f) {
@@ -560,6 +649,15 @@ static int fast_loop(Fast *f) {
   }
 }
 
+// Leaves the machine's row-major memories as the run left them.
+static void write_back(Fast *f) {
+  const Arch *a = f->a;
+  for (uint32_t row = 0; row < a->spad_rows; row++)
+    for (uint32_t r = 0; r < a->rows; r++) f->s->spad[(size_t)row * a->rows + r] = f->spad_t[(size_t)r * f->spad_stride + row];
+  for (uint32_t row = 0; row < a->acc_rows; row++)
+    for (uint32_t c = 0; c < a->cols; c++) f->s->acc[(size_t)row * a->cols + c] = (int32_t)acc_at(f, row, c);
+}
+
 int sim_fast_run(Sim *s, Diag *d) {
   Fast f;
   memset(&f, 0, sizeof f);
@@ -574,6 +672,7 @@ int sim_fast_run(Sim *s, Diag *d) {
     uint64_t last = f.max_end > f.halt_cycle ? f.max_end : f.halt_cycle;
     st->cycles = last + 1;
     for (int u = 0; u < NUM_UNITS; u++) st->unit[u].idle += st->cycles - f.q[u].free_at;
+    write_back(&f);
   }
   fast_free(&f);
   return rc;

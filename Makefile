@@ -108,6 +108,6 @@ bench: $(SASIM)
 	@sh bench/sim-speed
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-bench*
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -248,7 +248,7 @@ static void print_table(const Opts *o, const Arch *a, const EngineRun *f, const 
     if (f->ran) printf("fast engine / host naive loop: %.3f (MACs per second)\n", rate(host_s, f->seconds));
   }
   const char *flags = getenv("SA_BENCH_CFLAGS");
-  printf("built with: %s\n", flags ? flags : "the project's default flags (-O2)");
+  printf("built with: %s\n", flags ? flags : "the Makefile's default flags");
 }
 
 static void print_json(const Opts *o, const Arch *a, const EngineRun *f, const EngineRun *dt, double host_s) {

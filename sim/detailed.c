@@ -208,7 +208,9 @@ static int tokens_commit(Det *m) {
 static int det_cycle(Det *m) {
   for (int u = 0; u < NUM_UNITS; u++) m->inside[u] = m->stall[u] = 0;
   m->ended = 0;
+  uint32_t pc_before = m->pc;
   int moved = fetch_decide(m);
+  m->halted_now = m->pc != pc_before && m->halted;
   for (int u = 0; u < NUM_UNITS; u++) unit_try_start(m, (Unit)u);
   DramReq rd, wr;
   DramResp rd_resp, wr_resp;
@@ -226,6 +228,10 @@ static int det_cycle(Det *m) {
   fetch_commit(m);
   if (tokens_commit(m)) return -1;
   moved |= m->ended || rd_resp.valid || wr_resp.valid || !dram_idle(m->dram);
+  // Real progress, for the watchdog in sim_detailed_run: something fetched, ended, streamed, or a
+  // beat moved. No legal state goes long without one.
+  m->progressed = m->fetched >= 0 || m->halted_now || m->ended || rd_ok || wr_ok || rd_resp.valid || wr_resp.valid ||
+                  m->inside[UNIT_COMPUTE];
   moved |= det_load_active(m) || det_compute_active(m) || det_store_active(m);
   return moved;
 }
@@ -328,8 +334,19 @@ int sim_detailed_run(Sim *s, Diag *d) {
   reset_results(s);
   Det m;
   int rc = det_init(&m, s, d);
+  // Watchdog: the longest legal stretch without progress is about one DRAM latency plus an array
+  // drain and a pooling window; far past that, the engine itself is stuck (a bug), so stop.
+  const Arch *a = s->arch;
+  uint64_t patience = 4 * ((uint64_t)a->dram_latency + 2 * (a->rows + a->cols) + a->sfu_latency + 256) + 1024;
+  uint64_t last_progress = 0;
   for (m.t = 0; rc == 0; m.t++) {
     int moved = det_cycle(&m);
+    if (m.progressed) last_progress = m.t;
+    if (moved >= 0 && m.t - last_progress > patience) {
+      rc = diag_error(d, "sim: internal error: the detailed engine made no progress from cycle %llu to %llu",
+                      (unsigned long long)last_progress, (unsigned long long)m.t);
+      break;
+    }
     if (moved < 0) {
       rc = -1;
     } else if (m.halted && m.remaining == 0) {

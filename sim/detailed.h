@@ -184,6 +184,8 @@ typedef struct Det {
   LoadUnit ld;
   ComputeUnit cu;
   StoreUnit su;
+  int progressed;                   // this cycle fetched, ended, streamed or moved a beat (watchdog)
+  int halted_now;                   // this cycle fetched HALT
 } Det;
 
 // detailed.c: services for the units.

@@ -60,6 +60,7 @@ typedef struct {
   int8_t *spad_t;                      // scratchpad, transposed: [r][row], R columns
   uint32_t *acc_t;                     // accumulator, transposed: [c][row], C columns (wraps)
   size_t spad_stride, acc_stride;      // elements from one column to the next
+  unsigned bus_log2;                   // log2 of dram.bus_bytes (a power of two)
   // Configuration registers (latched by each instruction at its start).
   Insn cfg_load, cfg_store, cfg_pool;
   uint64_t *fifo_last;                 // store FIFO: last-beat issue cycle of recent rows, D entries
@@ -107,8 +108,16 @@ static uint64_t beat_issue(BeatChannel *b, uint64_t earliest) {
   return t;
 }
 
-static uint64_t beats_covering(uint64_t addr, uint64_t len, uint32_t bus) {
-  return (addr + len - 1) / bus - addr / bus + 1;
+// Beats of 2^bus_log2 bytes that cover [addr, addr + len).
+static uint64_t beats_covering(uint64_t addr, uint64_t len, unsigned bus_log2) {
+  return ((addr + len - 1) >> bus_log2) - (addr >> bus_log2) + 1;
+}
+
+// memcpy for the short segments of a gather: whole 8-byte words inline, then the tail.
+static void copy_short(uint8_t *dst, const uint8_t *src, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) memcpy(dst + i, src + i, 8);
+  for (; i < n; i++) dst[i] = src[i];
 }
 
 // --- Instruction semantics and timing ----------------------------------------------------------
@@ -219,8 +228,8 @@ static int exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
     for (uint32_t g = 0; g < nseg; g++) {
       uint64_t addr = (uint64_t)in->f[FLD_DRAM_ADDR] + o * (uint64_t)c[FLD_STRIDE_OUTER] +
                       i * (uint64_t)c[FLD_STRIDE_INNER] + g * (uint64_t)c[FLD_SEG_STRIDE];
-      memcpy(row + (size_t)g * seglen, s->dram + addr, seglen);
-      uint64_t n = beats_covering(addr, seglen, a->bus_bytes);
+      copy_short(row + (size_t)g * seglen, s->dram + addr, seglen);
+      uint64_t n = beats_covering(addr, seglen, f->bus_log2);
       if (fast_beats) {
         uint64_t from = beats == 0 ? t->start : f->rd.last + 1;
         f->rd.last = from + n - 1;
@@ -383,7 +392,7 @@ static void exec_store(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
     acc_reads += post_row(f, in, o, i);
     uint64_t addr = (uint64_t)in->f[FLD_DRAM_ADDR] + o * (uint64_t)cs[FLD_STRIDE_OUTER] + i * (uint64_t)cs[FLD_STRIDE_INNER];
     memcpy(s->dram + addr, f->bytes, nbytes);
-    uint64_t n = beats_covering(addr, nbytes, a->bus_bytes);
+    uint64_t n = beats_covering(addr, nbytes, f->bus_log2);
     for (uint64_t k = 0; k < n; k++) {
       uint64_t base = rdy;
       if (beats + k > 0 && f->wr.last + 1 > base) base = f->wr.last + 1;
@@ -589,6 +598,7 @@ static int fast_alloc(Fast *f) {
   f->bank32[1] = calloc((size_t)a->rows * a->cols, sizeof(int32_t));
   // Column strides a little off the (usually power-of-two) row counts, so that the columns do
   // not all fall into the same cache sets.
+  while ((1u << f->bus_log2) < a->bus_bytes) f->bus_log2++;
   f->spad_stride = (size_t)a->spad_rows + 64;
   f->acc_stride = (size_t)a->acc_rows + 16;
   f->spad_t = calloc((size_t)a->rows * f->spad_stride, 1);

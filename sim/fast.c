@@ -261,12 +261,11 @@ static void exec_preload(Fast *f, const Insn *in, InsnTime *t) {
   const Arch *a = f->a;
   int b = (int)(f->n_preloads % 2);
   uint32_t k = (uint32_t)in->f[FLD_ROWS];
-  for (uint32_t r = 0; r < a->rows; r++)
-    for (uint32_t c = 0; c < a->cols; c++) {
-      int8_t w = r < k ? f->s->wbuf[((uint64_t)in->f[FLD_SRC] + r) * a->cols + c] : 0;
-      f->s->bank[b][r * a->cols + c] = w;
-      f->bank32[b][r * a->cols + c] = w;
-    }
+  size_t C = a->cols;
+  int8_t *bank = f->s->bank[b];
+  memcpy(bank, f->s->wbuf + (uint64_t)in->f[FLD_SRC] * C, k * C);   // rows beyond ROWS are zero
+  memset(bank + k * C, 0, (a->rows - k) * C);
+  for (size_t i = 0; i < (size_t)a->rows * C; i++) f->bank32[b][i] = bank[i];
   f->bank_k[b] = k;
   f->n_preloads++;
   f->last_preload_start = t->start;
@@ -287,22 +286,45 @@ static void exec_compute(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   const int32_t *w = f->bank32[b];
   const int8_t *x0 = f->spad_t + in->f[FLD_SRC];
   size_t xs = f->spad_stride;   // distance between scratchpad columns
-  for (uint32_t c = 0; c < C; c++) {
-    uint32_t *restrict acc = f->acc_t + (size_t)c * f->acc_stride + in->f[FLD_ACC_ADDR];
-    if (!in->f[FLD_ACCUM]) memset(acc, 0, M * sizeof *acc);
+  int accum = (int)in->f[FLD_ACCUM];
+  uint32_t c = 0;
+  // Two output columns and four weight rows at a time: each widened activation feeds two
+  // columns, and each accumulator load and store carries four products (their sum fits easily).
+  for (; c + 2 <= C; c += 2) {
+    uint32_t *restrict acc0 = f->acc_t + (size_t)c * f->acc_stride + in->f[FLD_ACC_ADDR];
+    uint32_t *restrict acc1 = acc0 + f->acc_stride;
+    if (!accum) {
+      memset(acc0, 0, M * sizeof *acc0);
+      memset(acc1, 0, M * sizeof *acc1);
+    }
     uint32_t r = 0;
-    // Four weights at a time: one load and store of acc per four products per row; the sum of
-    // four int8 x int8 products fits easily in int32.
     for (; r + 4 <= R; r += 4) {
       const int32_t *wc = w + (size_t)r * C + c;
       int32_t w0 = wc[0], w1 = wc[C], w2 = wc[2 * C], w3 = wc[3 * C];
+      int32_t v0 = wc[1], v1 = wc[C + 1], v2 = wc[2 * C + 1], v3 = wc[3 * C + 1];
       const int8_t *restrict xa = x0 + r * xs, *restrict xb = xa + xs, *restrict xc = xb + xs, *restrict xd = xc + xs;
-      for (uint32_t m = 0; m < M; m++) acc[m] += (uint32_t)(w0 * xa[m] + w1 * xb[m] + w2 * xc[m] + w3 * xd[m]);
+      for (uint32_t m = 0; m < M; m++) {
+        int32_t pa = xa[m], pb = xb[m], pc = xc[m], pd = xd[m];
+        acc0[m] += (uint32_t)(w0 * pa + w1 * pb + w2 * pc + w3 * pd);
+        acc1[m] += (uint32_t)(v0 * pa + v1 * pb + v2 * pc + v3 * pd);
+      }
     }
     for (; r < R; r++) {
-      int32_t wv = w[(size_t)r * C + c];
+      int32_t w0 = w[(size_t)r * C + c], v0 = w[(size_t)r * C + c + 1];
       const int8_t *restrict xa = x0 + r * xs;
-      for (uint32_t m = 0; m < M; m++) acc[m] += (uint32_t)(wv * xa[m]);
+      for (uint32_t m = 0; m < M; m++) {
+        acc0[m] += (uint32_t)(w0 * xa[m]);
+        acc1[m] += (uint32_t)(v0 * xa[m]);
+      }
+    }
+  }
+  if (c < C) {   // the odd last column
+    uint32_t *restrict acc0 = f->acc_t + (size_t)c * f->acc_stride + in->f[FLD_ACC_ADDR];
+    if (!accum) memset(acc0, 0, M * sizeof *acc0);
+    for (uint32_t r = 0; r < R; r++) {
+      int32_t w0 = w[(size_t)r * C + c];
+      const int8_t *restrict xa = x0 + r * xs;
+      for (uint32_t m = 0; m < M; m++) acc0[m] += (uint32_t)(w0 * xa[m]);
     }
   }
   t->ready = t->start + M;

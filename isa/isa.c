@@ -3,6 +3,7 @@
 #include "isa.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <strings.h>
 
 const OpInfo isa_ops[ISA_NUM_OPCODES] = {
@@ -51,6 +52,15 @@ static void put_bits(uint8_t w[ISA_WORD_BYTES], unsigned lsb, unsigned width, ui
   uint64_t m = field_mask(width) << off;
   v = (v & ~m) | ((val << off) & m);
   for (unsigned i = 0; i < 8; i++) w[half * 8 + i] = (uint8_t)(v >> (8 * i));
+}
+
+Insn isa_insn(Opcode op) {
+  Insn in;
+  memset(&in, 0, sizeof in);
+  in.op = op;
+  for (int f = 0; f < FLD_COUNT; f++)
+    if (isa_has_field(op, (FieldId)f) && isa_fields[f].kind == K_CNT) in.f[f] = 1;
+  return in;
 }
 
 void isa_encode(const Insn *in, uint8_t out[ISA_WORD_BYTES]) {

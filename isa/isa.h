@@ -89,6 +89,9 @@ typedef struct {
   int64_t f[FLD_COUNT];
 } Insn;
 
+// The smallest legal-looking instruction of an opcode: every count field (K_CNT) 1, all else 0.
+Insn isa_insn(Opcode op);
+
 // Encodes in into 16 bytes (little-endian halves). Values are masked to their field widths;
 // isa_check_fields() says whether they fit.
 void isa_encode(const Insn *in, uint8_t out[ISA_WORD_BYTES]);

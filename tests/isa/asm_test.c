@@ -111,14 +111,6 @@ static Arch big_arch(void) {
   return a;
 }
 
-static Insn minimal(Opcode op) {
-  Insn in;
-  memset(&in, 0, sizeof in);
-  in.op = op;
-  for (int f = 0; f < FLD_COUNT; f++)
-    if (isa_has_field(op, (FieldId)f) && isa_fields[f].kind == K_CNT) in.f[f] = 1;
-  return in;
-}
 
 // Adds `in` when it passes prog_check_insn after the program so far; returns 1 if added.
 static int try_add(Program *p, ProgCheckState *st, const Insn *in) {
@@ -138,12 +130,12 @@ static void test_every_insn(void) {
   prog_add_layer(p, "l0");
   ProgCheckState st;
   memset(&st, 0, sizeof st);
-  Insn pre = minimal(OP_PRELOAD);
+  Insn pre = isa_insn(OP_PRELOAD);
   try_add(p, &st, &pre);
   int per_op[ISA_NUM_OPCODES] = {0}, fields_tried = 0, fields_added = 0;
   for (int op = 0; op < ISA_NUM_OPCODES; op++) {
     if (!isa_ops[op].name || op == OP_HALT) continue;
-    Insn base = minimal((Opcode)op);
+    Insn base = isa_insn((Opcode)op);
     per_op[op] += try_add(p, &st, &base);
     for (int f = 0; f < FLD_COUNT; f++) {
       if (f == FLD_OP || !isa_has_field((Opcode)op, (FieldId)f)) continue;
@@ -171,7 +163,7 @@ static void test_every_insn(void) {
       }
     }
   }
-  Insn halt = minimal(OP_HALT);
+  Insn halt = isa_insn(OP_HALT);
   per_op[OP_HALT] = try_add(p, &st, &halt);
   for (int op = 0; op < ISA_NUM_OPCODES; op++)
     if (isa_ops[op].name) CHECK(per_op[op] > 0, "no %s instruction in the test program", isa_ops[op].name);

@@ -31,14 +31,6 @@ static void wr64(uint8_t *p, uint64_t v) {
 
 // ---- the program under test ----
 
-static Insn mk(Opcode op) {
-  Insn in;
-  memset(&in, 0, sizeof in);
-  in.op = op;
-  for (int f = 0; f < FLD_COUNT; f++)
-    if (isa_has_field(op, (FieldId)f) && isa_fields[f].kind == K_CNT) in.f[f] = 1;
-  return in;
-}
 
 static void add(Program *p, Insn in) { prog_add_insn(p, &in); }
 
@@ -76,14 +68,14 @@ static Program *gemm_program(void) {
   Arch a = tiny_arch();
   Program *p = prog_new(&a);
   prog_add_layer(p, "gemm");
-  Insn in = mk(OP_LAYER);
+  Insn in = isa_insn(OP_LAYER);
   add(p, in);
-  in = mk(OP_CFG_LOAD);
+  in = isa_insn(OP_CFG_LOAD);
   in.f[FLD_STRIDE_OUTER] = 4;
   in.f[FLD_MULT] = 1;
   add(p, in);
   for (int m = 0; m < 2; m++) {   // A into SPAD, W into WBUF
-    in = mk(OP_LOAD);
+    in = isa_insn(OP_LOAD);
     in.f[FLD_MEM] = m ? MEM_WBUF : MEM_SPAD;
     in.f[FLD_DRAM_ADDR] = m ? 16 : 0;
     in.f[FLD_OUTER] = 4;
@@ -91,28 +83,28 @@ static Program *gemm_program(void) {
     in.f[FLD_PUSH] = 1 << UNIT_COMPUTE;
     add(p, in);
   }
-  in = mk(OP_PRELOAD);
+  in = isa_insn(OP_PRELOAD);
   in.f[FLD_ROWS] = 4;
   in.f[FLD_POP] = 1 << UNIT_LOAD;
   add(p, in);
-  in = mk(OP_COMPUTE);
+  in = isa_insn(OP_COMPUTE);
   in.f[FLD_ROWS] = 4;
   in.f[FLD_POP] = 1 << UNIT_LOAD;
   in.f[FLD_PUSH] = 1 << UNIT_STORE;
   add(p, in);
-  in = mk(OP_CFG_STORE);
+  in = isa_insn(OP_CFG_STORE);
   in.f[FLD_STRIDE_OUTER] = 16;
   in.f[FLD_CLAMP_LO] = -128;
   in.f[FLD_CLAMP_HI] = 127;
   add(p, in);
-  in = mk(OP_STORE);
+  in = isa_insn(OP_STORE);
   in.f[FLD_RAW32] = 1;
   in.f[FLD_DRAM_ADDR] = 64;
   in.f[FLD_OUTER] = 4;
   in.f[FLD_COLS] = 4;
   in.f[FLD_POP] = 1 << UNIT_COMPUTE;
   add(p, in);
-  add(p, mk(OP_HALT));
+  add(p, isa_insn(OP_HALT));
   add_tensor(p, "A", DT_INT8, ROLE_INPUT, 0, 0.5);
   add_tensor(p, "W", DT_INT8, ROLE_CONST, 16, 0.25);
   add_tensor(p, "C", DT_INT32, ROLE_OUTPUT, 64, 0.125);
@@ -131,33 +123,33 @@ static Program *gemm_program(void) {
 static Program *rich_program(void) {
   Program *p = gemm_program();
   p->n_insns--;   // HALT goes last again below
-  Insn in = mk(OP_LOAD);
+  Insn in = isa_insn(OP_LOAD);
   in.f[FLD_MEM] = MEM_PARAM;
   in.f[FLD_DRAM_ADDR] = 512;
   in.f[FLD_OUTER] = 3;
   in.f[FLD_SEGLEN] = 16;
   add(p, in);
-  in = mk(OP_LOAD);
+  in = isa_insn(OP_LOAD);
   in.f[FLD_MEM] = MEM_ACC;
   in.f[FLD_ACCUM] = 1;
   in.f[FLD_SEGLEN] = 4;
   add(p, in);
-  in = mk(OP_CFG_POOL);
+  in = isa_insn(OP_CFG_POOL);
   in.f[FLD_POOL] = POOL_MAX;
   in.f[FLD_KH] = in.f[FLD_KW] = in.f[FLD_SH] = in.f[FLD_SW] = 2;
   in.f[FLD_IN_H] = in.f[FLD_IN_W] = 2;
   add(p, in);
-  in = mk(OP_CFG_STORE);
+  in = isa_insn(OP_CFG_STORE);
   in.f[FLD_ACT] = ACT_CLAMP;
   in.f[FLD_PARAMS] = 1;
   in.f[FLD_CLAMP_LO] = -5;
   in.f[FLD_CLAMP_HI] = 5;
   add(p, in);
-  in = mk(OP_STORE);
+  in = isa_insn(OP_STORE);
   in.f[FLD_DRAM_ADDR] = 256;
   in.f[FLD_COLS] = 4;
   add(p, in);
-  add(p, mk(OP_HALT));
+  add(p, isa_insn(OP_HALT));
   prog_add_layer(p, "pool");
   return p;
 }

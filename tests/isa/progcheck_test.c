@@ -24,18 +24,9 @@ static Arch small_arch(void) {
   return a;
 }
 
-// An instruction with every count field of its format at 1 and everything else 0.
-static Insn mk(Opcode op) {
-  Insn in;
-  memset(&in, 0, sizeof in);
-  in.op = op;
-  for (int f = 0; f < FLD_COUNT; f++)
-    if (isa_has_field(op, (FieldId)f) && isa_fields[f].kind == K_CNT) in.f[f] = 1;
-  return in;
-}
 
 static Insn load(int mem, int64_t dst, int64_t addr, int64_t outer, int64_t inner, int64_t nseg, int64_t seglen) {
-  Insn in = mk(OP_LOAD);
+  Insn in = isa_insn(OP_LOAD);
   in.f[FLD_MEM] = mem;
   in.f[FLD_DST] = dst;
   in.f[FLD_DRAM_ADDR] = addr;
@@ -47,7 +38,7 @@ static Insn load(int mem, int64_t dst, int64_t addr, int64_t outer, int64_t inne
 }
 
 static Insn cfg_load(int64_t so, int64_t si, int64_t ss) {
-  Insn in = mk(OP_CFG_LOAD);
+  Insn in = isa_insn(OP_CFG_LOAD);
   in.f[FLD_STRIDE_OUTER] = so;
   in.f[FLD_STRIDE_INNER] = si;
   in.f[FLD_SEG_STRIDE] = ss;
@@ -56,14 +47,14 @@ static Insn cfg_load(int64_t so, int64_t si, int64_t ss) {
 }
 
 static Insn preload(int64_t src, int64_t rows) {
-  Insn in = mk(OP_PRELOAD);
+  Insn in = isa_insn(OP_PRELOAD);
   in.f[FLD_SRC] = src;
   in.f[FLD_ROWS] = rows;
   return in;
 }
 
 static Insn compute(int64_t src, int64_t acc, int64_t rows) {
-  Insn in = mk(OP_COMPUTE);
+  Insn in = isa_insn(OP_COMPUTE);
   in.f[FLD_SRC] = src;
   in.f[FLD_ACC_ADDR] = acc;
   in.f[FLD_ROWS] = rows;
@@ -71,7 +62,7 @@ static Insn compute(int64_t src, int64_t acc, int64_t rows) {
 }
 
 static Insn store(int64_t src, int64_t addr, int64_t outer, int64_t inner, int64_t cols, int raw32) {
-  Insn in = mk(OP_STORE);
+  Insn in = isa_insn(OP_STORE);
   in.f[FLD_SRC] = src;
   in.f[FLD_DRAM_ADDR] = addr;
   in.f[FLD_OUTER] = outer;
@@ -82,7 +73,7 @@ static Insn store(int64_t src, int64_t addr, int64_t outer, int64_t inner, int64
 }
 
 static Insn cfg_store(int act, int params, int64_t prow, int64_t lo, int64_t hi, int64_t so, int64_t si) {
-  Insn in = mk(OP_CFG_STORE);
+  Insn in = isa_insn(OP_CFG_STORE);
   in.f[FLD_ACT] = act;
   in.f[FLD_PARAMS] = params;
   in.f[FLD_PROW] = prow;
@@ -95,7 +86,7 @@ static Insn cfg_store(int act, int params, int64_t prow, int64_t lo, int64_t hi,
 
 // CFG_POOL: k x k window, stride s, padding pt/pl, input h x w.
 static Insn cfg_pool(int pool, int64_t k, int64_t s, int64_t pt, int64_t pl, int64_t h, int64_t w) {
-  Insn in = mk(OP_CFG_POOL);
+  Insn in = isa_insn(OP_CFG_POOL);
   in.f[FLD_POOL] = pool;
   in.f[FLD_KH] = in.f[FLD_KW] = k;
   in.f[FLD_SH] = in.f[FLD_SW] = s;
@@ -107,7 +98,7 @@ static Insn cfg_pool(int pool, int64_t k, int64_t s, int64_t pt, int64_t pl, int
 }
 
 static Insn layer(int64_t id) {
-  Insn in = mk(OP_LAYER);
+  Insn in = isa_insn(OP_LAYER);
   in.f[FLD_LAYER_ID] = id;
   return in;
 }
@@ -280,7 +271,7 @@ static void test_cfg_store_layer(void) {
   expect("layer_named", l_ok, N(l_ok), NULL);
   Insn l_bad[] = {layer(2)};
   expect("layer_unnamed", l_bad, N(l_bad), "LAYER_ID=2 has no name (the program names 2 layers)");
-  Insn after[] = {mk(OP_HALT), layer(0)};
+  Insn after[] = {isa_insn(OP_HALT), layer(0)};
   expect("insn_after_halt", after, N(after), "instruction after HALT");
 }
 
@@ -291,7 +282,7 @@ static Program *valid_program(void) {
   Program *p = prog_new(&a);
   prog_add_layer(p, "l0");
   Insn code[] = {layer(0), cfg_load(4, 0, 0), load(MEM_SPAD, 0, 0, 4, 1, 1, 4), load(MEM_WBUF, 0, 64, 4, 1, 1, 6),
-                 preload(0, 4), compute(0, 0, 4), store(0, 128, 4, 1, 6, 0), mk(OP_HALT)};
+                 preload(0, 4), compute(0, 0, 4), store(0, 128, 4, 1, 6, 0), isa_insn(OP_HALT)};
   for (int i = 0; i < N(code); i++) prog_add_insn(p, &code[i]);
   TensorInfo t = {.name = "A", .dtype = DT_INT8, .role = ROLE_INPUT, .ndim = 2, .dims = {4, 4}, .addr = 0};
   prog_dense_strides(&t);
@@ -330,7 +321,7 @@ static void test_program_halt(void) {
   p->n_insns--;
   expect_prog("program_no_halt", p, "t.bin: insn 6: error: program does not end with HALT");
   p = valid_program();
-  Insn h = mk(OP_HALT);
+  Insn h = isa_insn(OP_HALT);
   prog_add_insn(p, &h);
   expect_prog("program_two_halts", p, "t.bin: insn 8: error: instruction after HALT");
   p = valid_program();

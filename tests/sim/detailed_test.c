@@ -9,40 +9,17 @@
 #include "../../isa/numerics.h"
 #include "../../sim/sim_internal.h"
 #include "../common/check.h"
+#include "../common/testarch.h"
 #include "../common/gemmprog.h"
 
 #define U_LOAD 1
 #define U_COMPUTE 2
 #define U_STORE 4
 
-// TIMING §11's "tiny" machine: 4x4, B = 4, L = 10, F = 4; queues 4, FIFO 2 rows, S = 2.
-static Arch tiny_arch(void) {
-  Arch a;
-  arch_default(&a);
-  snprintf(a.name, sizeof a.name, "tiny");
-  a.rows = a.cols = 4;
-  a.spad_rows = a.wbuf_rows = a.acc_rows = 64;
-  a.param_rows = 8;
-  a.dram_bytes = 1 << 16;
-  a.bus_bytes = 4;
-  a.dram_latency = 10;
-  a.dram_inflight = 4;
-  a.queue_depth[0] = a.queue_depth[1] = a.queue_depth[2] = 4;
-  a.store_fifo_rows = 2;
-  a.sfu_latency = 2;
-  a.token_max = 255;
-  return a;
-}
 
-static Insn mk(Opcode op) {
-  Insn in;
-  memset(&in, 0, sizeof in);
-  in.op = op;
-  return in;
-}
 
 static Insn mk_load(int mem, uint64_t dst, uint64_t addr, int outer, int inner, int nseg, int seglen) {
-  Insn in = mk(OP_LOAD);
+  Insn in = isa_insn(OP_LOAD);
   in.f[FLD_MEM] = mem;
   in.f[FLD_DST] = (int64_t)dst;
   in.f[FLD_DRAM_ADDR] = (int64_t)addr;
@@ -54,7 +31,7 @@ static Insn mk_load(int mem, uint64_t dst, uint64_t addr, int outer, int inner, 
 }
 
 static Insn mk_rows(Opcode op, uint64_t src, int rows) {
-  Insn in = mk(op);
+  Insn in = isa_insn(op);
   in.f[FLD_SRC] = (int64_t)src;
   in.f[FLD_ROWS] = rows;
   return in;
@@ -97,7 +74,7 @@ static void check_unit(const Sim *s, Unit u, uint64_t busy, uint64_t wtok, uint6
 // TIMING §11: LOAD of 4 aligned 4-byte rows starting in cycle 1: beats 1..4, ready 5, end 14;
 // a PRELOAD popping its token starts in 15.
 static void test_worked_example(void) {
-  Arch a = tiny_arch();
+  Arch a = testarch_tiny();
   Program *p = prog_new(&a);
   uint8_t bytes[4] = {9, 8, 7, 6};
   prog_add_data(p, 0, bytes, 4);
@@ -107,7 +84,7 @@ static void test_worked_example(void) {
   in = mk_rows(OP_PRELOAD, 0, 4);
   in.f[FLD_POP] = U_LOAD;
   add(p, in);                                       // 1: f 1, s 15, ready 16, end 15+4-1 = 18
-  add(p, mk(OP_HALT));                              // 2: f 2: s = e = 2, ready 3
+  add(p, isa_insn(OP_HALT));                              // 2: f 2: s = e = 2, ready 3
   Diag d;
   int rc;
   Sim *s = run(p, &d, &rc);
@@ -139,7 +116,7 @@ static void test_worked_example(void) {
 // held back until the slots of the first beats free up; then ACC (scaled, overwrite and
 // accumulate), PARAM (int32 little-endian) and the zeroed rest of each row.
 static void test_load_gather(void) {
-  Arch a = tiny_arch();
+  Arch a = testarch_tiny();
   a.rows = a.cols = 8;
   Program *p = prog_new(&a);
   uint8_t dram[64];
@@ -149,7 +126,7 @@ static void test_load_gather(void) {
   prog_add_data(p, 0, dram, 64);
   prog_add_data(p, 200, accv, 4);
   prog_add_data(p, 300, par, 8);
-  Insn in = mk(OP_CFG_LOAD);   // 0: f 0, s 1, ready 2, end 1
+  Insn in = isa_insn(OP_CFG_LOAD);   // 0: f 0, s 1, ready 2, end 1
   in.f[FLD_STRIDE_OUTER] = 16;
   in.f[FLD_SEG_STRIDE] = 5;
   in.f[FLD_MULT] = 3;
@@ -165,7 +142,7 @@ static void test_load_gather(void) {
   in.f[FLD_ACCUM] = 1;
   add(p, in);
   add(p, mk_load(MEM_PARAM, 0, 300, 1, 1, 1, 8));   // 4: PARAM row 0 := {1, -1, 0 ...}
-  add(p, mk(OP_HALT));
+  add(p, isa_insn(OP_HALT));
   Diag d;
   diag_init(&d);
   Sim *s = sim_new(p, SIM_DETAILED, &d);
@@ -219,12 +196,12 @@ static void test_load_gather(void) {
 // Queue space (TIMING §2): with a load queue of depth 1 the second LOAD is fetched only in the
 // cycle after the first one leaves the queue.
 static void test_fetch_queue_space(void) {
-  Arch a = tiny_arch();
+  Arch a = testarch_tiny();
   a.queue_depth[UNIT_LOAD] = 1;
   Program *p = prog_new(&a);
   add(p, mk_load(MEM_SPAD, 0, 0, 1, 1, 1, 4));   // 0: f 0, s 1, beat 1, ready 2, end 11
   add(p, mk_load(MEM_SPAD, 1, 4, 1, 1, 1, 4));   // 1: in the queue at the start of 1: f 2, s 3, end 13
-  add(p, mk(OP_HALT));                           // 2: f 3
+  add(p, isa_insn(OP_HALT));                           // 2: f 3
   Diag d;
   int rc;
   Sim *s = run(p, &d, &rc);
@@ -259,7 +236,7 @@ static void gemm_ref(const Sim *s, int32_t *acc, uint32_t src, uint32_t accr, ui
 // PRELOAD/COMPUTE structural conditions (TIMING §6) with three bank switches, the ACC results
 // against a naive loop, MAC and array-slot counts, and the PE trace's first and last cycles.
 static void test_compute_banks(void) {
-  Arch a = tiny_arch();
+  Arch a = testarch_tiny();
   Program *p = prog_new(&a);
   add(p, mk_rows(OP_PRELOAD, 0, 4));   // 0: f 0, s 1, ready 2, end 4 (bank 0)
   Insn in = mk_rows(OP_COMPUTE, 0, 3);   // 1: f 1, bank 0 complete after 4: s 5, ready 8,
@@ -272,7 +249,7 @@ static void test_compute_banks(void) {
   in = mk_rows(OP_COMPUTE, 5, 1);        // 5: queue full at the start of 5 (insns 1-4): f 6;
   in.f[FLD_ACCUM] = 1;                   //    s 19, ready 20, end 19 + 0 + 4 + 4 - 1 = 26
   add(p, in);
-  add(p, mk(OP_HALT));                 // 6: f 7
+  add(p, isa_insn(OP_HALT));                 // 6: f 7
   Diag d;
   diag_init(&d);
   Sim *s = sim_new(p, SIM_DETAILED, &d);
@@ -345,16 +322,16 @@ static void test_compute_banks(void) {
 // A max-pooled STORE (3x3 input, 2x2 window, stride 2, padding 1 above and left) with PARAMS and
 // ReLU, cycle by cycle; and the data against a naive loop.
 static void test_store_maxpool(void) {
-  Arch a = tiny_arch();
+  Arch a = testarch_tiny();
   Program *p = prog_new(&a);
-  Insn in = mk(OP_CFG_POOL);   // 0: f 0, s 1
+  Insn in = isa_insn(OP_CFG_POOL);   // 0: f 0, s 1
   in.f[FLD_POOL] = POOL_MAX;
   in.f[FLD_KH] = in.f[FLD_KW] = 2;
   in.f[FLD_SH] = in.f[FLD_SW] = 2;
   in.f[FLD_PAD_T] = in.f[FLD_PAD_L] = 1;
   in.f[FLD_IN_H] = in.f[FLD_IN_W] = 3;
   add(p, in);
-  in = mk(OP_CFG_STORE);       // 1: f 1, s 2
+  in = isa_insn(OP_CFG_STORE);       // 1: f 1, s 2
   in.f[FLD_ACT] = ACT_RELU;
   in.f[FLD_PARAMS] = 1;
   in.f[FLD_PROW] = 2;
@@ -365,17 +342,17 @@ static void test_store_maxpool(void) {
   // Row 0 reads 3-6, ready 3+3+2 = 8, beat 8. Row 1 reads 7-10, ready 12, beat 12.
   // Row 2: slot of row 0 free from 9: reads 11-14, ready 16, beat 16.
   // Row 3: slot of row 1 free from 13: reads 15-18, ready 20, beat 20. ready 21, end 30.
-  in = mk(OP_STORE);
+  in = isa_insn(OP_STORE);
   in.f[FLD_SRC] = 10;
   in.f[FLD_DRAM_ADDR] = 0x100;
   in.f[FLD_OUTER] = in.f[FLD_INNER] = 2;
   in.f[FLD_COLS] = 4;
   in.f[FLD_PUSH] = U_LOAD;
   add(p, in);
-  in = mk(OP_CFG_LOAD);        // 3: f 3, waits for the STORE's token: s 31, end 31
+  in = isa_insn(OP_CFG_LOAD);        // 3: f 3, waits for the STORE's token: s 31, end 31
   in.f[FLD_POP] = U_STORE;
   add(p, in);
-  add(p, mk(OP_HALT));         // 4: f 4
+  add(p, isa_insn(OP_HALT));         // 4: f 4
   Diag d;
   diag_init(&d);
   Sim *s = sim_new(p, SIM_DETAILED, &d);
@@ -434,25 +411,25 @@ static void test_store_maxpool(void) {
 // An average-pooled STORE (2x2 input, 2x2 window, no padding, stride 2) with a clamp: sum of
 // sat32(acc + bias), then requantized; COLS 3 of 4 (the fourth byte is not written).
 static void test_store_avgpool(void) {
-  Arch a = tiny_arch();
+  Arch a = testarch_tiny();
   Program *p = prog_new(&a);
-  Insn in = mk(OP_CFG_POOL);
+  Insn in = isa_insn(OP_CFG_POOL);
   in.f[FLD_POOL] = POOL_AVG;
   in.f[FLD_KH] = in.f[FLD_KW] = in.f[FLD_SH] = in.f[FLD_SW] = 2;
   in.f[FLD_IN_H] = in.f[FLD_IN_W] = 2;
   add(p, in);
-  in = mk(OP_CFG_STORE);
+  in = isa_insn(OP_CFG_STORE);
   in.f[FLD_ACT] = ACT_CLAMP;
   in.f[FLD_CLAMP_LO] = -5;
   in.f[FLD_CLAMP_HI] = 20;
   in.f[FLD_PARAMS] = 1;
   add(p, in);
-  in = mk(OP_STORE);
+  in = isa_insn(OP_STORE);
   in.f[FLD_DRAM_ADDR] = 0x203;   // unaligned: bytes 0x203..0x205 -> two beats with strobes
   in.f[FLD_OUTER] = in.f[FLD_INNER] = 1;
   in.f[FLD_COLS] = 3;
   add(p, in);
-  add(p, mk(OP_HALT));
+  add(p, isa_insn(OP_HALT));
   prog_add_data(p, 0x200, (uint8_t[8]){0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee}, 8);
   Diag d;
   diag_init(&d);
@@ -491,15 +468,15 @@ static void test_store_avgpool(void) {
 
 // RAW32: 16 bytes per row = 4 beats; the second row waits for write slots (F = 4, L = 10).
 static void test_store_raw32(void) {
-  Arch a = tiny_arch();
+  Arch a = testarch_tiny();
   Program *p = prog_new(&a);
-  Insn in = mk(OP_CFG_STORE);   // 0: f 0, s 1
+  Insn in = isa_insn(OP_CFG_STORE);   // 0: f 0, s 1
   in.f[FLD_STRIDE_INNER] = 16;
   add(p, in);
   // 1: f 1, s 2. Row 0 read 2, ready 4: beats 4-7. Row 1 read 3, ready 5; its first beat waits
   // for the slot of beat 4: issues 14, then 15, 16, 17 (slots of 5, 6, 7). ready 18, end 27,
   // stall 8..13 = 6.
-  in = mk(OP_STORE);
+  in = isa_insn(OP_STORE);
   in.f[FLD_RAW32] = 1;
   in.f[FLD_SRC] = 6;
   in.f[FLD_DRAM_ADDR] = 0x400;
@@ -507,7 +484,7 @@ static void test_store_raw32(void) {
   in.f[FLD_INNER] = 2;
   in.f[FLD_COLS] = 4;
   add(p, in);
-  add(p, mk(OP_HALT));
+  add(p, isa_insn(OP_HALT));
   Diag d;
   diag_init(&d);
   Sim *s = sim_new(p, SIM_DETAILED, &d);
@@ -540,20 +517,20 @@ static void test_store_raw32(void) {
 // issued (free_j = Ilast_(j-1) + 1), so P_j = Ilast_(j-1) + 1 and Rdy_j = P_j + S.
 static void test_store_fifo(void) {
   for (uint32_t S = 1; S <= 2; S++) {
-    Arch a = tiny_arch();
+    Arch a = testarch_tiny();
     a.store_fifo_rows = 1;
     a.sfu_latency = S;
     Program *p = prog_new(&a);
-    Insn in = mk(OP_CFG_STORE);   // 0: f 0, s 1
+    Insn in = isa_insn(OP_CFG_STORE);   // 0: f 0, s 1
     in.f[FLD_STRIDE_INNER] = 4;
     add(p, in);
-    in = mk(OP_STORE);            // 1: f 1, s 2, three aligned one-beat rows
+    in = isa_insn(OP_STORE);            // 1: f 1, s 2, three aligned one-beat rows
     in.f[FLD_DRAM_ADDR] = 0x40;
     in.f[FLD_OUTER] = 1;
     in.f[FLD_INNER] = 3;
     in.f[FLD_COLS] = 4;
     add(p, in);
-    add(p, mk(OP_HALT));
+    add(p, isa_insn(OP_HALT));
     Diag d;
     int rc;
     Sim *s = run(p, &d, &rc);
@@ -573,16 +550,16 @@ static void test_store_fifo(void) {
 
 // LAYER goes to all three queues and each copy takes a cycle in its unit; statistics per layer.
 static void test_layers(void) {
-  Arch a = tiny_arch();
+  Arch a = testarch_tiny();
   Program *p = prog_new(&a);
   prog_add_layer(p, "conv1");
   prog_add_layer(p, "fc");
-  Insn in = mk(OP_LAYER);
+  Insn in = isa_insn(OP_LAYER);
   add(p, in);                          // 0: f 0; copies s 1 in each unit
   add(p, mk_rows(OP_PRELOAD, 0, 2));   // 1: f 1, s 2, ready 3, end 5
   in.f[FLD_LAYER_ID] = 1;
   add(p, in);                          // 2: f 2, copies s 3
-  add(p, mk(OP_HALT));                 // 3: f 3
+  add(p, isa_insn(OP_HALT));                 // 3: f 3
   Diag d;
   int rc;
   Sim *s = run(p, &d, &rc);
@@ -612,14 +589,14 @@ static void test_layers(void) {
 // Two pushes into a channel of capacity 1 with nobody popping: the second push would be visible
 // at cycle 3 with a count of 2.
 static void test_token_overflow(void) {
-  Arch a = tiny_arch();
+  Arch a = testarch_tiny();
   a.token_max = 1;
   Program *p = prog_new(&a);
-  Insn in = mk(OP_CFG_LOAD);
+  Insn in = isa_insn(OP_CFG_LOAD);
   in.f[FLD_PUSH] = U_COMPUTE;
   add(p, in);   // f 0, s 1, e 1: count 1 from 2
   add(p, in);   // f 1, s 2, e 2: count 2 from 3
-  add(p, mk(OP_HALT));
+  add(p, isa_insn(OP_HALT));
   Diag d;
   int rc;
   Sim *s = run(p, &d, &rc);
@@ -633,14 +610,14 @@ static void test_token_overflow(void) {
 
 // A POP that nothing ever satisfies, and fetch blocked behind it.
 static void test_deadlock(void) {
-  Arch a = tiny_arch();
+  Arch a = testarch_tiny();
   a.queue_depth[UNIT_COMPUTE] = 1;
   Program *p = prog_new(&a);
   Insn in = mk_rows(OP_PRELOAD, 0, 1);
   in.f[FLD_POP] = U_STORE;
   add(p, in);
   add(p, in);
-  add(p, mk(OP_HALT));
+  add(p, isa_insn(OP_HALT));
   Diag d;
   int rc;
   Sim *s = run(p, &d, &rc);
@@ -664,7 +641,7 @@ static void test_gemm_programs(void) {
       {8, 8, 9, 17, 10, 0, 1}, {1, 1, 2, 3, 2, 0, 0},
   };
   for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
-    Arch a = tiny_arch();
+    Arch a = testarch_tiny();
     a.rows = cases[n].R;
     a.cols = cases[n].C;
     a.param_rows = 8;

@@ -4,27 +4,9 @@
 
 #include "../../sim/sim.h"
 #include "../common/check.h"
+#include "../common/testarch.h"
 
-static void tiny_arch(Arch *a) {
-  arch_default(a);
-  a->rows = a->cols = 4;
-  a->spad_rows = a->wbuf_rows = a->acc_rows = 64;
-  a->param_rows = 8;
-  a->dram_bytes = 1 << 16;
-  a->bus_bytes = 4;
-  a->dram_latency = 10;
-  a->dram_inflight = 4;
-  a->queue_depth[0] = a->queue_depth[1] = a->queue_depth[2] = 4;
-  a->store_fifo_rows = 2;
-  a->sfu_latency = 2;
-}
 
-static Insn mk(Opcode op) {
-  Insn in;
-  memset(&in, 0, sizeof in);
-  in.op = op;
-  return in;
-}
 
 #define U_LOAD 1
 #define U_COMPUTE 2
@@ -32,13 +14,12 @@ static Insn mk(Opcode op) {
 
 // A 4x4x4 GEMM with RAW32 output whose every cycle is derived by hand in the comments.
 static Program *hand_gemm(int8_t A[4][4], int8_t W[4][4]) {
-  Arch a;
-  tiny_arch(&a);
+  Arch a = testarch_tiny();
   Program *p = prog_new(&a);
-  Insn in = mk(OP_CFG_LOAD);            // 0: fetch 0, start 1, ready 2
+  Insn in = isa_insn(OP_CFG_LOAD);            // 0: fetch 0, start 1, ready 2
   in.f[FLD_STRIDE_INNER] = 4;
   prog_add_insn(p, &in);
-  in = mk(OP_LOAD);                     // 1: fetch 1, start 2, beats 2..5, ready 6, end 15
+  in = isa_insn(OP_LOAD);                     // 1: fetch 1, start 2, beats 2..5, ready 6, end 15
   in.f[FLD_MEM] = MEM_SPAD;
   in.f[FLD_OUTER] = 1;
   in.f[FLD_INNER] = 4;
@@ -49,18 +30,18 @@ static Program *hand_gemm(int8_t A[4][4], int8_t W[4][4]) {
   in.f[FLD_DRAM_ADDR] = 64;             //    stall 6, ready 16, end 25 -> token visible 26
   in.f[FLD_PUSH] = U_COMPUTE;
   prog_add_insn(p, &in);
-  in = mk(OP_PRELOAD);                  // 3: start 26, ready 27, end 29
+  in = isa_insn(OP_PRELOAD);                  // 3: start 26, ready 27, end 29
   in.f[FLD_ROWS] = 4;
   in.f[FLD_POP] = U_LOAD;
   prog_add_insn(p, &in);
-  in = mk(OP_COMPUTE);                  // 4: start 30 (bank complete), ready 34,
+  in = isa_insn(OP_COMPUTE);                  // 4: start 30 (bank complete), ready 34,
   in.f[FLD_ROWS] = 4;                   //    end 30+4-1+4+4-1 = 40 -> token visible 41
   in.f[FLD_PUSH] = U_STORE;
   prog_add_insn(p, &in);
-  in = mk(OP_CFG_STORE);                // 5: fetch 5, start 6, ready 7
+  in = isa_insn(OP_CFG_STORE);                // 5: fetch 5, start 6, ready 7
   in.f[FLD_STRIDE_INNER] = 16;
   prog_add_insn(p, &in);
-  in = mk(OP_STORE);                    // 6: start 41; rows ready 43, 44, 49, 59;
+  in = isa_insn(OP_STORE);                    // 6: start 41; rows ready 43, 44, 49, 59;
   in.f[FLD_RAW32] = 1;                  //    beats 43-46, 53-56, 63-66, 73-76 (3 x 6 stall)
   in.f[FLD_DRAM_ADDR] = 128;            //    ready 77, end 86
   in.f[FLD_OUTER] = 1;
@@ -68,7 +49,7 @@ static Program *hand_gemm(int8_t A[4][4], int8_t W[4][4]) {
   in.f[FLD_COLS] = 4;
   in.f[FLD_POP] = U_COMPUTE;
   prog_add_insn(p, &in);
-  in = mk(OP_HALT);                     // 7: fetch 7; cycles = 87
+  in = isa_insn(OP_HALT);                     // 7: fetch 7; cycles = 87
   prog_add_insn(p, &in);
   prog_add_data(p, 0, A, 16);
   prog_add_data(p, 64, W, 16);
@@ -126,15 +107,14 @@ static void test_hand_timing(void) {
 
 // Two tokens pushed while tokens.max is 1 and never popped: an overflow, not a silent pass.
 static void test_token_overflow(void) {
-  Arch a;
-  tiny_arch(&a);
+  Arch a = testarch_tiny();
   a.token_max = 1;
   Program *p = prog_new(&a);
-  Insn in = mk(OP_CFG_LOAD);
+  Insn in = isa_insn(OP_CFG_LOAD);
   in.f[FLD_PUSH] = U_STORE;
   prog_add_insn(p, &in);
   prog_add_insn(p, &in);
-  in = mk(OP_HALT);
+  in = isa_insn(OP_HALT);
   prog_add_insn(p, &in);
   Diag d;
   diag_init(&d);
@@ -148,13 +128,12 @@ static void test_token_overflow(void) {
 
 // A pop that no push can satisfy: a deadlock report naming the unit, not a hang.
 static void test_deadlock(void) {
-  Arch a;
-  tiny_arch(&a);
+  Arch a = testarch_tiny();
   Program *p = prog_new(&a);
-  Insn in = mk(OP_CFG_STORE);
+  Insn in = isa_insn(OP_CFG_STORE);
   in.f[FLD_POP] = U_LOAD;
   prog_add_insn(p, &in);
-  in = mk(OP_HALT);
+  in = isa_insn(OP_HALT);
   prog_add_insn(p, &in);
   Diag d;
   diag_init(&d);

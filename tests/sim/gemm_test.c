@@ -10,43 +10,14 @@
 
 #include "../../sim/sim.h"
 #include "../common/check.h"
+#include "../common/testarch.h"
 #include "../common/gemmprog.h"
 #include "../common/randprog.h"
 
 // Detailed runs only below this many MACs (it steps every PE every cycle).
 #define DETAILED_MAX_MACS 40000ull
 
-static void arch_tiny(Arch *a) {   // 4x4, small buffers, as docs/TIMING.md's worked example
-  arch_default(a);
-  snprintf(a->name, sizeof a->name, "tiny");
-  a->rows = a->cols = 4;
-  a->spad_rows = a->wbuf_rows = a->acc_rows = 64;
-  a->param_rows = 8;
-  a->dram_bytes = 1 << 16;
-  a->bus_bytes = 4;
-  a->dram_latency = 10;
-  a->dram_inflight = 4;
-  a->queue_depth[0] = a->queue_depth[1] = a->queue_depth[2] = 4;
-  a->store_fifo_rows = 2;
-  a->sfu_latency = 2;
-}
 
-static void arch_2x2(Arch *a) {   // the smallest machine: buffers of a few rows, one-slot queues
-  arch_default(a);
-  snprintf(a->name, sizeof a->name, "2x2");
-  a->rows = a->cols = 2;
-  a->spad_rows = 8;
-  a->wbuf_rows = 4;
-  a->acc_rows = 6;
-  a->param_rows = 6;
-  a->dram_bytes = 1 << 16;
-  a->bus_bytes = 2;
-  a->dram_latency = 7;
-  a->dram_inflight = 2;
-  a->queue_depth[0] = a->queue_depth[1] = a->queue_depth[2] = 1;
-  a->store_fifo_rows = 1;
-  a->sfu_latency = 1;
-}
 
 // The default arch with 1 MiB of DRAM instead of 256 MiB (each run allocates and compares its
 // DRAM; under AddressSanitizer 256 MiB per run dominates the test's time).
@@ -189,7 +160,7 @@ static void test_default_arch(void) {
 // Bad specs are refused with a message, not built.
 static void test_refusals(void) {
   Arch a;
-  arch_tiny(&a);
+  a = testarch_tiny();
   Diag d;
   GemmSpec g = spec(0, 3, 3, 0, 1);
   diag_init(&d);
@@ -250,7 +221,7 @@ static void test_double_buffer_speedup(void) {
   CHECK(on && off && on < off, "double buffering: %llu cycles, without: %llu", (unsigned long long)on,
         (unsigned long long)off);
   Arch t;
-  arch_tiny(&t);
+  t = testarch_tiny();
   g = spec(33, 33, 17, 1, 98);
   uint64_t toff = run_gemm(&t, &g, SIM_DETAILED);
   g.double_buffer = 1;
@@ -264,8 +235,8 @@ static void test_double_buffer_speedup(void) {
 
 int main(void) {
   Arch tiny, two, def;
-  arch_tiny(&tiny);
-  arch_2x2(&two);
+  tiny = testarch_tiny();
+  two = testarch_2x2();
   arch_default_small_dram(&def);
   test_reference();
   test_refusals();

@@ -33,7 +33,7 @@ DEPS_OK  := $(BUILD)/.deps-ok
 # "rm ..." lines after the test summary).
 .SECONDARY:
 
-.PHONY: all deps test test-asan test-fast demo docs check-docs fuzz bench clean help
+.PHONY: all deps test test-asan test-fast demo docs golden fuzz bench clean help
 all: $(SASIM) $(GEN_ISA) $(TESTS) $(FUZZ_REPLAY) $(BENCHES)
 
 help:
@@ -41,6 +41,7 @@ help:
 	@echo "make test       build and run every test (also under ASan+UBSan); last line 'N passed, N failed'"
 	@echo "make test-fast  the suite once, without the sanitizer pass"
 	@echo "make docs       regenerate docs/ISA.md and rtl/sa_isa_pkg.sv from isa/*.def"
+	@echo "make golden     rewrite tests/golden/*.stats.json (review the diff)"
 	@echo "make fuzz       run the libFuzzer targets (clang) for FUZZ_SECONDS each (default 60)"
 	@echo "make bench      run bench/sim-speed"
 
@@ -99,6 +100,10 @@ test-asan:
 demo: $(SASIM)
 	$(SASIM) asm workloads/asm/gemm_tiled.s -o $(BUILD)/demo.bin
 	$(SASIM) run $(BUILD)/demo.bin --stats
+
+# Rewrites tests/golden/*.stats.json from the current simulator; review the diff before committing.
+golden: all
+	@SA_GOLDEN_UPDATE=1 sh tests/cli/golden.sh $(BUILD)
 
 FUZZ_SECONDS ?= 60
 fuzz:

@@ -248,6 +248,17 @@ static int check_tensor(const Arch *a, const TensorInfo *t, const char *file, Di
     return diag_error(d, "%s: tensor \"%s\": error: invalid role %d", file, t->name, (int)t->role);
   if (!isfinite(t->scale) || t->scale < 0)
     return diag_error(d, "%s: tensor \"%s\": error: scale %g is not a finite number >= 0", file, t->name, t->scale);
+  // Its dense size must fit in DRAM too: strides may overlap elements (even be 0), but every tool
+  // that copies a tensor in or out allocates elements x element size bytes.
+  uint64_t bytes = prog_dtype_size(t->dtype);
+  for (uint32_t i = 0; i < t->ndim; i++) bytes = sat_mul(bytes, t->dims[i]);
+  if (bytes > a->dram_bytes)
+    return diag_error(d, "%s: tensor \"%s\": error: %llu bytes of elements exceed dram.bytes=0x%llx", file, t->name,
+                      (unsigned long long)bytes, (unsigned long long)a->dram_bytes);
+  for (uint32_t i = 0; i < t->ndim; i++)
+    if (t->strides[i] > a->dram_bytes)
+      return diag_error(d, "%s: tensor \"%s\": error: strides[%u]=%llu exceeds dram.bytes=0x%llx", file, t->name, i,
+                        (unsigned long long)t->strides[i], (unsigned long long)a->dram_bytes);
   uint64_t end = t->addr;
   for (uint32_t i = 0; i < t->ndim; i++) end = sat_add(end, sat_mul(t->dims[i] - 1u, t->strides[i]));
   end = sat_add(end, prog_dtype_size(t->dtype));

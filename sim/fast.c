@@ -577,18 +577,24 @@ static void fetch_one(Fast *f, uint64_t t) {
 }
 
 // Token counts may never pass tokens.max: checked at every evaluated cycle, which covers every
-// cycle because counts only fall at starts, and starts happen only at evaluated cycles.
+// cycle because counts only fall at starts, and starts happen only at evaluated cycles. Reports
+// the earliest overflow over all channels (ties in channel order, as the detailed engine does).
 static int check_overflow(Fast *f, uint64_t t) {
+  int worst = -1;
+  uint64_t first = NEVER;
   for (int c = 0; c < NUM_UNITS * NUM_UNITS; c++) {
     const Channel *ch = &f->ch[c];
     if (ch->n <= f->a->token_max) continue;
     uint64_t when = ch->t[f->a->token_max];
-    if (when <= t)
-      return diag_error(f->d, "sim: error: token overflow on channel %s->%s at cycle %llu (tokens.max %u)",
-                        isa_unit_names[c / NUM_UNITS], isa_unit_names[c % NUM_UNITS], (unsigned long long)when,
-                        f->a->token_max);
+    if (when <= t && when < first) {
+      first = when;
+      worst = c;
+    }
   }
-  return 0;
+  if (worst < 0) return 0;
+  return diag_error(f->d, "sim: error: token overflow on channel %s->%s at cycle %llu (tokens.max %u)",
+                    isa_unit_names[worst / NUM_UNITS], isa_unit_names[worst % NUM_UNITS], (unsigned long long)first,
+                    f->a->token_max);
 }
 
 static int report_deadlock(Fast *f, uint64_t t) {
@@ -675,6 +681,9 @@ static int fast_loop(Fast *f) {
       if (drained) return 0;
       if (f->halt_cycle == NEVER && f->fetch_k >= f->p->n_insns)
         return diag_error(f->d, "sim: error: the program has no HALT");
+      // Tokens already pushed still become visible while the machine is stuck: an overflow among
+      // them happens first (the detailed engine runs on into it).
+      if (check_overflow(f, NEVER - 1)) return -1;
       return report_deadlock(f, t);
     }
     t = next;

@@ -124,11 +124,25 @@ static uint64_t tensor_elems(const TensorInfo *t) {
   return n;
 }
 
+// A tensor name (from the binary) that can be a file name inside --output-dir: no '/' or '\\',
+// no control characters, not starting with '.' (so neither ".." nor hidden files).
+static int name_is_file_safe(const char *name) {
+  if (!name[0] || name[0] == '.') return 0;
+  for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+    if (*c == '/' || *c == '\\' || *c < 0x20 || *c == 0x7f) return 0;
+  return 1;
+}
+
 // Lists output tensors with a CRC32 of their bytes; writes .npy files when dir is set.
 static int emit_outputs(const Sim *s, const char *dir, Diag *d) {
   const Program *p = sim_program(s);
-  if (dir && mkdir(dir, 0777) && errno != EEXIST)
-    return diag_error(d, "%s: error: cannot create directory: %s", dir, strerror(errno));
+  if (dir) {
+    for (uint32_t i = 0; i < p->n_tensors; i++)   // refuse before writing anything
+      if (p->tensors[i].role == ROLE_OUTPUT && !name_is_file_safe(p->tensors[i].name))
+        return diag_error(d, "sasim: tensor \"%s\": error: not usable as a file name in --output-dir", p->tensors[i].name);
+    if (mkdir(dir, 0777) && errno != EEXIST)
+      return diag_error(d, "%s: error: cannot create directory: %s", dir, strerror(errno));
+  }
   for (uint32_t i = 0; i < p->n_tensors; i++) {
     const TensorInfo *t = &p->tensors[i];
     if (t->role != ROLE_OUTPUT) continue;
@@ -136,7 +150,7 @@ static int emit_outputs(const Sim *s, const char *dir, Diag *d) {
     void *buf = malloc(bytes ? bytes : 1);
     if (!buf) return diag_error(d, "sasim: error: out of memory");
     sim_get_tensor(s, t, buf);
-    uLong crc = crc32(0L, buf, (uInt)bytes);
+    uLong crc = crc32_z(0L, buf, (z_size_t)bytes);
     printf("output %s: %s [", t->name, t->dtype == DT_INT8 ? "int8" : "int32");
     for (uint32_t k = 0; k < t->ndim; k++) printf("%s%u", k ? "," : "", t->dims[k]);
     printf("] crc32 %08lx\n", crc);
@@ -145,8 +159,10 @@ static int emit_outputs(const Sim *s, const char *dir, Diag *d) {
       char path[4096];
       uint64_t dims[PROG_MAX_DIMS];
       for (uint32_t k = 0; k < t->ndim; k++) dims[k] = t->dims[k];
-      snprintf(path, sizeof path, "%s/%s.npy", dir, t->name);
-      rc = npy_write(path, t->dtype == DT_INT8 ? NPY_I8 : NPY_I32, t->ndim, dims, buf, d);
+      if ((size_t)snprintf(path, sizeof path, "%s/%s.npy", dir, t->name) >= sizeof path)
+        rc = diag_error(d, "%s: error: output path too long", dir);
+      else
+        rc = npy_write(path, t->dtype == DT_INT8 ? NPY_I8 : NPY_I32, t->ndim, dims, buf, d);
     }
     free(buf);
     if (rc) return -1;

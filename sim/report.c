@@ -7,7 +7,31 @@
 
 static const char *const mem_names[MEM_ST_COUNT] = {"spad", "wbuf", "acc", "param"};
 
-static const char *layer_name(const Program *p, uint32_t i) { return i < p->n_layers ? p->layer_names[i] : "(none)"; }
+// A layer's name as printable ASCII: other bytes become \xNN, so that JSON (which needs UTF-8)
+// and CSV always get a whole, readable name. out holds at least 4 * PROG_NAME_MAX bytes.
+static const char *layer_name(const Program *p, uint32_t i, char *out) {
+  const char *name = i < p->n_layers ? p->layer_names[i] : "(none)";
+  size_t n = 0;
+  for (const unsigned char *c = (const unsigned char *)name; *c && n + 5 < 4 * PROG_NAME_MAX; c++) {
+    if (*c >= 0x20 && *c < 0x7f && *c != '\\')
+      out[n++] = (char)*c;
+    else
+      n += (size_t)snprintf(out + n, 5, "\\x%02x", *c);
+  }
+  out[n] = 0;
+  return out;
+}
+#define NAME_BUF (4 * PROG_NAME_MAX)
+
+// name as a CSV field: always quoted, inner quotes doubled.
+static void csv_field(FILE *out, const char *name) {
+  fputc('"', out);
+  for (; *name; name++) {
+    if (*name == '"') fputc('"', out);
+    fputc(*name, out);
+  }
+  fputc('"', out);
+}
 
 static double pct(uint64_t part, uint64_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0.0; }
 
@@ -52,7 +76,8 @@ void report_text(FILE *out, const Sim *s, const char *label) {
     const LayerStats *l = &st->layers[i];
     if (!l->seen) continue;
     uint64_t span = l->last_end - l->first_start + 1;
-    fprintf(out, "%-20s %10llu %12llu %6.1f%% %10llu %10llu %10llu %10llu %10llu\n", layer_name(p, i),
+    char nb[NAME_BUF];
+    fprintf(out, "%-20s %10llu %12llu %6.1f%% %10llu %10llu %10llu %10llu %10llu\n", layer_name(p, i, nb),
             (unsigned long long)span, (unsigned long long)l->macs, peak_fraction(s, l->macs, span),
             (unsigned long long)l->dram_read_bytes, (unsigned long long)l->dram_write_bytes,
             (unsigned long long)l->busy[0], (unsigned long long)l->busy[1], (unsigned long long)l->busy[2]);
@@ -117,7 +142,8 @@ int report_json(FILE *out, const Sim *s, const char *label) {
     const LayerStats *l = &st->layers[i];
     if (!l->seen) continue;
     json_t *o = json_object();
-    json_object_set_new(o, "name", json_string(layer_name(p, i)));
+    char nb[NAME_BUF];
+    json_object_set_new(o, "name", json_string(layer_name(p, i, nb)));
     json_object_set_new(o, "first_start", json_integer((json_int_t)l->first_start));
     json_object_set_new(o, "last_end", json_integer((json_int_t)l->last_end));
     json_object_set_new(o, "macs", json_integer((json_int_t)l->macs));
@@ -142,7 +168,9 @@ void report_layers_csv(FILE *out, const Sim *s) {
     const LayerStats *l = &st->layers[i];
     if (!l->seen) continue;
     uint64_t span = l->last_end - l->first_start + 1;
-    fprintf(out, "%s,%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", layer_name(p, i),
+    char nb[NAME_BUF];
+    csv_field(out, layer_name(p, i, nb));
+    fprintf(out, ",%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
             (unsigned long long)l->first_start, (unsigned long long)l->last_end, (unsigned long long)span,
             (unsigned long long)l->macs, peak_fraction(s, l->macs, span) / 100.0,
             (unsigned long long)l->dram_read_bytes, (unsigned long long)l->dram_write_bytes,

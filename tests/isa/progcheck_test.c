@@ -370,8 +370,13 @@ static void test_program_tensors(void) {
   p->tensors[1].addr = DRAM - 31;
   expect_prog("tensor_past_dram", p, "tensor \"C\": error: spans DRAM bytes 0xfe1..0x1000, beyond dram.bytes=0x1000");
   p = valid_program();
-  p->tensors[0].strides[0] = UINT64_MAX / 2;   // (4-1) * stride overflows 64 bits
-  expect_prog("tensor_span_overflow", p, "tensor \"A\": error: spans DRAM");
+  p->tensors[0].strides[0] = UINT64_MAX / 2;   // (4-1) * stride would overflow 64 bits
+  expect_prog("tensor_span_overflow", p, "tensor \"A\": error: strides[0]=9223372036854775807 exceeds dram.bytes");
+  p = valid_program();   // stride 0: a tiny span, but 2^62 elements to copy in or out
+  p->tensors[0].ndim = 2;
+  p->tensors[0].dims[0] = p->tensors[0].dims[1] = 2147483648u;
+  p->tensors[0].strides[0] = p->tensors[0].strides[1] = 0;
+  expect_prog("tensor_elements_exceed_dram", p, "tensor \"A\": error: 4611686018427387904 bytes of elements exceed");
   p = valid_program();
   p->tensors[0].addr = UINT64_MAX;
   expect_prog("tensor_addr_overflow", p, "tensor \"A\": error: spans DRAM");

@@ -146,9 +146,65 @@ static void test_deadlock(void) {
   check_case("fast-deadlock");
 }
 
+// Runs p on both engines; both must fail with the same first message containing want.
+static void expect_same_error(const char *name, Program *p, const char *want) {
+  char msg[2][512];
+  for (int e = 0; e < 2; e++) {
+    Diag d;
+    diag_init(&d);
+    Sim *s = sim_new(p, e ? SIM_DETAILED : SIM_FAST, &d);
+    CHECK(s && sim_run(s, &d) != 0, "%s engine: no error", e ? "detailed" : "fast");
+    snprintf(msg[e], sizeof msg[e], "%s", diag_first(&d));
+    sim_free(s);
+  }
+  CHECK(!strcmp(msg[0], msg[1]), "fast \"%s\" vs detailed \"%s\"", msg[0], msg[1]);
+  CHECK(strstr(msg[0], want), "message \"%s\" lacks \"%s\"", msg[0], want);
+  prog_free(p);
+  check_case(name);
+}
+
+// Overflows found by differential fuzzing, where the fast engine once reported a later overflow
+// on another channel, or a deadlock, instead of the first overflow.
+static void test_overflow_agreement(void) {
+  Arch a = testarch_tiny();
+  a.token_max = 1;
+  Program *p = prog_new(&a);   // two pushes become visible while compute waits for a token forever
+  Insn in = isa_insn(OP_LOAD);
+  in.f[FLD_SEGLEN] = 4;
+  in.f[FLD_PUSH] = U_COMPUTE;
+  prog_add_insn(p, &in);
+  in.f[FLD_DST] = 1;
+  prog_add_insn(p, &in);
+  in = isa_insn(OP_PRELOAD);
+  in.f[FLD_POP] = U_STORE;
+  prog_add_insn(p, &in);
+  in = isa_insn(OP_HALT);
+  prog_add_insn(p, &in);
+  expect_same_error("engines-agree-overflow-before-deadlock", p, "token overflow on channel load->compute at cycle 13");
+
+  a = testarch_tiny();
+  a.rows = 8;
+  a.queue_depth[1] = a.queue_depth[2] = 1;
+  a.token_max = 1;
+  p = prog_new(&a);   // compute->load overflows later than store->load
+  Insn pre = isa_insn(OP_PRELOAD), pool = isa_insn(OP_CFG_POOL);
+  pre.f[FLD_PUSH] = U_LOAD;
+  pool.f[FLD_PUSH] = U_LOAD;
+  prog_add_insn(p, &pre);
+  prog_add_insn(p, &pool);
+  prog_add_insn(p, &pre);
+  pre.f[FLD_PUSH] = 0;
+  prog_add_insn(p, &pre);
+  prog_add_insn(p, &pool);
+  in = isa_insn(OP_HALT);
+  prog_add_insn(p, &in);
+  expect_same_error("engines-agree-earliest-overflow", p, "token overflow on channel store->load at cycle 13");
+}
+
 int main(void) {
   test_hand_timing();
   test_token_overflow();
   test_deadlock();
+  test_overflow_agreement();
   return check_status();
 }

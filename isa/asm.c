@@ -244,7 +244,8 @@ static int asm_layer(Asm *a) {
   char name[PROG_NAME_MAX];
   if (tok_name(a, v, "layer name", 1, name, sizeof name)) return -1;
   if (!lex_at_end(a)) return asm_error(a, lex_col(a), "unexpected text after the layer name");
-  if (a->p->n_layers >= 0xffff) return asm_error(a, v.col, "too many layers");
+  if ((int64_t)a->p->n_layers > isa_field_max(FLD_LAYER_ID))   // ids must fit LAYER's field
+    return asm_error(a, v.col, "too many layers (LAYER_ID holds %lld at most)", (long long)isa_field_max(FLD_LAYER_ID));
   if (prog_add_layer(a->p, name)) return asm_error(a, v.col, "out of memory");
   return 0;
 }

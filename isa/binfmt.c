@@ -440,6 +440,11 @@ static int read_entry(const Reader *r, uint32_t i, Section sec[SEC_END]) {
                  .offset = get_u64(e + ENT_OFFSET), .stored = get_u64(e + ENT_STORED),
                  .raw = get_u64(e + ENT_RAW), .crc = get_u32(e + ENT_CRC)};
   if (s->flags & ~SEC_DEFLATE) return err_at(r, eo + ENT_FLAGS, "section %s: unknown flags 0x%x", name, s->flags);
+  // Only DATA may be deflated: then every other structure's memory stays proportional to the
+  // file's size (an instruction decodes to a few hundred bytes; a deflated CODE section could
+  // otherwise turn 100 KB into gigabytes).
+  if ((s->flags & SEC_DEFLATE) && kind != SEC_DATA)
+    return err_at(r, eo + ENT_FLAGS, "section %s: only the DATA section may be deflated", name);
   if (get_u32(e + ENT_RESERVED)) return err_at(r, eo + ENT_RESERVED, "section %s: reserved field is not zero", name);
   if (s->offset > r->len || s->stored > r->len - s->offset) {
     uint64_t need = s->offset + s->stored < s->offset ? UINT64_MAX : s->offset + s->stored;

@@ -5,12 +5,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int file_read_all(const char *path, uint8_t **out, size_t *len, Diag *d) {
   *out = NULL;
   *len = 0;
   FILE *f = fopen(path, "rb");
   if (!f) return diag_error(d, "%s: error: cannot open: %s", path, strerror(errno));
+  struct stat st;
+  if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {   // /dev/zero, a FIFO, a directory...
+    fclose(f);
+    return diag_error(d, "%s: error: not a regular file", path);
+  }
   uint8_t *buf = NULL;
   size_t n = 0, cap = 0;
   int rc = 0;

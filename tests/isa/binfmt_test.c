@@ -638,6 +638,11 @@ static void test_deflate(void) {
   fix_crcs(f);
   expect_reject(f, "section DATA: raw size 0x10000000000 is impossible for");
   wr64(e + E_RAW, raw);
+  uint8_t *ce = entry_of(f, K_CODE);   // only DATA may be deflated (memory proportional to size)
+  wr32(ce + E_FLAGS, 1);
+  fix_crcs(f);
+  expect_reject(f, "section CODE: only the DATA section may be deflated");
+  wr32(ce + E_FLAGS, 0);
   f.p[off + 7] ^= 0x55;   // corrupt stream, CRC recomputed
   fix_crcs(f);
   expect_reject(f, "section DATA:");

@@ -25,8 +25,8 @@ if ! "$cc" -fsanitize=fuzzer "$out/probe.c" -o "$out/probe" >"$out/probe.log" 2>
 fi
 
 srcs=""
-for f in isa/*.c sim/*.c; do
-  case $f in isa/gen_isa.c | sim/main.c) ;; *) srcs="$srcs $f" ;; esac
+for f in isa/*.c sim/*.c compiler/*.c; do
+  case $f in isa/gen_isa.c | sim/main.c | compiler/main.c) ;; *) srcs="$srcs $f" ;; esac
 done
 flags="-std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
 

@@ -1,0 +1,117 @@
+// graph.c: small services on the graph IR (graph.h): op names, lookups, layer error messages,
+// the readable dump of `sacc check --dump-ir`, and freeing. Building the graph is net.c's job.
+#include "graph.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const op_names[LOP_COUNT] = {
+    [LOP_CONV2D] = "conv2d",   [LOP_FC] = "fc",           [LOP_RELU] = "relu",
+    [LOP_RELU6] = "relu6",     [LOP_CLIP] = "clip",       [LOP_MAXPOOL] = "maxpool",
+    [LOP_AVGPOOL] = "avgpool", [LOP_GLOBAL_AVGPOOL] = "global_avgpool",
+    [LOP_ADD] = "add",         [LOP_CONCAT] = "concat",   [LOP_FLATTEN] = "flatten",
+    [LOP_RESHAPE] = "reshape",
+};
+
+const char *graph_op_name(LayerOp op) { return op < LOP_COUNT ? op_names[op] : "?"; }
+
+int graph_op_parse(const char *s) {
+  for (int i = 0; i < LOP_COUNT; i++)
+    if (!strcmp(op_names[i], s)) return i;
+  return -1;
+}
+
+int graph_tensor_find(const Graph *g, const char *name) {
+  for (int i = 0; i < g->n_tensors; i++)
+    if (!strcmp(g->tensors[i].name, name)) return i;
+  return -1;
+}
+
+int64_t graph_tensor_count(const Tensor *t) {
+  int64_t n = 1;
+  for (int i = 0; i < t->rank; i++) n *= t->dims[i];
+  return n;
+}
+
+int graph_layer_error(const Graph *g, const Layer *l, Diag *d, const char *fmt, ...) {
+  char msg[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return diag_error(d, "%s: layers[%d] \"%s\": error: %s", g->file, l->json_index, l->name, msg);
+}
+
+static void dump_shape(const Tensor *t, FILE *f) {
+  fputc('[', f);
+  for (int i = 0; i < t->rank; i++) fprintf(f, "%s%lld", i ? "," : "", (long long)t->dims[i]);
+  fputc(']', f);
+}
+
+void graph_dump(const Graph *g, FILE *f) {
+  fprintf(f, "net %s: %d layers, %d tensors\n", g->name ? g->name : "?", g->n_layers, g->n_tensors);
+  for (int i = 0; i < g->n_inputs; i++) {
+    const Tensor *t = &g->tensors[g->inputs[i]];
+    fprintf(f, "input %s ", t->name);
+    dump_shape(t, f);
+    fprintf(f, " scale=%g\n", t->scale);
+  }
+  int64_t total = 0;
+  for (int i = 0; i < g->n_layers; i++) {
+    const Layer *l = &g->layers[i];
+    fprintf(f, "%-12s %-14s ", l->name, graph_op_name(l->op));
+    for (int k = 0; k < l->n_in; k++) {
+      if (k) fputs(" + ", f);
+      dump_shape(&g->tensors[l->in[k]], f);
+    }
+    const Tensor *o = &g->tensors[l->out];
+    fputs(" -> ", f);
+    dump_shape(o, f);
+    fprintf(f, " %s scale=%g", o->name, o->scale);
+    if (l->op == LOP_CONV2D || l->op == LOP_MAXPOOL || l->op == LOP_AVGPOOL)
+      fprintf(f, " k=%dx%d s=%dx%d pad=%d,%d,%d,%d", l->kh, l->kw, l->sh, l->sw, l->pad_t, l->pad_b, l->pad_l,
+              l->pad_r);
+    if (l->op == LOP_CONV2D && (l->dh > 1 || l->dw > 1)) fprintf(f, " dil=%dx%d", l->dh, l->dw);
+    if (l->op == LOP_CONV2D && l->groups > 1) fprintf(f, " groups=%d", l->groups);
+    if (l->mach_act == MACH_ACT_RELU) fputs(" act=relu", f);
+    if (l->mach_act == MACH_ACT_CLAMP) fprintf(f, " act=clamp[%d,%d]", l->act_lo, l->act_hi);
+    if (l->rq && l->n_rq > 0) fprintf(f, " rq0=%d>>%u", (int)l->rq[0].mult, l->rq[0].shift);
+    if (l->macs) fprintf(f, " macs=%lld", (long long)l->macs);
+    fputc('\n', f);
+    total += l->macs;
+  }
+  fprintf(f, "outputs:");
+  for (int i = 0; i < g->n_outputs; i++) fprintf(f, " %s", g->tensors[g->outputs[i]].name);
+  fprintf(f, "\ntotal macs=%lld\n", (long long)total);
+}
+
+void source_free(Source *s) {
+  free(s->values);
+  free(s->reals);
+  if (s->kind == SRC_NPY) npy_free(&s->npy);
+  memset(s, 0, sizeof *s);
+}
+
+void graph_free(Graph *g) {
+  if (!g) return;
+  for (int i = 0; i < g->n_tensors; i++) free(g->tensors[i].name);
+  for (int i = 0; i < g->n_layers; i++) {
+    Layer *l = &g->layers[i];
+    free(l->name);
+    free(l->in);
+    source_free(&l->w_src);
+    source_free(&l->b_src);
+    free(l->wscale);
+    free(l->w);
+    free(l->rq);
+    free(l->bias_q);
+  }
+  free(g->tensors);
+  free(g->layers);
+  free(g->inputs);
+  free(g->outputs);
+  free(g->file);
+  free(g->name);
+  free(g);
+}

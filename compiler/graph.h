@@ -1,0 +1,112 @@
+// graph.h: the compiler's graph IR. A Graph holds named tensors (shapes, scales) and layers in
+// topological order. net.c builds it from net.json, shape.c fills in shapes and weights,
+// quant.c the integer requantization parameters; ref.c and the later passes only read it.
+// Every allocation hangs off the Graph and is released by graph_free().
+#ifndef SACC_GRAPH_H
+#define SACC_GRAPH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../isa/diag.h"
+#include "../isa/npy.h"
+
+#define GRAPH_MAX_RANK 4
+
+typedef enum {
+  LOP_CONV2D, LOP_FC, LOP_RELU, LOP_RELU6, LOP_CLIP, LOP_MAXPOOL, LOP_AVGPOOL,
+  LOP_GLOBAL_AVGPOOL, LOP_ADD, LOP_CONCAT, LOP_FLATTEN, LOP_RESHAPE, LOP_COUNT
+} LayerOp;
+
+// The real-valued activation a layer asks for; quant.c turns it into the machine's ACT code.
+typedef enum { ACT_KIND_NONE, ACT_KIND_RELU, ACT_KIND_RELU6, ACT_KIND_CLIP } ActKind;
+
+// The machine's ACT codes (docs/ISA.md section 6.4, isa/numerics.h sa_activate).
+enum { MACH_ACT_NONE = 0, MACH_ACT_RELU = 1, MACH_ACT_CLAMP = 2 };
+
+typedef struct {
+  char *name;                        // unique among tensors
+  int rank;                          // 2 ([N, C]) or 4 ([N, H, W, C], NHWC)
+  int64_t dims[GRAPH_MAX_RANK];      // shape (filled by shape_infer for layer outputs)
+  double scale;                      // real = scale * q; 0 until known
+  int producer;                      // index of the producing layer, -1 for a network input
+} Tensor;
+
+// One real factor as the machine applies it: f ~= mult / 2^shift (docs/NETJSON.md, quant.c).
+typedef struct {
+  int32_t mult;                      // in [2^30, 2^31)
+  unsigned shift;                    // 0..63
+} Requant;
+
+// Where a weight or bias tensor comes from, as written in net.json; shape.c materializes it.
+typedef enum { SRC_NONE, SRC_INLINE, SRC_NPY, SRC_SEED } SourceKind;
+typedef struct {
+  SourceKind kind;
+  int64_t *values;                   // SRC_INLINE: count integers, row-major; owned
+  double *reals;                     // SRC_INLINE float bias: count reals; owned
+  int64_t count;                     // SRC_INLINE: number of values
+  NpyArray npy;                      // SRC_NPY: the file's contents; owned
+  uint64_t seed;                     // SRC_SEED
+} Source;
+
+typedef struct {
+  char *name;                        // unique among layers
+  LayerOp op;
+  int json_index;                    // position in net.json's "layers" (for messages)
+  int n_in;                          // number of input tensors
+  int *in;                           // tensor indices; owned
+  int out;                           // output tensor index
+  // Window geometry (conv2d, maxpool, avgpool).
+  int kh, kw, sh, sw, dh, dw;        // kernel, stride, dilation
+  int pad_t, pad_b, pad_l, pad_r;    // explicit padding (resolved by shape_infer for "same")
+  int pad_same;                      // 1: "same" padding, computed from the input size
+  int groups;                        // conv2d groups (1: dense; cin: depthwise)
+  int count_include_pad;             // avgpool: 1 divides by kh*kw, 0 by the positions inside
+  int64_t cout;                      // conv2d / fc output channels
+  ActKind act_kind;                  // fused (conv2d, fc, add) or the op's own (relu, relu6, clip)
+  double clip_lo, clip_hi;           // ACT_KIND_CLIP bounds, real values
+  int reshape_rank;                  // reshape: target shape (one entry may be -1)
+  int64_t reshape_dims[GRAPH_MAX_RANK];
+  // Weights (conv2d, fc), materialized by shape_infer.
+  Source w_src, b_src;               // as written in net.json
+  int b_is_float;                    // bias given as reals (quantized by quant.c)
+  int n_wscale;                      // 1 (per tensor) or cout (per output channel)
+  double *wscale;                    // weight scales; owned
+  int8_t *w;                         // conv: [kh][kw][cin/groups][cout]; fc: [cin][cout]; owned
+  int64_t w_count;
+  int64_t cin;                       // input channels (fc: product of the non-batch dims)
+  // Integer parameters, filled by quant_graph.
+  int n_rq;                          // conv/fc: cout; add/concat: n_in; avgpool: kh*kw; else 1
+  Requant *rq;                       // owned
+  Requant out_rq;                    // add: common accumulator domain -> output scale
+  int32_t *bias_q;                   // conv/fc: cout int32 biases in accumulator scale; owned
+  unsigned mach_act;                 // MACH_ACT_*
+  int8_t act_lo, act_hi;             // clamp bounds in output units
+  int64_t macs;                      // multiply-accumulates of the layer (conv2d, fc)
+} Layer;
+
+typedef struct Graph {
+  char *file;                        // the net.json path, for messages
+  char *name;                        // the network's "name"
+  int n_tensors;
+  Tensor *tensors;                   // owned
+  int n_layers;
+  Layer *layers;                     // topological order; owned
+  int n_inputs, n_outputs;
+  int *inputs, *outputs;             // tensor indices; owned
+} Graph;
+
+const char *graph_op_name(LayerOp op);
+// Looks an op up by its net.json spelling; -1 when unknown.
+int graph_op_parse(const char *s);
+int graph_tensor_find(const Graph *g, const char *name);
+int64_t graph_tensor_count(const Tensor *t);    // number of elements
+// Records `file: layers[i] "name": error: ...` and returns -1.
+int graph_layer_error(const Graph *g, const Layer *l, Diag *d, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+// Writes the IR, one line per tensor input and per layer (sacc check --dump-ir).
+void graph_dump(const Graph *g, FILE *f);
+void graph_free(Graph *g);
+void source_free(Source *s);
+
+#endif

@@ -1,0 +1,29 @@
+// net.h: loads a net.json network description (docs/NETJSON.md) into the graph IR (graph.h).
+// net_parse/net_load check the syntax, the attributes of every layer, tensor names and the
+// graph's structure (missing inputs, duplicates, cycles) and sort the layers topologically;
+// net_prepare then runs shape inference (shape.c) and quantization (quant.c).
+// Errors go to the Diag: "net.json:14:9: error: ..." for syntax, `net.json: layers[3] "conv2":
+// error: ...` for meaning. Nothing prints or exits.
+#ifndef SACC_NET_H
+#define SACC_NET_H
+
+#include <stddef.h>
+
+#include "graph.h"
+
+typedef struct {
+  int allow_files;        // 1: {"file": "w.npy"} may read files; 0: it is an error (fuzzing)
+  int64_t max_elems;      // cap on the element count of any tensor or weight array
+} NetOptions;
+
+void net_options_default(NetOptions *opt);
+// Parses net.json text. file names the text in messages; base_dir (may be NULL: ".") is where
+// relative weight files are looked up. On success *out is a new Graph (graph_free).
+int net_parse(const char *text, size_t len, const char *file, const char *base_dir, const NetOptions *opt,
+              Graph **out, Diag *d);
+// Reads path and parses it, with weight files relative to path's directory.
+int net_load(const char *path, const NetOptions *opt, Graph **out, Diag *d);
+// Shape inference, weight materialization, then quantization parameters.
+int net_prepare(Graph *g, const NetOptions *opt, Diag *d);
+
+#endif

@@ -1,0 +1,128 @@
+// quant.c: turns the real rescale factors of every layer into the machine's integer (mult,
+// shift) pairs (docs/ISA.md section 6.7, docs/NETJSON.md "Integer arithmetic"), quantizes float
+// biases into the accumulator scale, and maps activations to ACT codes and clamp bounds.
+// The reference interpreter (ref.c) and the lowering read only these integers.
+#include "quant.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+int quant_factor(double f, Requant *out) {
+  if (!isfinite(f) || !(f > 0)) return -1;
+  int e;
+  double m = frexp(f, &e);  // f = m * 2^e, 0.5 <= m < 1
+  int64_t mult = llround(ldexp(m, 31));
+  if (mult == (int64_t)1 << 31) mult >>= 1, e++;
+  int shift = 31 - e;
+  if (shift < 0 || shift > 63) return -1;
+  out->mult = (int32_t)mult;
+  out->shift = (unsigned)shift;
+  return 0;
+}
+
+double quant_value(Requant r) { return ldexp((double)r.mult, -(int)r.shift); }
+
+static int factor(const Graph *g, const Layer *l, double f, const char *what, int index, Requant *out, Diag *d) {
+  if (quant_factor(f, out))
+    return graph_layer_error(g, l, d, "rescale factor %g (%s %d) is outside the machine's range [2^-33, 2^31)", f, what,
+                             index);
+  return 0;
+}
+
+static int8_t clamp8(double v) { return (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v); }
+
+static void quant_act(Layer *l, double s_out) {
+  l->mach_act = MACH_ACT_NONE;
+  l->act_lo = -128, l->act_hi = 127;
+  switch (l->act_kind) {
+  case ACT_KIND_NONE: break;
+  case ACT_KIND_RELU: l->mach_act = MACH_ACT_RELU; break;
+  case ACT_KIND_RELU6:
+    l->mach_act = MACH_ACT_CLAMP;
+    l->act_lo = 0, l->act_hi = clamp8(round(6.0 / s_out));
+    break;
+  case ACT_KIND_CLIP:
+    l->mach_act = MACH_ACT_CLAMP;
+    l->act_lo = clamp8(round(l->clip_lo / s_out)), l->act_hi = clamp8(round(l->clip_hi / s_out));
+    break;
+  }
+}
+
+static int alloc_rq(const Graph *g, Layer *l, int n, Diag *d) {
+  l->n_rq = n;
+  l->rq = calloc((size_t)n + 1, sizeof(Requant));
+  return l->rq ? 0 : graph_layer_error(g, l, d, "out of memory");
+}
+
+// conv2d and fc: one factor per output channel, biases into the accumulator scale.
+static int quant_weighted(const Graph *g, Layer *l, double s_in, double s_out, Diag *d) {
+  if (alloc_rq(g, l, (int)l->cout, d)) return -1;
+  l->bias_q = calloc((size_t)l->cout + 1, sizeof(int32_t));
+  if (!l->bias_q) return graph_layer_error(g, l, d, "out of memory");
+  for (int64_t c = 0; c < l->cout; c++) {
+    double s_w = l->wscale[l->n_wscale == 1 ? 0 : c];
+    if (factor(g, l, s_in * s_w / s_out, "s_in * s_w / s_out, channel", (int)c, &l->rq[c], d)) return -1;
+    if (l->b_src.kind == SRC_NONE) continue;
+    if (!l->b_is_float) {
+      l->bias_q[c] = (int32_t)l->b_src.values[c];
+      continue;
+    }
+    double b = round(l->b_src.reals[c] / (s_in * s_w));
+    if (!(b >= INT32_MIN && b <= INT32_MAX))
+      return graph_layer_error(g, l, d, "bias %g of channel %lld does not fit int32 in the accumulator scale %g",
+                               l->b_src.reals[c], (long long)c, s_in * s_w);
+    l->bias_q[c] = (int32_t)b;
+  }
+  return 0;
+}
+
+static int quant_layer(const Graph *g, Layer *l, Diag *d) {
+  double s_in = g->tensors[l->in[0]].scale, s_out = g->tensors[l->out].scale;
+  quant_act(l, s_out);
+  switch (l->op) {
+  case LOP_CONV2D:
+  case LOP_FC:
+    return quant_weighted(g, l, s_in, s_out, d);
+  case LOP_RELU: case LOP_RELU6: case LOP_CLIP: case LOP_MAXPOOL:
+    return alloc_rq(g, l, 1, d) || factor(g, l, s_in / s_out, "s_in / s_out, input", 0, &l->rq[0], d) ? -1 : 0;
+  case LOP_GLOBAL_AVGPOOL:
+    return alloc_rq(g, l, 1, d) ||
+                   factor(g, l, s_in / (s_out * l->kh * l->kw), "s_in / (s_out * window), input", 0, &l->rq[0], d)
+               ? -1 : 0;
+  case LOP_AVGPOOL: {
+    int n = l->count_include_pad ? 1 : l->kh * l->kw;  // rq[k-1]: a window of k positions
+    if (alloc_rq(g, l, n, d)) return -1;
+    for (int k = 1; k <= n; k++) {
+      int div = l->count_include_pad ? l->kh * l->kw : k;
+      if (factor(g, l, s_in / (s_out * div), "s_in / (s_out * window), window size", div, &l->rq[k - 1], d)) return -1;
+    }
+    return 0;
+  }
+  case LOP_ADD: {
+    double s_b = g->tensors[l->in[1]].scale;
+    double s_acc = ldexp(s_in > s_b ? s_in : s_b, -QUANT_ADD_BITS);
+    if (alloc_rq(g, l, 2, d)) return -1;
+    if (factor(g, l, s_in / s_acc, "s_in / s_acc, input", 0, &l->rq[0], d) ||
+        factor(g, l, s_b / s_acc, "s_in / s_acc, input", 1, &l->rq[1], d) ||
+        factor(g, l, s_acc / s_out, "s_acc / s_out, output", 0, &l->out_rq, d))
+      return -1;
+    return 0;
+  }
+  case LOP_CONCAT:
+    if (alloc_rq(g, l, l->n_in, d)) return -1;
+    for (int k = 0; k < l->n_in; k++)
+      if (factor(g, l, g->tensors[l->in[k]].scale / s_out, "s_in / s_out, input", k, &l->rq[k], d)) return -1;
+    return 0;
+  case LOP_FLATTEN:
+  case LOP_RESHAPE:
+  case LOP_COUNT:
+    return 0;
+  }
+  return 0;
+}
+
+int quant_graph(Graph *g, Diag *d) {
+  for (int i = 0; i < g->n_layers; i++)
+    if (quant_layer(g, &g->layers[i], d)) return -1;
+  return 0;
+}

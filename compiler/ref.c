@@ -1,0 +1,159 @@
+// ref.c: the reference interpreter (ref.h). One plain loop nest per op over NHWC int8 tensors;
+// all arithmetic is the ISA's (isa/numerics.h: wrap32 accumulation, sa_post requantization,
+// sa_load_scale), with the integer parameters quant.c put in the graph. Deliberately naive: no
+// im2col, no tiling, nothing shared with the lowering, so it can judge compiled programs.
+#include "ref.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../isa/numerics.h"
+
+// Element (n, y, x, c) of an NHWC tensor t.
+static int64_t at4(const Tensor *t, int64_t n, int64_t y, int64_t x, int64_t c) {
+  return ((n * t->dims[1] + y) * t->dims[2] + x) * t->dims[3] + c;
+}
+
+static void ref_conv2d(const Graph *g, const Layer *l, const int8_t *x, int8_t *y) {
+  const Tensor *ti = &g->tensors[l->in[0]], *to = &g->tensors[l->out];
+  int64_t cpg = l->cin / l->groups, opg = l->cout / l->groups;
+  for (int64_t n = 0; n < to->dims[0]; n++)
+    for (int64_t oy = 0; oy < to->dims[1]; oy++)
+      for (int64_t ox = 0; ox < to->dims[2]; ox++)
+        for (int64_t oc = 0; oc < l->cout; oc++) {
+          int64_t grp = oc / opg;
+          int32_t acc = 0;
+          for (int ky = 0; ky < l->kh; ky++)
+            for (int kx = 0; kx < l->kw; kx++) {
+              int64_t iy = oy * l->sh - l->pad_t + (int64_t)ky * l->dh;
+              int64_t ix = ox * l->sw - l->pad_l + (int64_t)kx * l->dw;
+              if (iy < 0 || iy >= ti->dims[1] || ix < 0 || ix >= ti->dims[2]) continue;  // zero padding
+              for (int64_t ci = 0; ci < cpg; ci++) {
+                int8_t a = x[at4(ti, n, iy, ix, grp * cpg + ci)];
+                int8_t w = l->w[((ky * l->kw + kx) * cpg + ci) * l->cout + oc];
+                acc = sa_wrap_add32(acc, sa_wrap_mul8(a, w));
+              }
+            }
+          y[at4(to, n, oy, ox, oc)] =
+              sa_post(acc, l->bias_q[oc], l->rq[oc].mult, l->rq[oc].shift, l->mach_act, l->act_lo, l->act_hi);
+        }
+}
+
+static void ref_fc(const Graph *g, const Layer *l, const int8_t *x, int8_t *y) {
+  const Tensor *to = &g->tensors[l->out];
+  for (int64_t n = 0; n < to->dims[0]; n++)
+    for (int64_t oc = 0; oc < l->cout; oc++) {
+      int32_t acc = 0;
+      for (int64_t ci = 0; ci < l->cin; ci++) acc = sa_wrap_add32(acc, sa_wrap_mul8(x[n * l->cin + ci], l->w[ci * l->cout + oc]));
+      y[n * l->cout + oc] =
+          sa_post(acc, l->bias_q[oc], l->rq[oc].mult, l->rq[oc].shift, l->mach_act, l->act_lo, l->act_hi);
+    }
+}
+
+// relu, relu6, clip: one value at a time, rescaled by rq[0] then activated.
+static void ref_activation(const Graph *g, const Layer *l, const int8_t *x, int8_t *y) {
+  int64_t count = graph_tensor_count(&g->tensors[l->out]);
+  for (int64_t i = 0; i < count; i++) y[i] = sa_post(x[i], 0, l->rq[0].mult, l->rq[0].shift, l->mach_act, l->act_lo, l->act_hi);
+}
+
+// maxpool, avgpool, global_avgpool: the window of (oy, ox) holds the input positions inside
+// the map (padding is never in it); max takes the largest int8, avg sums them as int32.
+static void ref_pool(const Graph *g, const Layer *l, const int8_t *x, int8_t *y) {
+  const Tensor *ti = &g->tensors[l->in[0]], *to = &g->tensors[l->out];
+  int is_max = l->op == LOP_MAXPOOL;
+  int pt = l->op == LOP_GLOBAL_AVGPOOL ? 0 : l->pad_t, pl = l->op == LOP_GLOBAL_AVGPOOL ? 0 : l->pad_l;
+  for (int64_t n = 0; n < to->dims[0]; n++)
+    for (int64_t oy = 0; oy < to->dims[1]; oy++)
+      for (int64_t ox = 0; ox < to->dims[2]; ox++)
+        for (int64_t c = 0; c < to->dims[3]; c++) {
+          int32_t best = -128;
+          int64_t sum = 0, positions = 0;
+          for (int ky = 0; ky < l->kh; ky++)
+            for (int kx = 0; kx < l->kw; kx++) {
+              int64_t iy = oy * l->sh - pt + ky, ix = ox * l->sw - pl + kx;
+              if (iy < 0 || iy >= ti->dims[1] || ix < 0 || ix >= ti->dims[2]) continue;
+              int8_t v = x[at4(ti, n, iy, ix, c)];
+              if (v > best) best = v;
+              sum += v;
+              positions++;
+            }
+          Requant r = l->rq[is_max || l->n_rq == 1 ? 0 : positions - 1];
+          int32_t v = is_max ? best : sa_sat32(sum);
+          y[at4(to, n, oy, ox, c)] = sa_post(v, 0, r.mult, r.shift, l->mach_act, l->act_lo, l->act_hi);
+        }
+}
+
+// add: both inputs loaded into a common int32 domain (LOAD with MULT/SHIFT, the second
+// accumulating), then post-processed to the output scale.
+static void ref_add(const Graph *g, const Layer *l, const int8_t *a, const int8_t *b, int8_t *y) {
+  int64_t count = graph_tensor_count(&g->tensors[l->out]);
+  for (int64_t i = 0; i < count; i++) {
+    int32_t acc = sa_load_scale(a[i], l->rq[0].mult, l->rq[0].shift);
+    acc = sa_wrap_add32(acc, sa_load_scale(b[i], l->rq[1].mult, l->rq[1].shift));
+    y[i] = sa_post(acc, 0, l->out_rq.mult, l->out_rq.shift, l->mach_act, l->act_lo, l->act_hi);
+  }
+}
+
+// concat along the last axis; each input requantized by its own rq[k].
+static void ref_concat(const Graph *g, const Layer *l, int8_t *const *ins, int8_t *y) {
+  const Tensor *to = &g->tensors[l->out];
+  int64_t cout = to->dims[to->rank - 1], rows = graph_tensor_count(to) / cout, off = 0;
+  for (int k = 0; k < l->n_in; k++) {
+    const Tensor *t = &g->tensors[l->in[k]];
+    int64_t c = t->dims[t->rank - 1];
+    for (int64_t r = 0; r < rows; r++)
+      for (int64_t i = 0; i < c; i++)
+        y[r * cout + off + i] = sa_post(ins[k][r * c + i], 0, l->rq[k].mult, l->rq[k].shift, MACH_ACT_NONE, -128, 127);
+    off += c;
+  }
+}
+
+int ref_layer(const Graph *g, const Layer *l, RefValues *v, Diag *d) {
+  const Tensor *to = &g->tensors[l->out];
+  int64_t count = graph_tensor_count(to);
+  for (int k = 0; k < l->n_in; k++)
+    if (!v->data[l->in[k]]) return graph_layer_error(g, l, d, "internal error: input %d not computed", k);
+  int8_t *y = malloc((size_t)count + 1);
+  if (!y) return graph_layer_error(g, l, d, "out of memory");
+  int8_t *x = v->data[l->in[0]];
+  switch (l->op) {
+  case LOP_CONV2D: ref_conv2d(g, l, x, y); break;
+  case LOP_FC: ref_fc(g, l, x, y); break;
+  case LOP_RELU: case LOP_RELU6: case LOP_CLIP: ref_activation(g, l, x, y); break;
+  case LOP_MAXPOOL: case LOP_AVGPOOL: case LOP_GLOBAL_AVGPOOL: ref_pool(g, l, x, y); break;
+  case LOP_ADD: ref_add(g, l, x, v->data[l->in[1]], y); break;
+  case LOP_CONCAT: {
+    int8_t *ins[64];
+    for (int k = 0; k < l->n_in && k < 64; k++) ins[k] = v->data[l->in[k]];
+    ref_concat(g, l, ins, y);
+    break;
+  }
+  case LOP_FLATTEN: case LOP_RESHAPE: memcpy(y, x, (size_t)count); break;
+  case LOP_COUNT: break;
+  }
+  free(v->data[l->out]);
+  v->data[l->out] = y;
+  return 0;
+}
+
+int ref_run(const Graph *g, const int8_t *const *inputs, RefValues *out, Diag *d) {
+  out->n = g->n_tensors;
+  out->data = calloc((size_t)g->n_tensors + 1, sizeof(int8_t *));
+  if (!out->data) return diag_error(d, "%s: error: out of memory", g->file);
+  for (int i = 0; i < g->n_inputs; i++) {
+    int t = g->inputs[i];
+    size_t count = (size_t)graph_tensor_count(&g->tensors[t]);
+    if (!(out->data[t] = malloc(count + 1))) return diag_error(d, "%s: error: out of memory", g->file);
+    memcpy(out->data[t], inputs[i], count);
+  }
+  for (int i = 0; i < g->n_layers; i++)
+    if (ref_layer(g, &g->layers[i], out, d)) return -1;
+  return 0;
+}
+
+void ref_values_free(RefValues *v) {
+  if (!v->data) return;
+  for (int i = 0; i < v->n; i++) free(v->data[i]);
+  free(v->data);
+  v->data = NULL;
+}

@@ -1,0 +1,268 @@
+// shape.c: shape inference (shape.h). In topological order, computes each layer's output shape
+// and scale, resolves "same" padding (TensorFlow's rule: out = ceil(in / stride), the extra
+// padding row or column at the bottom/right), rejects impossible windows, and materializes
+// weights and biases from their sources (inline, .npy or seed) once the input channels are
+// known, checking their sizes. Numbers for the machine are quant.c's job.
+#include "shape.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t shape_seed_next(uint64_t *state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static void set_shape(Tensor *t, int rank, int64_t a, int64_t b, int64_t c, int64_t d) {
+  t->rank = rank;
+  t->dims[0] = a, t->dims[1] = b, t->dims[2] = c, t->dims[3] = d;
+}
+
+// "same" padding along one axis: total = max((out-1)*s + eff_k - in, 0), the odd one at the end.
+static void same_pad(int64_t in, int k_eff, int s, int *lo, int *hi) {
+  int64_t out = (in + s - 1) / s;
+  int64_t total = (out - 1) * s + k_eff - in;
+  if (total < 0) total = 0;
+  *lo = (int)(total / 2);
+  *hi = (int)(total - total / 2);
+}
+
+// The window ops (conv2d, maxpool, avgpool): output height and width.
+static int window_shape(const Graph *g, Layer *l, const Tensor *in, int64_t *oh, int64_t *ow, Diag *d) {
+  if (in->rank != 4) return graph_layer_error(g, l, d, "%s needs a rank-4 NHWC input", graph_op_name(l->op));
+  int ekh = (l->kh - 1) * l->dh + 1, ekw = (l->kw - 1) * l->dw + 1;
+  if (l->pad_same) {
+    same_pad(in->dims[1], ekh, l->sh, &l->pad_t, &l->pad_b);
+    same_pad(in->dims[2], ekw, l->sw, &l->pad_l, &l->pad_r);
+  }
+  int64_t ph = in->dims[1] + l->pad_t + l->pad_b, pw = in->dims[2] + l->pad_l + l->pad_r;
+  if (ekh > ph || ekw > pw) {
+    if (l->dh > 1 || l->dw > 1)
+      return graph_layer_error(g, l, d, "dilated kernel %dx%d exceeds padded input %lldx%lld", ekh, ekw, (long long)ph,
+                               (long long)pw);
+    return graph_layer_error(g, l, d, "kernel %dx%d exceeds padded input %lldx%lld", l->kh, l->kw, (long long)ph,
+                             (long long)pw);
+  }
+  if (l->op != LOP_CONV2D && (l->pad_t >= l->kh || l->pad_b >= l->kh || l->pad_l >= l->kw || l->pad_r >= l->kw))
+    return graph_layer_error(g, l, d, "padding %d,%d,%d,%d must be smaller than the window %dx%d", l->pad_t, l->pad_b,
+                             l->pad_l, l->pad_r, l->kh, l->kw);
+  *oh = (ph - ekh) / l->sh + 1;
+  *ow = (pw - ekw) / l->sw + 1;
+  return 0;
+}
+
+// Fills l->w (count int8 values, expected dims want[0..rank-1]) from l->w_src.
+static int load_weights(const Graph *g, Layer *l, int rank, const int64_t *want, int64_t count, Diag *d) {
+  Source *s = &l->w_src;
+  if (s->kind == SRC_NPY) {
+    if (s->npy.ndim != (uint32_t)rank)
+      return graph_layer_error(g, l, d, "weights file has %u dimensions, need %d", s->npy.ndim, rank);
+    for (int i = 0; i < rank; i++)
+      if (s->npy.dims[i] != (uint64_t)want[i])
+        return graph_layer_error(g, l, d, "weights file has dimension %d of %llu, need %lld", i,
+                                 (unsigned long long)s->npy.dims[i], (long long)want[i]);
+  }
+  if (s->kind == SRC_INLINE && s->count != count)
+    return graph_layer_error(g, l, d, "\"weights\" has %lld values, need %lld", (long long)s->count, (long long)count);
+  l->w = malloc((size_t)count + 1);
+  if (!l->w) return graph_layer_error(g, l, d, "out of memory");
+  l->w_count = count;
+  uint64_t state = s->seed;
+  for (int64_t i = 0; i < count; i++) {
+    if (s->kind == SRC_INLINE) l->w[i] = (int8_t)s->values[i];
+    else if (s->kind == SRC_NPY) l->w[i] = ((const int8_t *)s->npy.data)[i];
+    else l->w[i] = (int8_t)(uint8_t)shape_seed_next(&state);
+  }
+  return 0;
+}
+
+// Normalizes the bias to SRC_INLINE with cout values (integers) or reals; none stays SRC_NONE.
+static int load_bias(const Graph *g, Layer *l, Diag *d) {
+  Source *s = &l->b_src;
+  if (s->kind == SRC_NONE) return 0;
+  if (s->kind == SRC_INLINE) {
+    if (s->count != l->cout)
+      return graph_layer_error(g, l, d, "\"%s\" has %lld values, need cout = %lld", l->b_is_float ? "bias_float" : "bias",
+                               (long long)s->count, (long long)l->cout);
+    return 0;
+  }
+  Source nb = {.kind = SRC_INLINE, .count = l->cout};
+  if (l->b_is_float) nb.reals = malloc((size_t)l->cout * sizeof(double));
+  else nb.values = malloc((size_t)l->cout * sizeof(int64_t));
+  if (!nb.reals && !nb.values) return graph_layer_error(g, l, d, "out of memory");
+  if (s->kind == SRC_NPY && (s->npy.ndim != 1 || s->npy.dims[0] != (uint64_t)l->cout)) {
+    source_free(&nb);
+    return graph_layer_error(g, l, d, "bias file must have shape [%lld]", (long long)l->cout);
+  }
+  uint64_t state = s->seed;
+  for (int64_t i = 0; i < l->cout; i++) {
+    if (s->kind == SRC_SEED) nb.values[i] = (int64_t)(shape_seed_next(&state) & 0xfff) - 2048;
+    else if (s->npy.type == NPY_I32) nb.values[i] = ((const int32_t *)s->npy.data)[i];
+    else if (s->npy.type == NPY_F32) nb.reals[i] = ((const float *)s->npy.data)[i];
+    else nb.reals[i] = ((const double *)s->npy.data)[i];
+  }
+  source_free(s);
+  *s = nb;
+  return 0;
+}
+
+static int infer_conv(const Graph *g, Layer *l, const Tensor *in, Tensor *out, int64_t max_elems, Diag *d) {
+  int64_t oh = 0, ow = 0;
+  if (window_shape(g, l, in, &oh, &ow, d)) return -1;
+  l->cin = in->dims[3];
+  if (l->cin % l->groups || l->cout % l->groups)
+    return graph_layer_error(g, l, d, "groups %d must divide cin %lld and cout %lld", l->groups, (long long)l->cin,
+                             (long long)l->cout);
+  int64_t cpg = l->cin / l->groups;
+  int64_t want[4] = {l->kh, l->kw, cpg, l->cout};
+  if ((double)l->kh * l->kw * (double)cpg * (double)l->cout > (double)max_elems) return graph_layer_error(g, l, d, "weights have more than %lld values", (long long)max_elems);
+  if (l->n_wscale != 1 && l->n_wscale != l->cout)
+    return graph_layer_error(g, l, d, "\"weight_scale\" needs 1 or %lld values", (long long)l->cout);
+  set_shape(out, 4, in->dims[0], oh, ow, l->cout);
+  if (load_weights(g, l, 4, want, want[0] * want[1] * want[2] * want[3], d)) return -1;
+  return load_bias(g, l, d);
+}
+
+static int infer_fc(const Graph *g, Layer *l, const Tensor *in, Tensor *out, int64_t max_elems, Diag *d) {
+  l->cin = graph_tensor_count(in) / in->dims[0];
+  int64_t want[2] = {l->cin, l->cout};
+  if ((double)l->cin * (double)l->cout > (double)max_elems)
+    return graph_layer_error(g, l, d, "weights have more than %lld values", (long long)max_elems);
+  set_shape(out, 2, in->dims[0], l->cout, 0, 0);
+  if (load_weights(g, l, 2, want, l->cin * l->cout, d)) return -1;
+  return load_bias(g, l, d);
+}
+
+static int same_shape(const Tensor *a, const Tensor *b) {
+  if (a->rank != b->rank) return 0;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dims[i] != b->dims[i]) return 0;
+  return 1;
+}
+
+static void shape_str(const Tensor *t, char *buf, size_t len) {
+  size_t used = 0;
+  for (int i = 0; i < t->rank && used < len; i++) {
+    int w = snprintf(buf + used, len - used, "%s%lld", i ? "x" : "", (long long)t->dims[i]);
+    if (w > 0) used += (size_t)w;
+  }
+}
+
+static int infer_layer(const Graph *g, Layer *l, int64_t max_elems, Diag *d) {
+  Tensor *in = &g->tensors[l->in[0]], *out = &g->tensors[l->out];
+  int64_t oh = 0, ow = 0;
+  switch (l->op) {
+  case LOP_CONV2D: return infer_conv(g, l, in, out, max_elems, d);
+  case LOP_FC: return infer_fc(g, l, in, out, max_elems, d);
+  case LOP_RELU:
+  case LOP_RELU6:
+  case LOP_CLIP:
+    *out = (Tensor){out->name, in->rank, {in->dims[0], in->dims[1], in->dims[2], in->dims[3]}, out->scale, out->producer};
+    return 0;
+  case LOP_MAXPOOL:
+  case LOP_AVGPOOL:
+    if (window_shape(g, l, in, &oh, &ow, d)) return -1;
+    set_shape(out, 4, in->dims[0], oh, ow, in->dims[3]);
+    return 0;
+  case LOP_GLOBAL_AVGPOOL:
+    if (in->rank != 4) return graph_layer_error(g, l, d, "global_avgpool needs a rank-4 NHWC input");
+    l->kh = (int)in->dims[1], l->kw = (int)in->dims[2];  // the window is the whole map
+    if ((int64_t)l->kh * l->kw > (1 << 24)) return graph_layer_error(g, l, d, "window of more than 2^24 positions");
+    set_shape(out, 4, in->dims[0], 1, 1, in->dims[3]);
+    return 0;
+  case LOP_ADD: {
+    const Tensor *b = &g->tensors[l->in[1]];
+    if (!same_shape(in, b)) {
+      char sa[64] = "", sb[64] = "";
+      shape_str(in, sa, sizeof sa), shape_str(b, sb, sizeof sb);
+      return graph_layer_error(g, l, d, "add of different shapes %s and %s", sa, sb);
+    }
+    *out = (Tensor){out->name, in->rank, {in->dims[0], in->dims[1], in->dims[2], in->dims[3]}, out->scale, out->producer};
+    return 0;
+  }
+  case LOP_CONCAT: {
+    int64_t c = 0;
+    for (int k = 0; k < l->n_in; k++) {
+      const Tensor *t = &g->tensors[l->in[k]];
+      int same = t->rank == in->rank;
+      for (int i = 0; same && i < t->rank - 1; i++) same = t->dims[i] == in->dims[i];
+      if (!same) {
+        char sa[64] = "", sb[64] = "";
+        shape_str(in, sa, sizeof sa), shape_str(t, sb, sizeof sb);
+        return graph_layer_error(g, l, d, "concat input %d has shape %s, incompatible with %s", k, sb, sa);
+      }
+      c += t->dims[t->rank - 1];
+    }
+    *out = (Tensor){out->name, in->rank, {in->dims[0], in->dims[1], in->dims[2], in->dims[3]}, out->scale, out->producer};
+    out->dims[out->rank - 1] = c;
+    return 0;
+  }
+  case LOP_FLATTEN:
+    set_shape(out, 2, in->dims[0], graph_tensor_count(in) / in->dims[0], 0, 0);
+    return 0;
+  case LOP_RESHAPE: {
+    int64_t total = graph_tensor_count(in), known = 1;
+    int wild = -1;
+    for (int i = 0; i < l->reshape_rank; i++) {
+      if (l->reshape_dims[i] < 0) wild = i;
+      else known *= l->reshape_dims[i];
+      if (known > total) break;
+    }
+    out->rank = l->reshape_rank;
+    for (int i = 0; i < l->reshape_rank; i++) out->dims[i] = l->reshape_dims[i];
+    if (wild >= 0 && known <= total && total % known == 0) out->dims[wild] = total / known;
+    if (known > total || (wild >= 0 && total % known) || (wild < 0 && known != total)) {
+      char sa[64] = "";
+      shape_str(in, sa, sizeof sa);
+      return graph_layer_error(g, l, d, "cannot reshape %s (%lld elements) to the given shape", sa, (long long)total);
+    }
+    return 0;
+  }
+  case LOP_COUNT: break;
+  }
+  return graph_layer_error(g, l, d, "internal error: op %d", (int)l->op);
+}
+
+// The output scale: given, or inherited from the input by ops that may keep it.
+static int infer_scale(const Graph *g, Layer *l, Diag *d) {
+  Tensor *out = &g->tensors[l->out];
+  double s_in = g->tensors[l->in[0]].scale;
+  switch (l->op) {
+  case LOP_CONV2D: case LOP_FC: case LOP_ADD: case LOP_AVGPOOL: case LOP_GLOBAL_AVGPOOL:
+    if (out->scale == 0) return graph_layer_error(g, l, d, "missing \"scale\" of the output");
+    return 0;
+  case LOP_FLATTEN: case LOP_RESHAPE:
+    if (out->scale != 0 && out->scale != s_in)
+      return graph_layer_error(g, l, d, "a %s keeps its input's scale %g, not %g", graph_op_name(l->op), s_in, out->scale);
+    out->scale = s_in;
+    return 0;
+  case LOP_CONCAT:
+    for (int k = 1; k < l->n_in && out->scale == 0; k++)
+      if (g->tensors[l->in[k]].scale != s_in)
+        return graph_layer_error(g, l, d, "inputs have different scales: give the output \"scale\"");
+    /* fall through */
+  default:
+    if (out->scale == 0) out->scale = s_in;
+    return 0;
+  }
+}
+
+int shape_infer(Graph *g, int64_t max_elems, Diag *d) {
+  for (int i = 0; i < g->n_layers; i++) {
+    Layer *l = &g->layers[i];
+    if (infer_layer(g, l, max_elems, d) || infer_scale(g, l, d)) return -1;
+    Tensor *out = &g->tensors[l->out];
+    int64_t count = 1;
+    for (int k = 0; k < out->rank; k++) {
+      if (out->dims[k] < 1) return graph_layer_error(g, l, d, "empty output");
+      count *= out->dims[k];
+      if (count > max_elems)
+        return graph_layer_error(g, l, d, "output has more than %lld elements", (long long)max_elems);
+    }
+    if (l->op == LOP_CONV2D || l->op == LOP_FC)  // each output value takes w_count / cout products
+      l->macs = count * (l->w_count / l->cout);
+  }
+  return 0;
+}

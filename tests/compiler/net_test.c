@@ -1,0 +1,191 @@
+// net_test.c: the net.json loader (compiler/net.c): each error case with its exact message
+// and location, plus a good network's structure (topological order, names, weight sources).
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../compiler/net.h"
+#include "../common/check.h"
+
+static char tmpdir[64];
+
+// Parses text (as "net.json", weight files in tmpdir) and prepares it; returns the first error.
+static const char *load_msg(const char *text, Graph **out) {
+  static Diag d;
+  diag_init(&d);
+  NetOptions opt;
+  net_options_default(&opt);
+  Graph *g = NULL;
+  if (!net_parse(text, strlen(text), "net.json", tmpdir, &opt, &g, &d)) net_prepare(g, &opt, &d);
+  if (out) *out = g;
+  else graph_free(g);
+  return diag_first(&d);
+}
+
+static void expect(const char *text, const char *want) {
+  const char *got = load_msg(text, NULL);
+  CHECK(!strcmp(got, want), "\n  want: %s\n  got:  %s", want, got);
+}
+
+#define HEAD "{\"inputs\": [{\"name\": \"x\", \"shape\": [1, 5, 5, 2], \"scale\": 0.1}],\n\"layers\": [\n"
+#define CONV(name, in, out, extra)                                                                          \
+  "{\"name\": \"" name "\", \"op\": \"conv2d\", \"inputs\": [\"" in "\"], \"output\": \"" out "\", "         \
+  "\"scale\": 0.2, \"kernel\": 3, \"cout\": 2, \"weights\": {\"seed\": 1}, \"weight_scale\": 0.01" extra "}"
+
+static void test_syntax(void) {
+  expect("{\"inputs\": [1,\n  2 3]}", "net.json:2:5: error: ']' expected near '3'");
+  expect("{\"a\": 1, \"a\": 2}", "net.json:1:12: error: duplicate object key near '\"a\"'");
+  expect("[1]", "net.json: error: the network must be a JSON object");
+  check_case("net_syntax_errors");
+}
+
+static void test_semantic(void) {
+  expect(HEAD "{\"name\": \"c\", \"op\": \"conv3d\", \"inputs\": [\"x\"], \"output\": \"y\"}], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"c\": error: unknown op \"conv3d\"");
+  expect(HEAD "{\"name\": \"b\", \"op\": \"batchnorm\", \"inputs\": [\"x\"], \"output\": \"y\"}], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"b\": error: op \"batchnorm\" is not supported yet");
+  expect(HEAD CONV("c1", "x", "y", "") "," CONV("c2", "nope", "z", "") "], \"outputs\": [\"z\"]}",
+         "net.json: layers[1] \"c2\": error: unknown tensor \"nope\" in \"inputs\"");
+  expect(HEAD CONV("c1", "x", "y", "") "," CONV("c2", "y", "y", "") "], \"outputs\": [\"y\"]}",
+         "net.json: layers[1] \"c2\": error: tensor \"y\" is already the output of layers[0] \"c1\"");
+  expect(HEAD CONV("c1", "x", "x", "") "], \"outputs\": [\"x\"]}",
+         "net.json: layers[0] \"c1\": error: tensor \"x\" is already a network input");
+  expect(HEAD CONV("c1", "x", "y", "") "," CONV("c1", "y", "z", "") "], \"outputs\": [\"z\"]}",
+         "net.json: layers[1] \"c1\": error: duplicate layer name (also layers[0])");
+  expect(HEAD CONV("c1", "x", "y", "") "], \"outputs\": [\"q\"]}", "net.json: outputs[0]: error: unknown tensor \"q\"");
+  expect(HEAD CONV("c1", "x", "y", ", \"strides\": 2") "], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"c1\": error: unknown key \"strides\"");
+  expect(HEAD CONV("c1", "x", "y", ", \"stride\": 0") "], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"c1\": error: \"stride\" value 0 is outside 1..1024");
+  expect("{\"inputs\": [{\"name\": \"x\", \"shape\": [1, 5, 5, 2], \"scale\": -1}], \"layers\": [], \"outputs\": [\"x\"]}",
+         "net.json: inputs[0] \"x\": error: \"scale\" must be positive, not -1");
+  expect(HEAD "{\"name\": \"r\", \"op\": \"relu\", \"inputs\": [\"x\"], \"output\": \"y\", \"scale\": 0}], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"r\": error: \"scale\" must be positive, not 0");
+  expect(HEAD "{\"name\": \"a\", \"op\": \"add\", \"inputs\": [\"x\"], \"output\": \"y\", \"scale\": 1}], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"a\": error: add takes 2 inputs, not 1");
+  expect(HEAD "{\"name\": \"c\", \"op\": \"conv2d\", \"inputs\": [\"x\"], \"output\": \"y\", \"scale\": 0.2, \"kernel\": 1, "
+         "\"cout\": 2, \"weights\": {\"seed\": 1}, \"weight_scale\": [1, 2, 3]}], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"c\": error: \"weight_scale\" has 3 values, need 1 or cout = 2");
+  expect(HEAD CONV("c1", "x", "y", ", \"weight_scale\": 2") "], \"outputs\": [\"y\"]}",
+         "net.json:3:161: error: duplicate object key near '\"weight_scale\"'");
+  check_case("net_semantic_errors");
+}
+
+static void test_cycle(void) {
+  expect(HEAD CONV("c1", "x", "a", "") "," CONV("c2", "c", "b", "") "," CONV("c3", "b", "c", "") "], \"outputs\": [\"a\"]}",
+         "net.json: error: the graph has a cycle: \"c2\" <- \"c3\" <- \"c2\"");
+  expect(HEAD CONV("c1", "y", "y", "") "], \"outputs\": [\"y\"]}",
+         "net.json: error: the graph has a cycle: \"c1\" <- \"c1\"");
+  check_case("net_cycle");
+}
+
+static void test_sizes(void) {
+  expect("{\"inputs\": [{\"name\": \"x\", \"shape\": [1, 3, 3, 2], \"scale\": 0.1}], \"layers\": ["
+         "{\"name\": \"conv2\", \"op\": \"conv2d\", \"inputs\": [\"x\"], \"output\": \"y\", \"scale\": 0.2, \"kernel\": 7, "
+         "\"padding\": 1, \"cout\": 2, \"weights\": {\"seed\": 1}, \"weight_scale\": 0.01}], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"conv2\": error: kernel 7x7 exceeds padded input 5x5");
+  expect(HEAD "{\"name\": \"dw\", \"op\": \"conv2d\", \"inputs\": [\"x\"], \"output\": \"y\", \"scale\": 0.2, \"kernel\": 3, "
+         "\"groups\": 2, \"cout\": 3, \"weights\": {\"seed\": 1}, \"weight_scale\": 0.01}], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"dw\": error: groups 2 must divide cin 2 and cout 3");
+  expect(HEAD "{\"name\": \"c\", \"op\": \"conv2d\", \"inputs\": [\"x\"], \"output\": \"y\", \"scale\": 0.2, \"kernel\": 1, "
+         "\"cout\": 2, \"weights\": [1, 2, 3], \"weight_scale\": 0.01}], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"c\": error: \"weights\" has 3 values, need 4");
+  expect(HEAD "{\"name\": \"c\", \"op\": \"conv2d\", \"inputs\": [\"x\"], \"output\": \"y\", \"scale\": 0.2, \"kernel\": 1, "
+         "\"cout\": 2, \"weights\": [1, 2, 3, 200], \"weight_scale\": 0.01}], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"c\": error: \"weights\": element 3 is 200, outside -128..127");
+  expect(HEAD CONV("c1", "x", "y", "") ",{\"name\": \"s\", \"op\": \"add\", \"inputs\": [\"x\", \"y\"], \"output\": \"z\", "
+         "\"scale\": 1}], \"outputs\": [\"z\"]}",
+         "net.json: layers[1] \"s\": error: add of different shapes 1x5x5x2 and 1x3x3x2");
+  expect(HEAD "{\"name\": \"p\", \"op\": \"maxpool\", \"inputs\": [\"x\"], \"output\": \"y\", \"kernel\": 2, \"padding\": 2}], "
+         "\"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"p\": error: padding 2,2,2,2 must be smaller than the window 2x2");
+  expect(HEAD "{\"name\": \"r\", \"op\": \"reshape\", \"inputs\": [\"x\"], \"output\": \"y\", \"shape\": [1, 7]}], "
+         "\"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"r\": error: cannot reshape 1x5x5x2 (50 elements) to the given shape");
+  expect(HEAD "{\"name\": \"f\", \"op\": \"fc\", \"inputs\": [\"x\"], \"output\": \"y\", \"cout\": 2, \"weights\": {\"seed\": 1}, "
+         "\"weight_scale\": 0.1}], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"f\": error: missing \"scale\" of the output");
+  check_case("net_impossible_sizes");
+}
+
+static void write_npy(const char *name, NpyType t, uint32_t ndim, const uint64_t *dims, const void *data) {
+  char path[128];
+  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+  Diag d;
+  diag_init(&d);
+  CHECK(!npy_write(path, t, ndim, dims, data, &d), "npy_write %s: %s", path, diag_first(&d));
+}
+
+#define FILE_CONV(w, b)                                                                                     \
+  HEAD "{\"name\": \"c\", \"op\": \"conv2d\", \"inputs\": [\"x\"], \"output\": \"y\", \"scale\": 0.2, "      \
+       "\"kernel\": [1, 2], \"cout\": 3, \"weights\": {\"file\": \"" w "\"}, \"weight_scale\": 0.01" b "}], " \
+       "\"outputs\": [\"y\"]}"
+
+static void test_files(void) {
+  int8_t w[12];
+  for (int i = 0; i < 12; i++) w[i] = (int8_t)(i - 6);
+  int32_t b[3] = {5, -7, 100000};
+  float bf[3] = {0.5f, -0.25f, 0};
+  uint64_t wd[4] = {1, 2, 2, 3}, bad[4] = {1, 2, 3, 2}, bd[1] = {3};
+  write_npy("w.npy", NPY_I8, 4, wd, w);
+  write_npy("w32.npy", NPY_I32, 1, bd, b);
+  write_npy("wbad.npy", NPY_I8, 4, bad, w);
+  write_npy("b.npy", NPY_I32, 1, bd, b);
+  write_npy("bf.npy", NPY_F32, 1, bd, bf);
+  Graph *g = NULL;
+  const char *msg = load_msg(FILE_CONV("w.npy", ", \"bias\": {\"file\": \"b.npy\"}"), &g);
+  CHECK(!*msg && g, "good file net: %s", msg);
+  if (g) {
+    const Layer *l = &g->layers[0];
+    CHECK(l->w_count == 12 && l->w[0] == -6 && l->w[11] == 5, "weights from w.npy");
+    CHECK(l->bias_q[2] == 100000 && l->bias_q[1] == -7, "bias from b.npy");
+  }
+  graph_free(g);
+  msg = load_msg(FILE_CONV("w.npy", ", \"bias\": {\"file\": \"bf.npy\"}"), &g);
+  CHECK(!*msg && g && g->layers[0].bias_q[0] == 500 && g->layers[0].bias_q[1] == -250, "float bias: %s", msg);
+  graph_free(g);
+  char want[256];
+  snprintf(want, sizeof want, "net.json: layers[0] \"c\": error: \"weights\": %s/missing.npy: error: cannot open: No such file or directory", tmpdir);
+  const char *got = load_msg(FILE_CONV("missing.npy", ""), NULL);
+  CHECK(!strncmp(got, want, 60) && strstr(got, "missing.npy"), "missing file:\n  want: %s\n  got:  %s", want, got);
+  expect(FILE_CONV("w32.npy", ""), "net.json: layers[0] \"c\": error: \"weights\": file \"w32.npy\" has dtype int32, need int8");
+  expect(FILE_CONV("w.npy", ", \"bias\": {\"file\": \"w.npy\"}"),
+         "net.json: layers[0] \"c\": error: \"bias\": file \"w.npy\" has dtype int8, need int32");
+  expect(FILE_CONV("wbad.npy", ""), "net.json: layers[0] \"c\": error: weights file has dimension 2 of 3, need 2");
+  check_case("net_weight_files");
+}
+
+static void test_good(void) {
+  Graph *g = NULL;
+  // Layers listed out of order: the loader sorts them.
+  const char *msg = load_msg(HEAD CONV("c2", "a", "b", ", \"padding\": \"same\"") "," CONV("c1", "x", "a", ", \"padding\": 1")
+                             "], \"outputs\": [\"b\"]}", &g);
+  CHECK(!*msg && g, "good net: %s", msg);
+  if (g) {
+    CHECK(g->n_layers == 2 && !strcmp(g->layers[0].name, "c1") && !strcmp(g->layers[1].name, "c2"), "topological order");
+    CHECK(g->tensors[g->layers[1].in[0]].producer == 0, "producer index remapped");
+    CHECK(g->layers[0].w_count == 3 * 3 * 2 * 2, "seeded weight count");
+  }
+  graph_free(g);
+  check_case("net_good_and_sorted");
+}
+
+int main(void) {
+  snprintf(tmpdir, sizeof tmpdir, "/tmp/net_test.XXXXXX");
+  if (!mkdtemp(tmpdir)) return 1;
+  test_syntax();
+  test_semantic();
+  test_cycle();
+  test_sizes();
+  test_files();
+  test_good();
+  const char *names[] = {"w.npy", "w32.npy", "wbad.npy", "b.npy", "bf.npy"};
+  for (int i = 0; i < 5; i++) {
+    char p[128];
+    snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);
+    unlink(p);
+  }
+  rmdir(tmpdir);
+  return check_status();
+}

@@ -25,7 +25,7 @@ for b in "$@"; do
     name=${r##*/replay_}
     count "$b:fuzz-replay/$name" "$r" "tests/fuzz/corpus/${name#fuzz_}"
   done
-  for s in $(ls tests/cli/*.sh 2>/dev/null | sort); do
+  for s in $(ls tests/cli/*.sh 2>/dev/null | grep -v '/lib.sh$' | sort); do
     count "$b:${s#tests/}" sh "$s" "$b"
   done
 done

@@ -5,15 +5,8 @@ set -u
 B=${1:-build}
 SACC=$B/bin/sacc
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-pass() { echo "PASS sacc-$1"; }
-fail() { echo "FAIL sacc-$1: $2"; }
-expect() {   # NAME STATUS PATTERN -- CMD...
-  name=$1 want=$2 pat=$3; shift 4
-  "$@" >"$T/out" 2>&1; rc=$?
-  if [ $rc -ne "$want" ]; then fail "$name" "exit $rc, want $want: $(head -c 300 "$T/out")"; return; fi
-  if [ -n "$pat" ] && ! grep -qE -- "$pat" "$T/out"; then fail "$name" "no line matching /$pat/ in: $(head -c 300 "$T/out")"; return; fi
-  pass "$name"
-}
+CLI_PREFIX=sacc
+. tests/cli/lib.sh
 expect help 0 '^usage: sacc' -- $SACC --help
 expect no-args 2 'usage' -- $SACC
 expect unknown-command 2 'frob' -- $SACC frob

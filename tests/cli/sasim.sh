@@ -6,16 +6,8 @@ set -u
 B=${1:-build}
 SASIM=$B/bin/sasim
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-pass() { echo "PASS cli-$1"; }
-fail() { echo "FAIL cli-$1: $2"; }
-# expect NAME STATUS PATTERN -- CMD...: exit status and a stderr/stdout line matching PATTERN
-expect() {
-  name=$1 want=$2 pat=$3; shift 4
-  "$@" >"$T/out" 2>&1; rc=$?
-  if [ $rc -ne "$want" ]; then fail "$name" "exit $rc, want $want: $(head -c 300 "$T/out")"; return; fi
-  if [ -n "$pat" ] && ! grep -qE -- "$pat" "$T/out"; then fail "$name" "no line matching /$pat/ in: $(head -c 300 "$T/out")"; return; fi
-  pass "$name"
-}
+CLI_PREFIX=cli
+. tests/cli/lib.sh
 
 expect help 0 '^usage: sasim <command>' -- $SASIM --help
 expect help-run 0 '^usage: sasim run' -- $SASIM run --help

@@ -340,6 +340,10 @@ int sim_detailed_run(Sim *s, Diag *d) {
   uint64_t patience = 4 * ((uint64_t)a->dram_latency + 2 * (a->rows + a->cols) + a->sfu_latency + 256) + 1024;
   uint64_t last_progress = 0;
   for (m.t = 0; rc == 0; m.t++) {
+    if (s->max_cycles && m.t >= s->max_cycles) {
+      rc = sim_cycle_limit_error(s, d);
+      break;
+    }
     int moved = det_cycle(&m);
     if (m.progressed) last_progress = m.t;
     if (moved >= 0 && m.t - last_progress > patience) {

@@ -686,6 +686,7 @@ static int fast_loop(Fast *f) {
       if (check_overflow(f, NEVER - 1)) return -1;
       return report_deadlock(f, t);
     }
+    if (f->s->max_cycles && next >= f->s->max_cycles) return sim_cycle_limit_error(f->s, f->d);
     t = next;
   }
 }
@@ -708,9 +709,10 @@ int sim_fast_run(Sim *s, Diag *d) {
   f.d = d;
   int rc = fast_alloc(&f) ? diag_error(d, "sim: error: out of memory") : fast_loop(&f);
   if (rc == 0) rc = check_overflow(&f, NEVER - 1);
+  uint64_t last = f.max_end > f.halt_cycle ? f.max_end : f.halt_cycle;
+  if (rc == 0 && s->max_cycles && last >= s->max_cycles) rc = sim_cycle_limit_error(s, d);
   if (rc == 0) {
     SimStats *st = &s->stats;
-    uint64_t last = f.max_end > f.halt_cycle ? f.max_end : f.halt_cycle;
     st->cycles = last + 1;
     for (int u = 0; u < NUM_UNITS; u++) st->unit[u].idle += st->cycles - f.q[u].free_at;
     write_back(&f);

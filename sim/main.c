@@ -32,6 +32,7 @@ static const char usage_run[] =
     "  --mode fast|detailed fast: per-instruction timing (default); detailed: cycle by cycle, PE by PE\n"
     "  --pe-trace           (detailed) print the array state every active cycle to stdout\n"
     "  --engine c           the C simulator (the RTL engine comes with the RTL model)\n"
+    "  --max-cycles N       stop with an error instead of simulating past N cycles\n"
     "  --arch FILE.json     refuse to run unless the program was compiled for this arch\n"
     "  --input NAME=X.npy   replace input tensor NAME (shape and dtype must match); repeatable\n"
     "  --output-dir DIR     write every output tensor as DIR/NAME.npy\n"
@@ -183,6 +184,7 @@ static int cmd_run(int argc, char **argv) {
   const char *prog_path = NULL, *json = NULL, *csv = NULL, *trace = NULL, *arch_path = NULL, *outdir = NULL;
   const char *inputs[64];
   int n_inputs = 0, stats = 0, pe_trace = 0;
+  unsigned long long max_cycles = 0;
   SimMode mode = SIM_FAST;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
@@ -196,7 +198,7 @@ static int cmd_run(int argc, char **argv) {
       pe_trace = 1;
     } else if (!strcmp(a, "--json") || !strcmp(a, "--csv") || !strcmp(a, "--trace") || !strcmp(a, "--arch") ||
                !strcmp(a, "--output-dir") || !strcmp(a, "--input") || !strcmp(a, "--mode") ||
-               !strcmp(a, "--engine")) {
+               !strcmp(a, "--engine") || !strcmp(a, "--max-cycles")) {
       if (!next) return usage_error(usage_run, "%s needs a value", a);
       i++;
       if (!strcmp(a, "--json")) json = next;
@@ -212,6 +214,13 @@ static int cmd_run(int argc, char **argv) {
         if (!strcmp(next, "fast")) mode = SIM_FAST;
         else if (!strcmp(next, "detailed")) mode = SIM_DETAILED;
         else return usage_error(usage_run, "--mode %s: expected fast or detailed", next);
+      }
+      if (!strcmp(a, "--max-cycles")) {
+        char *end;
+        errno = 0;
+        max_cycles = strtoull(next, &end, 10);
+        if (errno || *end || !*next || next[0] == '-' || max_cycles == 0)
+          return usage_error(usage_run, "--max-cycles %s: expected a positive whole number", next);
       }
       if (!strcmp(a, "--engine") && strcmp(next, "c"))
         return usage_error(usage_run, "--engine %s: only the C engine exists so far (the RTL model is not built yet)",
@@ -248,6 +257,7 @@ static int cmd_run(int argc, char **argv) {
   for (int i = 0; i < n_inputs && !rc; i++) rc = apply_input(s, inputs[i], &d);
   if (!rc && pe_trace) sim_set_pe_trace(s, stdout);
   if (!rc) sim_set_progress(s, stderr);
+  if (!rc) sim_set_max_cycles(s, max_cycles);
   clock_t t0 = clock();
   if (!rc && mode == SIM_DETAILED) fprintf(stderr, "sasim: running %s cycle by cycle...\n", prog_path);
   if (!rc) rc = sim_run(s, &d);

@@ -116,6 +116,11 @@ int sim_get_tensor(const Sim *s, const TensorInfo *t, void *out) {
 
 void sim_set_pe_trace(Sim *s, FILE *f) { s->pe_trace = f; }
 void sim_set_progress(Sim *s, FILE *f) { s->progress = f; }
+void sim_set_max_cycles(Sim *s, uint64_t max_cycles) { s->max_cycles = max_cycles; }
+
+int sim_cycle_limit_error(const Sim *s, Diag *d) {
+  return diag_error(d, "sim: error: cycle limit %llu reached (--max-cycles)", (unsigned long long)s->max_cycles);
+}
 
 int sim_run(Sim *s, Diag *d) {
   if (s->ran) return diag_error(d, "sim: error: a machine runs its program once");

@@ -71,6 +71,8 @@ int sim_get_tensor(const Sim *s, const TensorInfo *t, void *out);
 void sim_set_pe_trace(Sim *s, FILE *f);
 // Detailed mode only: a line "cycle N, insns fetched K/N" every few million cycles (long runs).
 void sim_set_progress(Sim *s, FILE *f);
+// Makes sim_run fail ("cycle limit N reached") rather than simulate past max_cycles (0: no limit).
+void sim_set_max_cycles(Sim *s, uint64_t max_cycles);
 // Runs to completion. Runtime errors (deadlock, token overflow) return -1 with a message.
 int sim_run(Sim *s, Diag *d);
 const SimStats *sim_stats(const Sim *s);

@@ -20,6 +20,7 @@ struct Sim {
   SimStats stats;           // filled by the engine; stats.layers has n_layers + 1 entries
   FILE *pe_trace;           // detailed mode: per-cycle array dump, or NULL
   FILE *progress;           // detailed mode: a progress line every SIM_PROGRESS_CYCLES, or NULL
+  uint64_t max_cycles;      // stop with an error past this many cycles; 0: no limit
   int ran;                  // sim_run was called
 };
 
@@ -28,6 +29,8 @@ struct Sim {
 // Engines. Each resets the statistics it fills and returns 0, or -1 with a runtime error.
 int sim_fast_run(Sim *s, Diag *d);
 int sim_detailed_run(Sim *s, Diag *d);
+// The error both engines report when a run would pass s->max_cycles. Returns -1.
+int sim_cycle_limit_error(const Sim *s, Diag *d);
 
 // The layer a statistic goes to: LAYER_ID, or n_layers for "(none)".
 static inline LayerStats *sim_layer(Sim *s, int64_t layer) {

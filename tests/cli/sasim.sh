@@ -43,6 +43,8 @@ done
 if [ -f "$T/gemm_tiled.bin" ]; then
   expect arch-mismatch 1 'arch mismatch' -- $SASIM run "$T/gemm_tiled.bin" --arch workloads/arch/tiny.json
   expect arch-match 0 'cycles' -- $SASIM run "$T/gemm_tiled.bin" --arch workloads/arch/default.json
+  expect max-cycles 1 'cycle limit 100 reached' -- $SASIM run "$T/gemm_tiled.bin" --max-cycles 100
+  expect max-cycles-bad 2 'max-cycles abc' -- $SASIM run "$T/gemm_tiled.bin" --max-cycles abc
   expect stats-table 0 '^cycles +[0-9]+' -- $SASIM run "$T/gemm_tiled.bin" --stats
   python3 -c "import numpy; numpy.save('$T/bad.npy', numpy.zeros((3,3), dtype='int8'))" 2>/dev/null &&
     expect input-shape 1 'bad.npy: error: .*dimension|bad.npy: error: .*dtype' -- $SASIM run "$T/gemm_tiled.bin" --input "A=$T/bad.npy"

@@ -201,10 +201,34 @@ static void test_overflow_agreement(void) {
   expect_same_error("engines-agree-earliest-overflow", p, "token overflow on channel store->load at cycle 13");
 }
 
+// --max-cycles: the hand-timed GEMM needs 87 cycles; both engines run it with a limit of 87 and
+// refuse it, with the same message, with a limit of 86.
+static void test_cycle_limit(void) {
+  int8_t A[4][4] = {{1}}, W[4][4] = {{1}};
+  Program *p = hand_gemm(A, W);
+  for (int e = 0; e < 2; e++)
+    for (uint64_t limit = 86; limit <= 87; limit++) {
+      Diag d;
+      diag_init(&d);
+      Sim *s = sim_new(p, e ? SIM_DETAILED : SIM_FAST, &d);
+      sim_set_max_cycles(s, limit);
+      int rc = s ? sim_run(s, &d) : -1;
+      if (limit == 87)
+        CHECK(rc == 0 && sim_stats(s)->cycles == 87, "engine %d: limit 87 refused: %s", e, diag_first(&d));
+      else
+        CHECK(rc != 0 && !strcmp(diag_first(&d), "sim: error: cycle limit 86 reached (--max-cycles)"),
+              "engine %d: limit 86: %s", e, rc ? diag_first(&d) : "accepted");
+      sim_free(s);
+    }
+  prog_free(p);
+  check_case("cycle-limit-both-engines");
+}
+
 int main(void) {
   test_hand_timing();
   test_token_overflow();
   test_deadlock();
   test_overflow_agreement();
+  test_cycle_limit();
   return check_status();
 }

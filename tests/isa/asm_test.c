@@ -5,7 +5,6 @@
 // shipped arch files. Run from the repository root.
 #include "../../isa/asm.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "../common/check.h"
 #include "../common/gemmprog.h"
 #include "../common/randprog.h"
+#include "../common/shipped.h"
 
 // ---- helpers ----
 
@@ -242,32 +242,18 @@ static void test_random_programs(void) {
 
 // ---- shipped programs and arch files ----
 
+static void check_shipped(Program *p, const char *path, void *ctx) {
+  (void)ctx;
+  check_round_trip(p, path);
+  Diag d;
+  diag_init(&d);
+  CHECK(randprog_check_races(p, &d) == 0, "%s: %s", path, diag_first(&d));
+  CHECK(randprog_token_bound(p) <= p->arch.token_max, "%s: tokens may overflow", path);
+}
+
 static void test_shipped_programs(void) {
-  DIR *dir = opendir("workloads/asm");
-  CHECK(dir != NULL, "cannot open workloads/asm (run from the repository root)");
-  int count = 0;
-  struct dirent *e;
-  while (dir && (e = readdir(dir))) {
-    size_t n = strlen(e->d_name);
-    if (n < 3 || strcmp(e->d_name + n - 2, ".s")) continue;
-    char path[512];
-    snprintf(path, sizeof path, "workloads/asm/%s", e->d_name);
-    Diag d;
-    diag_init(&d);
-    Program *p;
-    if (asm_assemble_file(path, &p, &d)) {
-      CHECK(0, "%s", diag_first(&d));
-      continue;
-    }
-    check_round_trip(p, path);
-    diag_init(&d);
-    CHECK(randprog_check_races(p, &d) == 0, "%s: %s", path, diag_first(&d));
-    CHECK(randprog_token_bound(p) <= p->arch.token_max, "%s: tokens may overflow", path);
-    prog_free(p);
-    count++;
-  }
-  if (dir) closedir(dir);
-  CHECK(count >= 3, "only %d programs in workloads/asm", count);
+  int count = shipped_each_program(check_shipped, NULL);
+  CHECK(count >= 3, "only %d programs in workloads/asm (run from the repository root)", count);
   check_case("asm_round_trip_and_race_free_shipped_programs");
 }
 

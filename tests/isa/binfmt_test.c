@@ -14,6 +14,7 @@
 
 #include "../../isa/program.h"
 #include "../common/check.h"
+#include "../common/testarch.h"
 
 // Layout of docs/BINARY.md, restated so that the test checks the document.
 enum { HDR = 64, ENT = 48, H_NSECT = 12, H_FILE_BYTES = 16, H_TABLE_CRC = 32, H_CRC = 60 };
@@ -48,17 +49,11 @@ static void add_tensor(Program *p, const char *name, DType dt, TensorRole role, 
   prog_add_tensor(p, &t);
 }
 
+// The tiny test machine with a 4 KiB DRAM, and a clock that is not a whole number (so the
+// arch's double survives the round trip too).
 static Arch tiny_arch(void) {
-  Arch a;
-  arch_default(&a);
-  snprintf(a.name, sizeof a.name, "tiny");
-  a.rows = a.cols = 4;
-  a.spad_rows = a.wbuf_rows = a.acc_rows = 64;
-  a.param_rows = 8;
+  Arch a = testarch_tiny();
   a.dram_bytes = 4096;
-  a.bus_bytes = 4;
-  a.dram_latency = 10;
-  a.dram_inflight = 4;
   a.clock_mhz = 500.5;
   return a;
 }

@@ -7,7 +7,6 @@
 // SA_RANDPROG_COUNT=n sets the number of programs (default 1000; 300 under AddressSanitizer),
 // SA_RANDPROG_SEED=s the first seed (default 1), SA_RANDPROG_MAX_INSNS=n their length (default
 // 200), SA_RANDPROG_ARCH=file.json one arch for all of them (default: mostly random small arches).
-#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include "../../sim/sim.h"
 #include "../common/check.h"
 #include "../common/randprog.h"
+#include "../common/shipped.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZED 1
@@ -472,31 +472,18 @@ static void test_generator(void) {
   check_case("engines: the generator is deterministic and its checker finds races");
 }
 
+static void compare_shipped(Program *p, const char *path, void *ctx) {
+  (void)ctx;
+  Diff df = {0};
+  compare_engines(p, &df);
+  if (df.found) report_divergence(p, path, &df);
+  CHECK(!df.found, "%s: %s", path, df.msg);
+}
+
 // Every workloads/asm/*.s, assembled, on both engines.
 static void test_asm_workloads(void) {
-  DIR *dir = opendir("workloads/asm");
-  int n = 0;
-  if (dir) {
-    struct dirent *e;
-    while ((e = readdir(dir))) {
-      size_t len = strlen(e->d_name);
-      if (len < 3 || strcmp(e->d_name + len - 2, ".s")) continue;
-      char path[512];
-      snprintf(path, sizeof path, "workloads/asm/%s", e->d_name);
-      Diag d;
-      diag_init(&d);
-      Program *p = NULL;
-      CHECK(asm_assemble_file(path, &p, &d) == 0, "%s: %s", path, diag_first(&d));
-      if (!p) continue;
-      Diff df = {0};
-      compare_engines(p, &df);
-      if (df.found) report_divergence(p, path, &df);
-      CHECK(!df.found, "%s: %s", path, df.msg);
-      prog_free(p);
-      n++;
-    }
-    closedir(dir);
-  }
+  int n = shipped_each_program(compare_shipped, NULL);
+  CHECK(n >= 0, "cannot open workloads/asm (run from the repository root)");
   printf("# %d programs in workloads/asm\n", n);
   check_case("engines: workloads/asm programs agree");
 }

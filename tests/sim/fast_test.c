@@ -105,6 +105,17 @@ static void test_hand_timing(void) {
   check_case("fast-hand-timing-gemm4");
 }
 
+// Runs p on one engine; returns 1 and its first message in msg when the run fails, else 0.
+static int run_error(const Program *p, SimMode mode, char *msg, size_t cap) {
+  Diag d;
+  diag_init(&d);
+  Sim *s = sim_new(p, mode, &d);
+  int failed = !s || sim_run(s, &d) != 0;
+  snprintf(msg, cap, "%s", diag_first(&d));
+  sim_free(s);
+  return failed;
+}
+
 // Two tokens pushed while tokens.max is 1 and never popped: an overflow, not a silent pass.
 static void test_token_overflow(void) {
   Arch a = testarch_tiny();
@@ -116,12 +127,9 @@ static void test_token_overflow(void) {
   prog_add_insn(p, &in);
   in = isa_insn(OP_HALT);
   prog_add_insn(p, &in);
-  Diag d;
-  diag_init(&d);
-  Sim *s = sim_new(p, SIM_FAST, &d);
-  CHECK(s && sim_run(s, &d) != 0, "overflow not detected");
-  CHECK(strstr(diag_first(&d), "token overflow on channel load->store"), "message: %s", diag_first(&d));
-  sim_free(s);
+  char msg[512];
+  CHECK(run_error(p, SIM_FAST, msg, sizeof msg), "overflow not detected");
+  CHECK(strstr(msg, "token overflow on channel load->store"), "message: %s", msg);
   prog_free(p);
   check_case("fast-token-overflow");
 }
@@ -135,13 +143,9 @@ static void test_deadlock(void) {
   prog_add_insn(p, &in);
   in = isa_insn(OP_HALT);
   prog_add_insn(p, &in);
-  Diag d;
-  diag_init(&d);
-  Sim *s = sim_new(p, SIM_FAST, &d);
-  CHECK(s && sim_run(s, &d) != 0, "deadlock not detected");
-  CHECK(strstr(diag_first(&d), "deadlock") && strstr(diag_first(&d), "store waits at insn 0"), "message: %s",
-        diag_first(&d));
-  sim_free(s);
+  char msg[512];
+  CHECK(run_error(p, SIM_FAST, msg, sizeof msg), "deadlock not detected");
+  CHECK(strstr(msg, "deadlock") && strstr(msg, "store waits at insn 0"), "message: %s", msg);
   prog_free(p);
   check_case("fast-deadlock");
 }
@@ -149,14 +153,9 @@ static void test_deadlock(void) {
 // Runs p on both engines; both must fail with the same first message containing want.
 static void expect_same_error(const char *name, Program *p, const char *want) {
   char msg[2][512];
-  for (int e = 0; e < 2; e++) {
-    Diag d;
-    diag_init(&d);
-    Sim *s = sim_new(p, e ? SIM_DETAILED : SIM_FAST, &d);
-    CHECK(s && sim_run(s, &d) != 0, "%s engine: no error", e ? "detailed" : "fast");
-    snprintf(msg[e], sizeof msg[e], "%s", diag_first(&d));
-    sim_free(s);
-  }
+  for (int e = 0; e < 2; e++)
+    CHECK(run_error(p, e ? SIM_DETAILED : SIM_FAST, msg[e], sizeof msg[e]), "%s engine: no error",
+          e ? "detailed" : "fast");
   CHECK(!strcmp(msg[0], msg[1]), "fast \"%s\" vs detailed \"%s\"", msg[0], msg[1]);
   CHECK(strstr(msg[0], want), "message \"%s\" lacks \"%s\"", msg[0], want);
   prog_free(p);

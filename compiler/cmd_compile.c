@@ -1,0 +1,143 @@
+// cmd_compile.c: `sacc compile` (main.c dispatches here): options, the passes (compile.c), and
+// the output file, written through a temporary and a rename (never half-written).
+#include "cmd_compile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../isa/asm.h"
+#include "compile.h"
+#include "net.h"
+
+const char cmd_compile_usage[] =
+    "       sacc compile NET.json [-o OUT] [--arch ARCH.json] [--emit bin|asm] [--no-double-buffer]\n"
+    "                [--dump-ir fuse|layout|lower|tiling|memplan|schedule|all] [--stats] [--json F]\n"
+    "                [--seed N] [--no-compress]\n"
+    "\n"
+    "  compile lower the network onto the machine (docs/COMPILER.md) and write the program:\n"
+    "          a binary (default OUT: NET.bin in the current directory) or, with --emit asm,\n"
+    "          assembly that `sasim asm` turns into the identical binary (NET.s). The binary's\n"
+    "          default inputs are the bytes `sacc ref --seed N` uses (N = 1). --stats prints\n"
+    "          peak memory per level, instruction and token counts; --json F writes them as JSON\n";
+
+static int usage_error(const char *msg) {
+  fprintf(stderr, "sacc: %s\n", msg);
+  return 2;
+}
+
+// NET.json -> NET<ext> in the current directory.
+static char *default_out(const char *net, const char *ext) {
+  const char *base = strrchr(net, '/');
+  base = base ? base + 1 : net;
+  size_t n = strlen(base);
+  if (n > 5 && !strcmp(base + n - 5, ".json")) n -= 5;
+  char *out = malloc(n + strlen(ext) + 1);
+  if (out) memcpy(out, base, n), strcpy(out + n, ext);
+  return out;
+}
+
+static int write_text(const char *path, const char *text, Diag *d) {
+  size_t n = strlen(path) + 16;
+  char *tmp = malloc(n);
+  if (!tmp) return diag_error(d, "sacc: error: out of memory");
+  snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
+  FILE *f = fopen(tmp, "wb");
+  int rc = 0;
+  if (!f) {
+    rc = diag_error(d, "%s: error: cannot write: %s", tmp, strerror(errno));
+  } else {
+    size_t len = strlen(text);
+    int bad = fwrite(text, 1, len, f) != len;
+    if (fclose(f) || bad) rc = diag_error(d, "%s: error: write failed: %s", tmp, strerror(errno));
+    else if (rename(tmp, path)) rc = diag_error(d, "%s: error: cannot rename to %s: %s", tmp, path, strerror(errno));
+    if (rc) remove(tmp);
+  }
+  free(tmp);
+  return rc;
+}
+
+int cmd_compile(int argc, char **argv) {
+  const char *net = NULL, *out = NULL, *arch_path = NULL, *json = NULL;
+  int asm_out = 0, stats = 0, compress = 1;
+  CompileOptions o;
+  compile_options_default(&o);
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    int has_val = i + 1 < argc;
+    if (!strcmp(a, "-o") || !strcmp(a, "--arch") || !strcmp(a, "--emit") || !strcmp(a, "--dump-ir") ||
+        !strcmp(a, "--json") || !strcmp(a, "--seed")) {
+      if (!has_val) return usage_error("option needs a value");
+      const char *v = argv[++i];
+      if (!strcmp(a, "-o")) out = v;
+      else if (!strcmp(a, "--arch")) arch_path = v;
+      else if (!strcmp(a, "--json")) json = v;
+      else if (!strcmp(a, "--dump-ir")) {
+        static const char *passes[] = {"fuse", "layout", "lower", "tiling", "memplan", "schedule", "all"};
+        int ok = 0;
+        for (size_t k = 0; k < sizeof passes / sizeof *passes; k++) ok |= !strcmp(v, passes[k]);
+        if (!ok) return usage_error("--dump-ir: unknown pass (fuse|layout|lower|tiling|memplan|schedule|all)");
+        o.dump = v;
+      } else if (!strcmp(a, "--emit")) {
+        if (strcmp(v, "bin") && strcmp(v, "asm")) return usage_error("--emit takes bin or asm");
+        asm_out = !strcmp(v, "asm");
+      } else {
+        char *end;
+        o.input_seed = strtoull(v, &end, 0);
+        if (!*v || *end) return usage_error("--seed needs an integer");
+      }
+    } else if (!strcmp(a, "--no-double-buffer")) {
+      o.double_buffer = 0;
+    } else if (!strcmp(a, "--stats")) {
+      stats = 1;
+    } else if (!strcmp(a, "--no-compress")) {
+      compress = 0;
+    } else if (a[0] == '-' && a[1]) {
+      return usage_error("unknown option for compile");
+    } else if (net) {
+      return usage_error("compile takes one network");
+    } else {
+      net = a;
+    }
+  }
+  if (!net) return usage_error("compile needs a network file");
+  Diag d;
+  diag_init(&d);
+  Arch arch;
+  arch_default(&arch);
+  Graph *g = NULL;
+  Program *p = NULL;
+  char *def = NULL;
+  NetOptions nopt;
+  net_options_default(&nopt);
+  int rc = arch_path ? arch_load_file(arch_path, &arch, &d) : 0;
+  if (!rc) rc = net_load(net, &nopt, &g, &d);
+  if (!rc) rc = net_prepare(g, &nopt, &d);
+  CompileStats st;
+  if (!rc && !(p = compile_graph(g, &arch, &o, &st, &d))) rc = -1;
+  if (!rc && !out && !(out = def = default_out(net, asm_out ? ".s" : ".bin"))) rc = diag_error(&d, "sacc: error: out of memory");
+  if (!rc && asm_out) {
+    char *text = asm_disassemble(p);
+    rc = text ? write_text(out, text, &d) : diag_error(&d, "sacc: error: out of memory");
+    free(text);
+  } else if (!rc) {
+    rc = prog_save(p, out, compress, &d);
+  }
+  if (!rc && stats) compile_stats_print(&st, &arch, stdout);
+  if (!rc && json) {
+    FILE *f = !strcmp(json, "-") ? stdout : fopen(json, "w");
+    if (!f) {
+      rc = diag_error(&d, "%s: error: cannot write: %s", json, strerror(errno));
+    } else {
+      compile_stats_json(&st, f);
+      if (f != stdout && fclose(f)) rc = diag_error(&d, "%s: error: write failed", json);
+    }
+  }
+  if (rc) diag_print(&d);
+  free(def);
+  prog_free(p);
+  graph_free(g);
+  return rc ? 1 : 0;
+}

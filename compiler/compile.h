@@ -1,0 +1,34 @@
+// compile.h: the back end's driver (compile.c): graph -> fusion/layout/lowering -> tiling ->
+// memory planning -> emission -> Program (with its constants, default inputs and tensor map).
+#ifndef SACC_COMPILE_H
+#define SACC_COMPILE_H
+
+#include <stdio.h>
+
+#include "emit.h"
+#include "graph.h"
+#include "memplan.h"
+
+typedef struct {
+  int double_buffer;          // 1 (default): two buffer halves; 0: --no-double-buffer
+  uint64_t input_seed;        // default input data: splitmix64 seeded with input_seed + i (as sacc ref)
+  const char *dump;           // NULL, or a pass name: fuse|layout|lower|tiling|memplan|schedule|all
+  FILE *dump_to;
+} CompileOptions;
+
+typedef struct {
+  int n_ops, n_layers;
+  uint64_t macs;
+  double est_cycles;          // the sum of the tiling cost model's estimates
+  MemPlan mem;
+  EmitStats emit;
+} CompileStats;
+
+void compile_options_default(CompileOptions *o);
+// Builds the program for arch a. On error NULL with messages.
+Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, CompileStats *st, Diag *d);
+// Prints the --stats summary (peak memory per level, instructions, tokens, estimates).
+void compile_stats_print(const CompileStats *st, const Arch *a, FILE *f);
+void compile_stats_json(const CompileStats *st, FILE *f);
+
+#endif

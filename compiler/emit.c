@@ -1,0 +1,323 @@
+// emit.c: instruction emission (emit.h).
+//
+// Each op is a sequence of steps. A GEMM step is one (M tile, N group, K chunk): it loads the
+// chunk's im2col rows into a SPAD slot (unless they are still there from the previous N group),
+// the weight rows of its N tiles into a WBUF slot, the parameters at the first chunk, then runs a
+// PRELOAD + COMPUTE pair per (N tile, K tile), and after the last chunk stores each N tile,
+// post-processed (and max-pooled when a pool is fused). An element-wise step is one (M tile,
+// channel tile): LOADs into an ACC slot (scaled; the second input of an add accumulates) and a
+// post-processed STORE. Slots rotate through the buffer halves; with two halves the loads of
+// step i+1 are issued (in program order) before the computes of step i, so the load unit runs a
+// step ahead and the store unit a step behind: double buffering. With one half every step waits
+// for the previous one. Tokens between the units come from the declared accesses (sched.c).
+#include "emit.h"
+
+#include <string.h>
+
+typedef struct {
+  const MachProg *mp;
+  const Arch *a;
+  const Slots *sl;
+  Program *p;
+  Sched *s;
+  int oom;
+  uint32_t next[4];                 // slot rotation: spad, wbuf, acc, param
+  // configuration registers as the units will hold them
+  int64_t ld[5];                    // CFG_LOAD: stride_outer, stride_inner, seg_stride, mult, shift
+  int64_t st[7];                    // CFG_STORE: act, params, prow, lo, hi, stride_outer, stride_inner
+  int64_t pl[9];                    // CFG_POOL: pool, kh, kw, sh, sw, pad_t, pad_l, in_h, in_w
+  // the current op's step state
+  uint32_t a_slot, p_slot, acc_slot;
+  uint32_t ring_a[2], ring_w[2], ring_p[2];
+} Em;
+
+static Insn mk(Opcode op) { return isa_insn(op); }
+
+static void emit(Em *e, const Insn *in, const Access *acc, int n, const Access *dep, int nd) {
+  if (sched_emit(e->s, in, acc, n, dep, nd) < 0) e->oom = 1;
+}
+
+static uint32_t rotate(Em *e, int mem) { return e->next[mem]++ % e->sl->slots; }
+
+static void cfg_load(Em *e, int64_t so, int64_t si, int64_t ss, int64_t mult, int64_t shift) {
+  int64_t v[5] = {so, si, ss < 0 ? e->ld[2] : ss, mult, shift};  // ss < 0: keep it
+  if (!memcmp(v, e->ld, sizeof v)) return;
+  memcpy(e->ld, v, sizeof v);
+  Insn in = mk(OP_CFG_LOAD);
+  in.f[FLD_STRIDE_OUTER] = v[0], in.f[FLD_STRIDE_INNER] = v[1], in.f[FLD_SEG_STRIDE] = v[2];
+  in.f[FLD_MULT] = v[3], in.f[FLD_SHIFT] = v[4];
+  emit(e, &in, NULL, 0, NULL, 0);
+}
+
+static void cfg_store(Em *e, const MachOp *op, int64_t prow) {
+  int64_t v[7] = {op->act, 1, prow, op->act == ACT_CLAMP ? op->lo : 0, op->act == ACT_CLAMP ? op->hi : 0,
+                  op->out.row_stride, op->out.pix_stride};
+  if (!memcmp(v, e->st, sizeof v)) return;
+  memcpy(e->st, v, sizeof v);
+  Insn in = mk(OP_CFG_STORE);
+  in.f[FLD_ACT] = v[0], in.f[FLD_PARAMS] = v[1], in.f[FLD_PROW] = v[2], in.f[FLD_CLAMP_LO] = v[3];
+  in.f[FLD_CLAMP_HI] = v[4], in.f[FLD_STRIDE_OUTER] = v[5], in.f[FLD_STRIDE_INNER] = v[6];
+  emit(e, &in, NULL, 0, NULL, 0);
+}
+
+static void cfg_pool(Em *e, const MachOp *op, const MTile *t) {
+  int64_t v[9] = {POOL_NONE, 1, 1, 1, 1, 0, 0, 1, 1};
+  if (op->pool != POOL_NONE) {
+    int64_t pad_t = t->iy0 - (t->y0 * op->psh - op->ppt);
+    int64_t w[9] = {op->pool, op->pkh, op->pkw, op->psh, op->psw, pad_t, op->ppl, t->irows, op->ow};
+    memcpy(v, w, sizeof v);
+  } else if (e->pl[0] == POOL_NONE) {
+    return;   // the other pooling registers do not matter
+  }
+  if (!memcmp(v, e->pl, sizeof v)) return;
+  memcpy(e->pl, v, sizeof v);
+  Insn in = mk(OP_CFG_POOL);
+  in.f[FLD_POOL] = v[0], in.f[FLD_KH] = v[1], in.f[FLD_KW] = v[2], in.f[FLD_SH] = v[3], in.f[FLD_SW] = v[4];
+  in.f[FLD_PAD_T] = v[5], in.f[FLD_PAD_L] = v[6], in.f[FLD_IN_H] = v[7], in.f[FLD_IN_W] = v[8];
+  emit(e, &in, NULL, 0, NULL, 0);
+}
+
+static Access on_chip(int mem, uint64_t lo, uint64_t n, int write) {
+  Access a = {mem, lo, lo + n, write};
+  return a;
+}
+
+// The DRAM bytes a LOAD or STORE nest can touch: [addr, addr + span).
+static Access dram(int64_t addr, int64_t outer, int64_t so, int64_t inner, int64_t si, int64_t tail, int write) {
+  Access a = {SMEM_DRAM, (uint64_t)addr, (uint64_t)(addr + (outer - 1) * so + (inner - 1) * si + tail), write};
+  return a;
+}
+
+static int64_t at(const MachProg *mp, const TView *v, int64_t img, int64_t y, int64_t x) {
+  return (int64_t)mp->tensors[v->t].addr + img * v->img_stride + y * v->row_stride + x * v->pix_stride + v->c_off;
+}
+
+static Insn load(int64_t mem, int64_t dst, int64_t addr, int64_t outer, int64_t inner, int64_t nseg, int64_t seglen) {
+  Insn in = mk(OP_LOAD);
+  in.f[FLD_MEM] = mem, in.f[FLD_DST] = dst, in.f[FLD_DRAM_ADDR] = addr;
+  in.f[FLD_OUTER] = outer, in.f[FLD_INNER] = inner, in.f[FLD_NSEG] = nseg, in.f[FLD_SEGLEN] = seglen;
+  return in;
+}
+
+// Parameter rows of N tiles j0 .. j0+n-1 into a fresh PARAM slot.
+static void load_params(Em *e, const MachOp *op, int64_t j0, int64_t n) {
+  uint32_t C = e->a->cols;
+  e->p_slot = rotate(e, 3) * e->sl->param;
+  cfg_load(e, 4 * C, 0, -1, e->ld[3], e->ld[4]);
+  Insn in = load(MEM_PARAM, e->p_slot, (int64_t)op->p_addr + j0 * 12 * C, 3 * n, 1, 1, 4 * C);
+  Access acc = on_chip(SMEM_PARAM, e->p_slot, (uint64_t)(3 * n), 1);
+  emit(e, &in, &acc, 1, NULL, 0);
+}
+
+static void store_tile(Em *e, const MachOp *op, const MTile *t, int64_t j, uint32_t src, uint32_t prow) {
+  uint32_t C = e->a->cols;
+  int64_t cols = op->N - j * C < C ? op->N - j * C : C;
+  cfg_store(e, op, prow);
+  cfg_pool(e, op, t);
+  Insn in = mk(OP_STORE);
+  int64_t addr = at(e->mp, &op->out, t->img, t->y0, t->x0) + j * C;
+  in.f[FLD_SRC] = src, in.f[FLD_DRAM_ADDR] = addr;
+  in.f[FLD_OUTER] = t->rows, in.f[FLD_INNER] = t->cols, in.f[FLD_COLS] = cols;
+  Access acc[3] = {on_chip(SMEM_ACC, src, t->acc_rows, 0), on_chip(SMEM_PARAM, prow, 3, 0),
+                   dram(addr, t->rows, op->out.row_stride, t->cols, op->out.pix_stride, cols, 1)};
+  emit(e, &in, acc, 3, NULL, 0);
+}
+
+// ---- GEMM ------------------------------------------------------------------------------------
+
+typedef struct {
+  uint64_t nm;
+  int64_t nN, nNG, nKC;
+  uint32_t g, kc;
+} GemmShape;
+
+static GemmShape gemm_shape(const MachOp *op, uint32_t C) {
+  GemmShape s;
+  s.nm = tile_m_count(op, &op->plan);
+  s.nN = (op->N + C - 1) / C;
+  s.g = op->plan.g, s.kc = op->plan.kc;
+  s.nNG = (s.nN + s.g - 1) / s.g;
+  s.nKC = (op->n_ktiles + s.kc - 1) / s.kc;
+  return s;
+}
+
+typedef struct {
+  MTile t;
+  int64_t ng, kci, j0, gn;         // N group, K chunk, its first N tile and N tile count
+  uint32_t k0, nk;                 // K tiles k0 .. k0+nk-1
+  uint32_t kb0, krows;             // their weight rows kb0 .. kb0+krows-1
+} GemmStep;
+
+static GemmStep gemm_step(const MachOp *op, const GemmShape *s, uint64_t i) {
+  GemmStep st;
+  st.kci = (int64_t)(i % (uint64_t)s->nKC);
+  st.ng = (int64_t)(i / (uint64_t)s->nKC % (uint64_t)s->nNG);
+  st.t = tile_m_at(op, &op->plan, i / (uint64_t)(s->nKC * s->nNG));
+  st.j0 = st.ng * s->g;
+  st.gn = s->nN - st.j0 < s->g ? s->nN - st.j0 : s->g;
+  st.k0 = (uint32_t)st.kci * s->kc;
+  st.nk = op->n_ktiles - st.k0 < s->kc ? op->n_ktiles - st.k0 : s->kc;
+  st.kb0 = op->ktiles[st.k0].kbase;
+  const KTile *last = &op->ktiles[st.k0 + st.nk - 1];
+  st.krows = last->kbase + last->rows - st.kb0;
+  return st;
+}
+
+static void gemm_loads(Em *e, const MachOp *op, const GemmShape *s, uint64_t i) {
+  GemmStep st = gemm_step(op, s, i);
+  uint32_t C = e->a->cols;
+  int ring = (int)(i % 2);
+  if (st.kci == 0) load_params(e, op, st.j0, st.gn);
+  e->ring_p[ring] = e->p_slot;
+  // Weights: N tile j's rows kb0 .. kb0+krows-1, j after j, packed in a WBUF slot.
+  uint32_t w = rotate(e, 1) * e->sl->wbuf;
+  e->ring_w[ring] = w;
+  cfg_load(e, op->K * C, C, -1, e->ld[3], e->ld[4]);
+  Insn in = load(MEM_WBUF, w, (int64_t)op->w_addr + st.j0 * op->K * C + (int64_t)st.kb0 * C, st.gn, st.krows, 1, C);
+  Access acc = on_chip(SMEM_WBUF, w, (uint64_t)(st.gn * st.krows), 1);
+  emit(e, &in, &acc, 1, NULL, 0);
+  // im2col rows, unless the whole K of this M tile is still in SPAD (one chunk, later N group).
+  if (!(s->nKC == 1 && st.ng > 0)) {
+    e->a_slot = rotate(e, 0) * e->sl->spad;
+    const TView *v = &op->in[0];
+    int pooled = op->pool != POOL_NONE;
+    int64_t rows = pooled ? st.t.irows : st.t.rows, cols = pooled ? op->ow : st.t.cols, x0 = pooled ? 0 : st.t.x0;
+    int64_t base = at(e->mp, v, st.t.img, st.t.iy0 * op->sh - op->pad_t, x0 * op->sw - op->pad_l);
+    int64_t so = op->sh * v->row_stride, si = op->sw * v->pix_stride;
+    for (uint32_t k = 0; k < st.nk; k++) {
+      const KTile *kt = &op->ktiles[st.k0 + k];
+      cfg_load(e, so, si, kt->nseg > 1 ? (int64_t)kt->seg_stride : -1, e->ld[3], e->ld[4]);
+      uint32_t dst = e->a_slot + k * st.t.acc_rows;
+      int64_t addr = base + kt->off;
+      in = load(MEM_SPAD, dst, addr, rows, cols, kt->nseg, kt->seglen);
+      Access a2[2] = {on_chip(SMEM_SPAD, dst, st.t.acc_rows, 1),
+                      dram(addr, rows, so, cols, si, (int64_t)(kt->nseg - 1) * kt->seg_stride + kt->seglen, 0)};
+      emit(e, &in, a2, 2, NULL, 0);
+    }
+  }
+  e->ring_a[ring] = e->a_slot;
+}
+
+static void gemm_computes(Em *e, const MachOp *op, const GemmShape *s, uint64_t i) {
+  GemmStep st = gemm_step(op, s, i);
+  int ring = (int)(i % 2);
+  if (st.kci == 0) e->acc_slot = rotate(e, 2) * e->sl->acc;
+  uint32_t tm = st.t.acc_rows;
+  for (int64_t jl = 0; jl < st.gn; jl++)
+    for (uint32_t k = 0; k < st.nk; k++) {
+      const KTile *kt = &op->ktiles[st.k0 + k];
+      uint32_t wsrc = e->ring_w[ring] + (uint32_t)jl * st.krows + (kt->kbase - st.kb0);
+      Access wread = on_chip(SMEM_WBUF, wsrc, kt->rows, 0);
+      Insn in = mk(OP_PRELOAD);
+      in.f[FLD_SRC] = wsrc, in.f[FLD_ROWS] = kt->rows;
+      emit(e, &in, NULL, 0, &wread, 1);
+      in = mk(OP_COMPUTE);
+      uint32_t src = e->ring_a[ring] + k * tm, dst = e->acc_slot + (uint32_t)jl * tm;
+      in.f[FLD_SRC] = src, in.f[FLD_ACC_ADDR] = dst, in.f[FLD_ROWS] = tm;
+      in.f[FLD_ACCUM] = !(st.kci == 0 && k == 0);
+      Access acc[3] = {on_chip(SMEM_SPAD, src, tm, 0), wread, on_chip(SMEM_ACC, dst, tm, 1)};
+      emit(e, &in, acc, 3, NULL, 0);
+    }
+}
+
+static void gemm_stores(Em *e, const MachOp *op, const GemmShape *s, uint64_t i) {
+  GemmStep st = gemm_step(op, s, i);
+  if (st.kci != s->nKC - 1) return;
+  int ring = (int)(i % 2);
+  for (int64_t jl = 0; jl < st.gn; jl++)
+    store_tile(e, op, &st.t, st.j0 + jl, e->acc_slot + (uint32_t)jl * st.t.acc_rows,
+               e->ring_p[ring] + 3 * (uint32_t)jl);
+}
+
+// ---- element-wise ----------------------------------------------------------------------------
+
+static void elt_loads(Em *e, const MachOp *op, int64_t nN, uint64_t i) {
+  uint32_t C = e->a->cols;
+  int64_t j = (int64_t)(i % (uint64_t)nN);
+  MTile t = tile_m_at(op, &op->plan, i / (uint64_t)nN);
+  int ring = (int)(i % 2);
+  load_params(e, op, j, 1);
+  e->ring_p[ring] = e->p_slot;
+  uint32_t dst = rotate(e, 2) * e->sl->acc;
+  e->ring_a[ring] = dst;
+  int pooled = op->pool != POOL_NONE;
+  int64_t cols = pooled ? op->ow : t.cols, x0 = pooled ? 0 : t.x0;
+  int64_t seg = op->N - j * C < C ? op->N - j * C : C;
+  for (int k = 0; k < op->n_in; k++) {
+    const TView *v = &op->in[k];
+    cfg_load(e, v->row_stride, v->pix_stride, -1, op->in_mult[k], op->in_shift[k]);
+    int64_t addr = at(e->mp, v, t.img, t.iy0, x0) + j * C;
+    Insn in = load(MEM_ACC, dst, addr, t.irows, cols, 1, seg);
+    in.f[FLD_ACCUM] = k > 0;
+    Access acc[2] = {on_chip(SMEM_ACC, dst, t.acc_rows, 1),
+                     dram(addr, t.irows, v->row_stride, cols, v->pix_stride, seg, 0)};
+    emit(e, &in, acc, 2, NULL, 0);
+  }
+}
+
+static void elt_stores(Em *e, const MachOp *op, int64_t nN, uint64_t i) {
+  int64_t j = (int64_t)(i % (uint64_t)nN);
+  MTile t = tile_m_at(op, &op->plan, i / (uint64_t)nN);
+  int ring = (int)(i % 2);
+  store_tile(e, op, &t, j, e->ring_a[ring], e->ring_p[ring]);
+}
+
+// ---- the program -----------------------------------------------------------------------------
+
+static void emit_op(Em *e, const MachOp *op) {
+  uint32_t C = e->a->cols;
+  int ahead = e->sl->slots > 1;
+  if (op->kind == MOP_GEMM) {
+    GemmShape s = gemm_shape(op, C);
+    uint64_t n = s.nm * (uint64_t)(s.nNG * s.nKC);
+    gemm_loads(e, op, &s, 0);
+    for (uint64_t i = 0; i < n && !e->oom; i++) {
+      if (ahead && i + 1 < n) gemm_loads(e, op, &s, i + 1);
+      gemm_computes(e, op, &s, i);
+      gemm_stores(e, op, &s, i);
+      if (!ahead && i + 1 < n) gemm_loads(e, op, &s, i + 1);
+    }
+  } else {
+    int64_t nN = (op->N + C - 1) / C;
+    uint64_t n = tile_m_count(op, &op->plan) * (uint64_t)nN;
+    elt_loads(e, op, nN, 0);
+    for (uint64_t i = 0; i < n && !e->oom; i++) {
+      if (ahead && i + 1 < n) elt_loads(e, op, nN, i + 1);
+      elt_stores(e, op, nN, i);
+      if (!ahead && i + 1 < n) elt_loads(e, op, nN, i + 1);
+    }
+  }
+}
+
+int emit_program(const MachProg *mp, const Slots *sl, Program *p, EmitStats *st, Diag *d) {
+  Em e;
+  memset(&e, 0, sizeof e);
+  e.mp = mp, e.a = mp->arch, e.sl = sl, e.p = p;
+  // The register caches start as the machine does: every register 0 (docs/ISA.md section 1).
+  e.s = sched_new(p);
+  if (!e.s) return diag_error(d, "sacc: error: out of memory");
+  int layer = -1;
+  for (int o = 0; o < mp->n_ops && !e.oom; o++) {
+    const MachOp *op = &mp->ops[o];
+    if (op->layer != layer) {
+      layer = op->layer;
+      Insn in = mk(OP_LAYER);
+      in.f[FLD_LAYER_ID] = layer;
+      emit(&e, &in, NULL, 0, NULL, 0);
+    }
+    emit_op(&e, op);
+  }
+  Insn halt = mk(OP_HALT);
+  emit(&e, &halt, NULL, 0, NULL, 0);
+  if (st) {
+    memset(st, 0, sizeof *st);
+    for (uint32_t i = 0; i < p->n_insns; i++) {
+      Unit u = isa_ops[p->insns[i].op].unit;
+      for (int k = 0; k < NUM_UNITS; k++)
+        if (u == (Unit)k || u == UNIT_ALL) st->insns[k]++;
+    }
+    sched_token_counts(e.s, st->tokens);
+  }
+  sched_free(e.s);
+  return e.oom ? diag_error(d, "sacc: error: out of memory") : 0;
+}

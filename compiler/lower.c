@@ -1,0 +1,544 @@
+// lower.c: fusion, layout and lowering (lower.h).
+//
+// Fusion. A relu, relu6 or clip whose rescale is the identity (its scale is its input's) folds
+// into the op that produces its input (conv2d, fc, add, or an already fused group), when nothing
+// else reads that input: clamps compose exactly on int8 values. A max pool with an identity
+// rescale folds into a conv2d group the same way: the machine's pooled STORE takes the maximum of
+// the post-processed values, which is what the unfused layers compute (post-processing is
+// monotonic). Average pools do not fold: the reference averages int8 values, not accumulators.
+//
+// Layout. Every tensor that is not internal to a fused group gets a DRAM layout: NHWC with a zero
+// halo per image as wide as the padding of every convolution that reads it (so the im2col gather
+// never needs a bounds check). Flatten and reshape alias their input's bytes.
+//
+// Lowering. conv2d and fc become GEMMs (Y[M x N] = X[M x K] W[K x N], M = output pixels,
+// K = kh*kw*cin in (ky, kx, ci) order, N = cout); the load unit gathers each K tile of an im2col
+// row from the input's layout (docs/COMPILER.md). Grouped and depthwise convolutions put q groups
+// side by side in one block-diagonal GEMM, q as large as the array allows. Everything else is an
+// element-wise op through the accumulators: LOAD (scaled) into ACC, a second accumulating LOAD
+// for add, a post-processed STORE (requantize, activation, max/avg pool, a concat slice).
+#include "lower.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ID_MULT (1 << 30)      // the identity (mult, shift) of docs/NETJSON.md
+#define ID_SHIFT 30u
+
+int64_t dt_row_stride(const DTensor *t) { return (t->w + t->halo_l + t->halo_r) * t->c; }
+int64_t dt_img_stride(const DTensor *t) { return (t->h + t->halo_t + t->halo_b) * dt_row_stride(t); }
+uint64_t dt_bytes(const DTensor *t) { return (uint64_t)(t->n * dt_img_stride(t)); }
+
+static int is_identity(Requant r) { return r.mult == ID_MULT && r.shift == ID_SHIFT; }
+
+// An activation as the clamp [lo, hi] it is on int8 values, and back.
+static void act_bounds(unsigned act, int8_t lo, int8_t hi, int *a, int *b) {
+  *a = act == ACT_RELU ? 0 : act == ACT_CLAMP ? lo : -128;
+  *b = act == ACT_CLAMP ? hi : 127;
+}
+static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+// clamp(clamp(x, a, b), c, d) == clamp(x, clamp(a, c, d), clamp(b, c, d)) for a <= b, c <= d.
+static void act_compose(unsigned *act, int8_t *lo, int8_t *hi, unsigned act2, int8_t lo2, int8_t hi2) {
+  int a, b, c, e;
+  act_bounds(*act, *lo, *hi, &a, &b);
+  act_bounds(act2, lo2, hi2, &c, &e);
+  int nlo = clampi(a, c, e), nhi = clampi(b, c, e);
+  *lo = (int8_t)nlo, *hi = (int8_t)nhi;
+  *act = nlo == -128 && nhi == 127 ? ACT_NONE : nlo == 0 && nhi == 127 ? ACT_RELU : ACT_CLAMP;
+  if (*act != ACT_CLAMP) *lo = -128, *hi = 127;
+}
+
+// ---- the lowering context --------------------------------------------------------------------
+
+typedef struct {
+  const Graph *g;
+  const Arch *a;
+  MachProg *mp;
+  Diag *d;
+  int *group;        // per layer: the index of its group's head layer
+  int *readers;      // per graph tensor: how many layers read it
+  int *is_output;    // per graph tensor: a network output
+  int *dt;           // per graph tensor: its DTensor, -1 when internal to a group
+  unsigned *gact;    // per head layer: the group's composed activation ...
+  int8_t *glo, *ghi;
+  int *gpool;        // per head layer: the fused max pool layer, -1 when none
+  int *gtail;        // per head layer: the group's last layer (its output is the group's)
+} Lw;
+
+static int oom(Lw *w) { return diag_error(w->d, "%s: error: out of memory", w->g->file); }
+
+static int fusable_input(const Lw *w, const Layer *l) {
+  int t = l->in[0];
+  const Tensor *tt = &w->g->tensors[t];
+  return tt->producer >= 0 && w->readers[t] == 1 && !w->is_output[t];
+}
+
+// Decides the groups: every layer starts its own, unless it folds into its producer's.
+static void fuse(Lw *w) {
+  const Graph *g = w->g;
+  for (int i = 0; i < g->n_layers; i++) {
+    const Layer *l = &g->layers[i];
+    w->group[i] = i;
+    w->gact[i] = l->mach_act, w->glo[i] = l->act_lo, w->ghi[i] = l->act_hi;
+    w->gpool[i] = -1;
+    w->gtail[i] = i;
+    if (l->op == LOP_CONV2D || l->op == LOP_FC || l->op == LOP_ADD) continue;
+    if (!fusable_input(w, l)) continue;
+    int head = w->group[g->tensors[l->in[0]].producer];
+    LayerOp hop = g->layers[head].op;
+    if ((l->op == LOP_RELU || l->op == LOP_RELU6 || l->op == LOP_CLIP) && is_identity(l->rq[0]) &&
+        (hop == LOP_CONV2D || hop == LOP_FC || hop == LOP_ADD)) {
+      act_compose(&w->gact[head], &w->glo[head], &w->ghi[head], l->mach_act, l->act_lo, l->act_hi);
+    } else if (l->op == LOP_MAXPOOL && is_identity(l->rq[0]) && hop == LOP_CONV2D && w->gpool[head] < 0 &&
+               l->kh <= 15 && l->kw <= 15 && l->sh <= 15 && l->sw <= 15 && l->pad_t <= 15 && l->pad_l <= 15) {
+      w->gpool[head] = i;
+    } else {
+      continue;
+    }
+    w->group[i] = head;
+    w->gtail[head] = i;
+  }
+}
+
+// ---- tensors ---------------------------------------------------------------------------------
+
+static int add_dtensor(Lw *w, int gt) {
+  MachProg *mp = w->mp;
+  if (mp->n_tensors == mp->cap_tensors) {
+    int cap = mp->cap_tensors ? 2 * mp->cap_tensors : 16;
+    DTensor *n = realloc(mp->tensors, (size_t)cap * sizeof *n);
+    if (!n) return oom(w);
+    mp->tensors = n, mp->cap_tensors = cap;
+  }
+  const Tensor *t = &w->g->tensors[gt];
+  if (strlen(t->name) >= PROG_NAME_MAX)
+    return diag_error(w->d, "%s: tensor \"%s\": error: name longer than %d characters", w->g->file, t->name,
+                      PROG_NAME_MAX - 1);
+  DTensor *dt = &mp->tensors[mp->n_tensors];
+  memset(dt, 0, sizeof *dt);
+  snprintf(dt->name, sizeof dt->name, "%s", t->name);
+  dt->graph_tensor = gt;
+  dt->rank = t->rank;
+  dt->n = t->dims[0];
+  dt->h = t->rank == 4 ? t->dims[1] : 1;
+  dt->w = t->rank == 4 ? t->dims[2] : 1;
+  dt->c = t->rank == 4 ? t->dims[3] : t->dims[1];
+  dt->alias = -1;
+  dt->role = t->producer < 0 ? ROLE_INPUT : w->is_output[gt] ? ROLE_OUTPUT : ROLE_SCRATCH;
+  dt->scale = t->scale;
+  dt->first_op = -1;
+  dt->last_op = -1;
+  w->dt[gt] = mp->n_tensors++;
+  return 0;
+}
+
+// The DTensor that owns the bytes of DTensor i (following flatten/reshape aliases).
+static int owner(const MachProg *mp, int i) {
+  while (mp->tensors[i].alias >= 0) i = mp->tensors[i].alias;
+  return i;
+}
+
+// Every network input and every group output gets a DTensor; flatten/reshape alias.
+static int make_tensors(Lw *w) {
+  const Graph *g = w->g;
+  for (int i = 0; i < g->n_tensors; i++) w->dt[i] = -1;
+  for (int i = 0; i < g->n_inputs; i++)
+    if (add_dtensor(w, g->inputs[i])) return -1;
+  for (int i = 0; i < g->n_layers; i++) {
+    if (w->group[i] != i) continue;
+    const Layer *tail = &g->layers[w->gtail[i]];
+    if (add_dtensor(w, tail->out)) return -1;
+    const Layer *l = &g->layers[i];
+    if (l->op == LOP_FLATTEN || l->op == LOP_RESHAPE) w->mp->tensors[w->dt[tail->out]].alias = w->dt[l->in[0]];
+  }
+  return 0;
+}
+
+// Widens the halo of `t` so that a window (kh x kw, stride, dilation, padding) over an input of
+// h x w giving oh x ow outputs stays inside it.
+static void need_halo(DTensor *t, const Layer *l, int64_t oh, int64_t ow) {
+  int64_t bottom = (oh - 1) * l->sh - l->pad_t + (int64_t)(l->kh - 1) * l->dh - (t->h - 1);
+  int64_t right = (ow - 1) * l->sw - l->pad_l + (int64_t)(l->kw - 1) * l->dw - (t->w - 1);
+  if (l->pad_t > t->halo_t) t->halo_t = l->pad_t;
+  if (l->pad_l > t->halo_l) t->halo_l = l->pad_l;
+  if (bottom > t->halo_b) t->halo_b = (int)bottom;
+  if (right > t->halo_r) t->halo_r = (int)right;
+}
+
+static int layout(Lw *w) {
+  const Graph *g = w->g;
+  MachProg *mp = w->mp;
+  for (int i = 0; i < g->n_layers; i++) {
+    const Layer *l = &g->layers[i];
+    if (l->op != LOP_CONV2D || w->group[i] != i) continue;
+    const Tensor *to = &g->tensors[l->out];
+    need_halo(&mp->tensors[owner(mp, w->dt[l->in[0]])], l, to->dims[1], to->dims[2]);
+  }
+  // Readers that need dense bytes: flatten/reshape (aliases) and fc.
+  for (int i = 0; i < g->n_layers; i++) {
+    const Layer *l = &g->layers[i];
+    if (l->op != LOP_FC && l->op != LOP_FLATTEN && l->op != LOP_RESHAPE) continue;
+    const DTensor *t = &mp->tensors[owner(mp, w->dt[l->in[0]])];
+    if (t->halo_t || t->halo_b || t->halo_l || t->halo_r)
+      return graph_layer_error(g, l, w->d,
+                               "reads \"%s\" as dense bytes, but a padded convolution also reads it (a layout "
+                               "copy is not implemented yet)", t->name);
+  }
+  return 0;
+}
+
+// ---- ops -------------------------------------------------------------------------------------
+
+static MachOp *new_op(Lw *w, MopKind kind, int layer, const char *what) {
+  MachProg *mp = w->mp;
+  if (mp->n_ops == mp->cap_ops) {
+    int cap = mp->cap_ops ? 2 * mp->cap_ops : 16;
+    MachOp *n = realloc(mp->ops, (size_t)cap * sizeof *n);
+    if (!n) return NULL;
+    mp->ops = n, mp->cap_ops = cap;
+  }
+  MachOp *op = &mp->ops[mp->n_ops++];
+  memset(op, 0, sizeof *op);
+  op->kind = kind;
+  op->layer = layer;
+  snprintf(op->what, sizeof op->what, "%s", what);
+  op->in_mult[0] = op->in_mult[1] = ID_MULT;
+  op->in_shift[0] = op->in_shift[1] = ID_SHIFT;
+  op->lo = -128, op->hi = 127;
+  return op;
+}
+
+// A view of the whole DTensor i (its owner's layout; an alias has the owner's bytes).
+static TView view_of(const MachProg *mp, int i) {
+  const DTensor *t = &mp->tensors[i], *o = &mp->tensors[owner(mp, i)];
+  TView v;
+  v.t = i;
+  v.n = t->n, v.h = t->h, v.w = t->w, v.c = t->c, v.c_off = 0;
+  v.img_stride = dt_img_stride(o);
+  v.row_stride = dt_row_stride(o);
+  v.pix_stride = o->c;
+  return v;
+}
+
+// fc: the [N, K] input as one image of N rows of K bytes (dense), the output likewise.
+static TView rows_view(const MachProg *mp, int i, int64_t n, int64_t k) {
+  TView v = view_of(mp, i);
+  v.n = 1, v.h = n, v.w = 1, v.c = k;
+  v.img_stride = n * k;
+  v.row_stride = k;
+  v.pix_stride = k;
+  return v;
+}
+
+static int alloc_params(MachOp *op, int64_t n) {
+  op->bias = calloc((size_t)n + 1, sizeof(int32_t));
+  op->mult = calloc((size_t)n + 1, sizeof(int32_t));
+  op->shift = calloc((size_t)n + 1, sizeof(int32_t));
+  return op->bias && op->mult && op->shift ? 0 : -1;
+}
+
+// The K tiles of a GEMM's im2col row (lower.h KTile) for an R-row array.
+static int make_ktiles(MachOp *op, uint32_t R) {
+  const TView *in = &op->in[0];
+  int64_t cin = in->c;
+  int contiguous = (op->dw == 1 || op->kw == 1) && cin == in->pix_stride;
+  int64_t run = contiguous ? op->kw * cin : cin;          // bytes of a contiguous run
+  int64_t n_runs = contiguous ? op->kh : (int64_t)op->kh * op->kw;
+  int64_t per_line = contiguous ? op->kh : op->kw;        // runs that sit a uniform stride apart
+  int64_t spacing = contiguous ? op->dh * in->row_stride : op->dw * in->pix_stride;
+  uint32_t cap = (uint32_t)(run <= R ? n_runs : n_runs * ((run + R - 1) / R));
+  op->ktiles = calloc(cap + 1, sizeof(KTile));
+  if (!op->ktiles) return -1;
+  uint32_t n = 0;
+  for (int64_t r = 0; r < n_runs;) {
+    int64_t ky = contiguous ? r : r / op->kw, kx = contiguous ? 0 : r % op->kw;
+    int64_t off = ky * op->dh * in->row_stride + kx * op->dw * in->pix_stride;
+    if (run <= R) {
+      int64_t left = per_line - (contiguous ? r : kx), g = (int64_t)R / run;
+      if (g > left) g = left;
+      if (g > 255) g = 255;
+      KTile *t = &op->ktiles[n++];
+      t->off = off, t->nseg = (uint32_t)g, t->seglen = (uint32_t)run;
+      t->seg_stride = g > 1 ? (uint32_t)spacing : 0;
+      t->kbase = (uint32_t)(r * run), t->rows = (uint32_t)(g * run);
+      r += g;
+    } else {
+      for (int64_t p = 0; p < run; p += R) {
+        KTile *t = &op->ktiles[n++];
+        t->off = off + p, t->nseg = 1, t->seglen = (uint32_t)(run - p < R ? run - p : R);
+        t->seg_stride = 0;
+        t->kbase = (uint32_t)(r * run + p), t->rows = t->seglen;
+      }
+      r++;
+    }
+  }
+  op->n_ktiles = n;
+  return 0;
+}
+
+static void set_pool(MachOp *op, const Layer *p, int64_t in_h, int64_t in_w, int64_t oh, int64_t ow) {
+  op->pool = p->op == LOP_MAXPOOL ? POOL_MAX : POOL_AVG;
+  op->pkh = p->kh, op->pkw = p->kw, op->psh = p->sh, op->psw = p->sw;
+  op->ppt = p->op == LOP_GLOBAL_AVGPOOL ? 0 : p->pad_t;
+  op->ppl = p->op == LOP_GLOBAL_AVGPOOL ? 0 : p->pad_l;
+  op->oh = in_h, op->ow = in_w;
+  op->poh = oh, op->pow = ow;
+}
+
+// conv2d or fc (head of group i): one GEMM per block of q groups.
+static int lower_gemm(Lw *w, int i, int layer_id, const char *what) {
+  const Graph *g = w->g;
+  const Layer *l = &g->layers[i];
+  MachProg *mp = w->mp;
+  const Layer *tail = &g->layers[w->gtail[i]];
+  int in = w->dt[l->in[0]], out = w->dt[tail->out];
+  const Tensor *to = &g->tensors[l->out];
+  int is_fc = l->op == LOP_FC;
+  int64_t groups = is_fc ? 1 : l->groups, cpg = l->cin / groups, opg = l->cout / groups;
+  int64_t q = 1;
+  if (groups > 1) {
+    int64_t qc = (int64_t)w->a->cols / opg, qr = (int64_t)w->a->rows / cpg;
+    q = qc < qr ? qc : qr;
+    if (q < 1) q = 1;
+  }
+  for (int64_t g0 = 0; g0 < groups; g0 += q) {
+    int64_t gq = groups - g0 < q ? groups - g0 : q;
+    MachOp *op = new_op(w, MOP_GEMM, layer_id, what);
+    if (!op) return oom(w);
+    op->n_in = 1;
+    if (is_fc) {
+      op->in[0] = rows_view(mp, in, to->dims[0], l->cin);
+      op->out = rows_view(mp, out, to->dims[0], l->cout);
+      op->kh = op->kw = op->sh = op->sw = op->dh = op->dw = 1;
+      op->oh = to->dims[0], op->ow = 1;
+    } else {
+      op->in[0] = view_of(mp, in);
+      op->out = view_of(mp, out);
+      op->kh = l->kh, op->kw = l->kw, op->sh = l->sh, op->sw = l->sw, op->dh = l->dh, op->dw = l->dw;
+      op->pad_t = l->pad_t, op->pad_l = l->pad_l;
+      op->oh = to->dims[1], op->ow = to->dims[2];
+    }
+    op->in[0].c = gq * cpg, op->in[0].c_off = g0 * cpg;
+    op->out.c = gq * opg, op->out.c_off = g0 * opg;
+    op->poh = op->oh, op->pow = op->ow;
+    if (w->gpool[i] >= 0) {
+      const Layer *p = &g->layers[w->gpool[i]];
+      const Tensor *tp = &g->tensors[p->out];
+      set_pool(op, p, op->oh, op->ow, tp->dims[1], tp->dims[2]);
+    }
+    op->act = w->gact[i], op->lo = w->glo[i], op->hi = w->ghi[i];
+    int64_t taps = (int64_t)op->kh * op->kw, cin_g = op->in[0].c;
+    op->K = taps * cin_g;
+    op->N = op->out.c;
+    op->macs = (uint64_t)(to->dims[0] * op->oh * op->ow * taps * cpg * op->N);
+    op->wmat = calloc((size_t)(op->K * op->N) + 1, 1);
+    if (!op->wmat || alloc_params(op, op->N)) return oom(w);
+    // Block-diagonal weights: row (tap, ci) feeds column j only within the same group.
+    for (int64_t t = 0; t < taps; t++)
+      for (int64_t ci = 0; ci < cin_g; ci++)
+        for (int64_t j = 0; j < op->N; j++) {
+          if (ci / cpg != j / opg) continue;
+          int64_t src = (t * cpg + ci % cpg) * l->cout + g0 * opg + j;
+          op->wmat[(t * cin_g + ci) * op->N + j] = l->w[src];
+        }
+    for (int64_t j = 0; j < op->N; j++) {
+      int64_t oc = g0 * opg + j;
+      op->bias[j] = l->bias_q[oc];
+      op->mult[j] = l->rq[oc].mult;
+      op->shift[j] = (int32_t)l->rq[oc].shift;
+    }
+    if (make_ktiles(op, w->a->rows)) return oom(w);
+  }
+  return 0;
+}
+
+// An element-wise op of group head i over one input (k: which input of the layer).
+static MachOp *elt_op(Lw *w, int i, int layer_id, const char *what, int k, Requant post) {
+  const Layer *l = &w->g->layers[i];
+  MachOp *op = new_op(w, MOP_ELT, layer_id, what);
+  if (!op) return NULL;
+  op->n_in = 1;
+  op->in[0] = view_of(w->mp, w->dt[l->in[k]]);
+  op->out = view_of(w->mp, w->dt[w->g->layers[w->gtail[i]].out]);
+  op->oh = op->poh = op->in[0].h, op->ow = op->pow = op->in[0].w;
+  op->out.c = op->in[0].c;
+  op->act = w->gact[i], op->lo = w->glo[i], op->hi = w->ghi[i];
+  op->N = op->out.c;
+  if (alloc_params(op, op->N)) return NULL;
+  for (int64_t j = 0; j < op->N; j++) op->mult[j] = post.mult, op->shift[j] = (int32_t)post.shift;
+  return op;
+}
+
+static int lower_layer(Lw *w, int i, int layer_id) {
+  const Graph *g = w->g;
+  const Layer *l = &g->layers[i];
+  char what[96];
+  snprintf(what, sizeof what, "%s", l->name);
+  for (int j = i + 1; j < g->n_layers; j++)
+    if (w->group[j] == i) snprintf(what + strlen(what), sizeof what - strlen(what), "+%s", g->layers[j].name);
+  MachOp *op;
+  switch (l->op) {
+  case LOP_CONV2D:
+  case LOP_FC:
+    return lower_gemm(w, i, layer_id, what);
+  case LOP_ADD:
+    if (!(op = elt_op(w, i, layer_id, what, 0, l->out_rq))) return oom(w);
+    op->n_in = 2;
+    op->in[1] = view_of(w->mp, w->dt[l->in[1]]);
+    op->in_mult[0] = l->rq[0].mult, op->in_shift[0] = l->rq[0].shift;
+    op->in_mult[1] = l->rq[1].mult, op->in_shift[1] = l->rq[1].shift;
+    return 0;
+  case LOP_RELU: case LOP_RELU6: case LOP_CLIP:
+    return elt_op(w, i, layer_id, what, 0, l->rq[0]) ? 0 : oom(w);
+  case LOP_MAXPOOL: case LOP_AVGPOOL: case LOP_GLOBAL_AVGPOOL: {
+    const Tensor *to = &g->tensors[l->out];
+    if (l->op == LOP_AVGPOOL && l->n_rq > 1 && (l->pad_t || l->pad_l || l->pad_b || l->pad_r))
+      return graph_layer_error(g, l, w->d, "avgpool with count_include_pad=false and padding is not supported by "
+                                           "the lowering yet");
+    if (l->kh > 15 || l->kw > 15 || l->sh > 15 || l->sw > 15 || l->pad_t > 15 || l->pad_l > 15)
+      return graph_layer_error(g, l, w->d, "pooling window %dx%d (stride %dx%d, padding %d,%d) exceeds the "
+                                           "machine's pooling limits (15)", l->kh, l->kw, l->sh, l->sw, l->pad_t,
+                               l->pad_l);
+    if (!(op = elt_op(w, i, layer_id, what, 0, l->rq[0]))) return oom(w);
+    set_pool(op, l, op->in[0].h, op->in[0].w, to->dims[1], to->dims[2]);
+    return 0;
+  }
+  case LOP_CONCAT: {
+    int64_t off = 0;
+    for (int k = 0; k < l->n_in; k++) {
+      if (!(op = elt_op(w, i, layer_id, what, k, l->rq[k]))) return oom(w);
+      op->out.c_off = off;
+      op->act = ACT_NONE, op->lo = -128, op->hi = 127;
+      off += op->in[0].c;
+    }
+    return 0;
+  }
+  case LOP_FLATTEN: case LOP_RESHAPE: case LOP_COUNT:
+  case LOP_BATCHNORM: case LOP_BIAS:  // folded away by net_prepare (fold.c)
+    return 0;
+  }
+  return 0;
+}
+
+// Liveness of every DTensor over the ops (through aliases, on the owner).
+static void liveness(MachProg *mp) {
+  for (int o = 0; o < mp->n_ops; o++) {
+    MachOp *op = &mp->ops[o];
+    DTensor *out = &mp->tensors[owner(mp, op->out.t)];
+    if (out->first_op < 0) out->first_op = o;
+    if (out->last_op < o) out->last_op = o;
+    for (int k = 0; k < op->n_in; k++) {
+      DTensor *t = &mp->tensors[owner(mp, op->in[k].t)];
+      if (t->last_op < o) t->last_op = o;
+    }
+  }
+  for (int i = 0; i < mp->n_tensors; i++) {
+    DTensor *t = &mp->tensors[i];
+    if (t->role == ROLE_OUTPUT || t->role == ROLE_INPUT) mp->tensors[owner(mp, i)].last_op = mp->n_ops;
+    if (t->role == ROLE_INPUT) t->first_op = -1;
+  }
+}
+
+int lower_graph(const Graph *g, const Arch *a, MachProg *mp, Diag *d) {
+  memset(mp, 0, sizeof *mp);
+  mp->arch = a;
+  Lw w = {.g = g, .a = a, .mp = mp, .d = d};
+  size_t nl = (size_t)g->n_layers + 1, nt = (size_t)g->n_tensors + 1;
+  w.group = calloc(nl, sizeof(int));
+  w.gact = calloc(nl, sizeof(unsigned));
+  w.glo = calloc(nl, 1);
+  w.ghi = calloc(nl, 1);
+  w.gpool = calloc(nl, sizeof(int));
+  w.gtail = calloc(nl, sizeof(int));
+  w.readers = calloc(nt, sizeof(int));
+  w.is_output = calloc(nt, sizeof(int));
+  w.dt = calloc(nt, sizeof(int));
+  mp->layer_names = calloc(nl, sizeof *mp->layer_names);
+  int rc = 0;
+  if (!w.group || !w.gact || !w.glo || !w.ghi || !w.gpool || !w.gtail || !w.readers || !w.is_output || !w.dt ||
+      !mp->layer_names)
+    rc = oom(&w);
+  if (!rc) {
+    for (int i = 0; i < g->n_layers; i++)
+      for (int k = 0; k < g->layers[i].n_in; k++) w.readers[g->layers[i].in[k]]++;
+    for (int i = 0; i < g->n_outputs; i++) w.is_output[g->outputs[i]] = 1;
+    fuse(&w);
+    rc = make_tensors(&w) || layout(&w) ? -1 : 0;
+  }
+  for (int i = 0; i < g->n_layers && !rc; i++) {
+    if (w.group[i] != i) continue;
+    const Layer *l = &g->layers[i];
+    if (l->op == LOP_FLATTEN || l->op == LOP_RESHAPE) continue;
+    int id = mp->n_layers++;
+    snprintf(mp->layer_names[id], PROG_NAME_MAX, "%.*s", PROG_NAME_MAX - 1, l->name);
+    rc = lower_layer(&w, i, id);
+  }
+  if (!rc) liveness(mp);
+  free(w.group), free(w.gact), free(w.glo), free(w.ghi), free(w.gpool), free(w.gtail);
+  free(w.readers), free(w.is_output), free(w.dt);
+  return rc;
+}
+
+void machprog_free(MachProg *mp) {
+  if (!mp) return;
+  for (int i = 0; i < mp->n_ops; i++) {
+    MachOp *op = &mp->ops[i];
+    free(op->wmat), free(op->bias), free(op->mult), free(op->shift), free(op->ktiles);
+  }
+  free(mp->ops);
+  free(mp->tensors);
+  free(mp->layer_names);
+  memset(mp, 0, sizeof *mp);
+}
+
+// ---- dumps -----------------------------------------------------------------------------------
+
+static const char *role_name(TensorRole r) {
+  return r == ROLE_INPUT ? "input" : r == ROLE_OUTPUT ? "output" : r == ROLE_CONST ? "const" : "scratch";
+}
+
+void lower_dump_layout(const MachProg *mp, FILE *f) {
+  fprintf(f, "# layout: %d DRAM tensors (NHWC int8, zero halo top,bottom,left,right)\n", mp->n_tensors);
+  for (int i = 0; i < mp->n_tensors; i++) {
+    const DTensor *t = &mp->tensors[i];
+    fprintf(f, "tensor %-20s %-7s [%lld,%lld,%lld,%lld]", t->name, role_name(t->role), (long long)t->n,
+            (long long)t->h, (long long)t->w, (long long)t->c);
+    if (t->alias >= 0)
+      fprintf(f, " alias of %s", mp->tensors[t->alias].name);
+    else
+      fprintf(f, " halo %d,%d,%d,%d row %lld B image %lld B", t->halo_t, t->halo_b, t->halo_l, t->halo_r,
+              (long long)dt_row_stride(t), (long long)dt_img_stride(t));
+    fprintf(f, " live ops %d..%d\n", t->first_op, t->last_op);
+  }
+}
+
+static const char *act_name(unsigned a) { return a == ACT_RELU ? "relu" : a == ACT_CLAMP ? "clamp" : "none"; }
+
+void lower_dump_ops(const MachProg *mp, FILE *f) {
+  fprintf(f, "# lower: %d machine ops\n", mp->n_ops);
+  for (int i = 0; i < mp->n_ops; i++) {
+    const MachOp *op = &mp->ops[i];
+    const TView *o = &op->out;
+    fprintf(f, "op %d layer %d %s %s:", i, op->layer, op->kind == MOP_GEMM ? "gemm" : "elt", op->what);
+    for (int k = 0; k < op->n_in; k++)
+      fprintf(f, " %s[c %lld+%lld]", mp->tensors[op->in[k].t].name, (long long)op->in[k].c_off,
+              (long long)op->in[k].c);
+    fprintf(f, " -> %s[c %lld+%lld]", mp->tensors[o->t].name, (long long)o->c_off, (long long)o->c);
+    if (op->kind == MOP_GEMM) {
+      fprintf(f, " M=%lld K=%lld N=%lld window %dx%d/%dx%d dil %dx%d pad %d,%d ktiles %u",
+              (long long)(op->in[0].n * op->oh * op->ow), (long long)op->K, (long long)op->N, op->kh, op->kw, op->sh,
+              op->sw, op->dh, op->dw, op->pad_t, op->pad_l, op->n_ktiles);
+      if (op->n_ktiles)
+        fprintf(f, " (first: %u x %u B, stride %u)", op->ktiles[0].nseg, op->ktiles[0].seglen, op->ktiles[0].seg_stride);
+    } else if (op->n_in == 2) {
+      fprintf(f, " scales %d>>%u, %d>>%u", op->in_mult[0], op->in_shift[0], op->in_mult[1], op->in_shift[1]);
+    }
+    if (op->pool != POOL_NONE)
+      fprintf(f, " %spool %dx%d/%dx%d pad %d,%d -> %lldx%lld", op->pool == POOL_MAX ? "max" : "avg", op->pkh, op->pkw,
+              op->psh, op->psw, op->ppt, op->ppl, (long long)op->poh, (long long)op->pow);
+    fprintf(f, " act %s", act_name(op->act));
+    if (op->act == ACT_CLAMP) fprintf(f, " [%d,%d]", op->lo, op->hi);
+    fprintf(f, " mult %d>>%d\n", op->mult ? op->mult[0] : 0, op->shift ? op->shift[0] : 0);
+  }
+}

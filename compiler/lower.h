@@ -1,0 +1,114 @@
+// lower.h: the machine-level IR between the graph and the instructions. lower.c fuses layers
+// (activations and max pools into the op that produces their input), picks every tensor's DRAM
+// layout (a zero halo wide enough for the convolutions that read it) and lowers each fused layer
+// to MachOps: GEMMs (conv2d by im2col in the load unit's gather, fc, grouped and depthwise conv
+// as block-diagonal GEMMs) and element-wise ops (add, requantize, pool, concat) that go through
+// the accumulator and the post-processing unit. tile.c, memplan.c and emit.c fill in the rest.
+#ifndef SACC_LOWER_H
+#define SACC_LOWER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../isa/arch.h"
+#include "../isa/program.h"
+#include "graph.h"
+
+// An activation tensor in DRAM: NHWC int8 with a zero halo around each image (padding for the
+// convolutions that read it). rank-2 tensors [N, C] are stored as [N, 1, 1, C].
+typedef struct {
+  char name[PROG_NAME_MAX];
+  int graph_tensor;               // index in Graph.tensors
+  int rank;                       // 2 or 4, as in the graph (for the TensorInfo)
+  int64_t n, h, w, c;             // logical NHWC
+  int halo_t, halo_b, halo_l, halo_r;  // zero rows/columns around each image
+  int alias;                      // >= 0: the same bytes as that DTensor (flatten, reshape)
+  TensorRole role;                // ROLE_INPUT, ROLE_OUTPUT or ROLE_SCRATCH
+  double scale;
+  int first_op, last_op;          // liveness: producing op (-1: a network input), last reader
+  // Filled by memplan.c.
+  uint64_t base;                  // first byte of its allocation (the halo included)
+  uint64_t addr;                  // element [0, 0, 0, 0]
+} DTensor;
+
+// Byte strides of a DTensor's layout.
+int64_t dt_row_stride(const DTensor *t);
+int64_t dt_img_stride(const DTensor *t);
+uint64_t dt_bytes(const DTensor *t);          // the whole allocation, halo included
+
+// How one op sees a tensor: images of h x w pixels, `c` channels starting at channel c_off of a
+// pixel, with the given byte strides (fc sees its [N, K] input as one image of N rows).
+typedef struct {
+  int t;                          // DTensor index
+  int64_t n, h, w, c, c_off;
+  int64_t img_stride, row_stride, pix_stride;
+} TView;
+
+// One K tile of a GEMM's im2col row: NSEG segments of SEGLEN bytes, SEG_STRIDE apart, starting
+// `off` bytes from the window's origin pixel; it holds weight rows kbase .. kbase+rows-1.
+typedef struct {
+  int64_t off;
+  uint32_t nseg, seglen, seg_stride;
+  uint32_t kbase, rows;
+} KTile;
+
+// The tiling of one op, chosen by tile.c.
+typedef struct {
+  uint32_t band_rows;             // output rows per M tile (pooled rows when a pool is fused)
+  uint32_t band_cols;             // output columns per M tile (< width: a row is split)
+  uint32_t kc;                    // K tiles per chunk (GEMM)
+  uint32_t g;                     // N tiles per group (GEMM; ELT: 1)
+  double est_cycles;              // the cost model's estimate
+  double est_read_bytes, est_write_bytes;
+} TilePlan;
+
+typedef enum { MOP_GEMM, MOP_ELT } MopKind;
+
+typedef struct {
+  MopKind kind;
+  int layer;                      // LAYER id (index in MachProg.layer_names)
+  char what[96];                  // for dumps: the graph layers it implements
+  TView in[2];                    // GEMM: in[0]; ELT: 1 or 2 inputs
+  int n_in;
+  TView out;                      // the output (c_off: a concat slice, a conv group)
+  int64_t oh, ow;                 // GEMM output map before pooling (ELT: the input map)
+  // GEMM
+  int kh, kw, sh, sw, dh, dw, pad_t, pad_l;
+  int64_t K, N;                   // weight matrix: K rows (ky, kx, ci order), N = output channels
+  int8_t *wmat;                   // K x N, row-major; owned
+  int32_t *bias, *mult, *shift;   // N each; owned (ELT: one value, for every channel)
+  uint32_t n_ktiles;
+  KTile *ktiles;                  // owned
+  // ELT: input scales (load_scale MULT/SHIFT of each input; identity when mult = 2^30, shift 30)
+  int32_t in_mult[2];
+  uint32_t in_shift[2];
+  // both: post-processing
+  unsigned act;                   // ACT_NONE, ACT_RELU, ACT_CLAMP
+  int8_t lo, hi;
+  unsigned pool;                  // POOL_NONE, POOL_MAX, POOL_AVG (on the op's output map)
+  int pkh, pkw, psh, psw, ppt, ppl;
+  int64_t poh, pow;               // pooled output map (= oh, ow without a pool)
+  uint64_t macs;                  // useful MACs (GEMM)
+  TilePlan plan;
+  // Filled by emit.c: DRAM of the constants.
+  uint64_t w_addr, p_addr;
+} MachOp;
+
+typedef struct {
+  int n_tensors, cap_tensors;
+  DTensor *tensors;
+  int n_ops, cap_ops;
+  MachOp *ops;
+  int n_layers;
+  char (*layer_names)[PROG_NAME_MAX];
+  const Arch *arch;
+} MachProg;
+
+// Fusion, layout and lowering. On error -1 with a message naming the layer.
+int lower_graph(const Graph *g, const Arch *a, MachProg *mp, Diag *d);
+void machprog_free(MachProg *mp);
+// --dump-ir fuse|layout|lower: the fused layers, the tensors' layouts, the MachOps.
+void lower_dump_layout(const MachProg *mp, FILE *f);
+void lower_dump_ops(const MachProg *mp, FILE *f);
+
+#endif

@@ -1,0 +1,213 @@
+// memplan.c: liveness-based DRAM allocation (memplan.h).
+#include "memplan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ALIGN 64u
+
+static uint64_t align_up(uint64_t x) { return (x + ALIGN - 1) / ALIGN * ALIGN; }
+static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+uint64_t memplan_weight_bytes(const MachOp *op, const Arch *a) {
+  if (op->kind != MOP_GEMM) return 0;
+  return cdiv((uint64_t)op->N, a->cols) * (uint64_t)op->K * a->cols;
+}
+
+uint64_t memplan_param_bytes(const MachOp *op, const Arch *a) {
+  return cdiv((uint64_t)op->N, a->cols) * 3u * 4u * a->cols;
+}
+
+// A free block; `layout` >= 0: it last held that DTensor, whose halo is still zero.
+typedef struct {
+  uint64_t start, size;
+  int layout;
+} Block;
+
+typedef struct {
+  Block *v;
+  int n, cap;
+  uint64_t top;
+} Heap;
+
+static int same_layout(const DTensor *x, const DTensor *y) {
+  return x->n == y->n && x->h == y->h && x->w == y->w && x->c == y->c && x->halo_t == y->halo_t &&
+         x->halo_b == y->halo_b && x->halo_l == y->halo_l && x->halo_r == y->halo_r;
+}
+
+static int has_halo(const DTensor *t) { return t->halo_t || t->halo_b || t->halo_l || t->halo_r; }
+
+static int heap_push(Heap *h, Block b) {
+  if (h->n == h->cap) {
+    int cap = h->cap ? 2 * h->cap : 32;
+    Block *n = realloc(h->v, (size_t)cap * sizeof *n);
+    if (!n) return -1;
+    h->v = n, h->cap = cap;
+  }
+  h->v[h->n++] = b;
+  return 0;
+}
+
+static int heap_alloc(Heap *h, const MachProg *mp, int ti, uint64_t *at) {
+  const DTensor *t = &mp->tensors[ti];
+  uint64_t size = align_up(dt_bytes(t));
+  if (has_halo(t)) {
+    for (int i = 0; i < h->n; i++)
+      if (h->v[i].layout >= 0 && h->v[i].size == size && same_layout(&mp->tensors[h->v[i].layout], t)) {
+        *at = h->v[i].start;
+        h->v[i] = h->v[--h->n];
+        return 0;
+      }
+  } else {
+    int best = -1;
+    for (int i = 0; i < h->n; i++)
+      if (h->v[i].size >= size && (best < 0 || h->v[i].size < h->v[best].size)) best = i;
+    if (best >= 0) {
+      *at = h->v[best].start;
+      if (h->v[best].size > size) {
+        h->v[best].start += size, h->v[best].size -= size, h->v[best].layout = -1;
+      } else {
+        h->v[best] = h->v[--h->n];
+      }
+      return 0;
+    }
+  }
+  *at = h->top;
+  h->top += size;
+  return 0;
+}
+
+static int cmp_block(const void *x, const void *y) {
+  const Block *a = x, *b = y;
+  return a->start < b->start ? -1 : a->start > b->start;
+}
+
+// Gives a block back; blocks without a clean halo merge with their free neighbours.
+static int heap_free(Heap *h, const MachProg *mp, int ti) {
+  const DTensor *t = &mp->tensors[ti];
+  Block b = {t->base, align_up(dt_bytes(t)), has_halo(t) ? ti : -1};
+  if (heap_push(h, b)) return -1;
+  qsort(h->v, (size_t)h->n, sizeof *h->v, cmp_block);
+  int w = 0;
+  for (int i = 1; i < h->n; i++) {
+    Block *p = &h->v[w], *q = &h->v[i];
+    if (p->layout < 0 && q->layout < 0 && p->start + p->size == q->start) p->size += q->size;
+    else h->v[++w] = *q;
+  }
+  if (h->n) h->n = w + 1;
+  // A free block at the top goes back to the bump pointer.
+  if (h->n && h->v[h->n - 1].layout < 0 && h->v[h->n - 1].start + h->v[h->n - 1].size == h->top) {
+    h->top = h->v[h->n - 1].start;
+    h->n--;
+  }
+  return 0;
+}
+
+static int owner(const MachProg *mp, int i) {
+  while (mp->tensors[i].alias >= 0) i = mp->tensors[i].alias;
+  return i;
+}
+
+static void place(DTensor *t, uint64_t base) {
+  t->base = base;
+  t->addr = base + (uint64_t)((int64_t)t->halo_t * dt_row_stride(t) + (int64_t)t->halo_l * t->c);
+}
+
+static void onchip_peaks(const MachProg *mp, const Slots *sl, MemPlan *m) {
+  const Arch *a = mp->arch;
+  for (int i = 0; i < mp->n_ops; i++) {
+    const MachOp *op = &mp->ops[i];
+    uint32_t acc = 0;
+    uint64_t nm = tile_m_count(op, &op->plan);
+    for (uint64_t k = 0; k < nm && k < 4; k++) {
+      uint32_t r = tile_m_at(op, &op->plan, k).acc_rows;
+      if (r > acc) acc = r;
+    }
+    uint32_t use[4] = {0, 0, acc, 3};
+    if (op->kind == MOP_GEMM) {
+      use[0] = acc * op->plan.kc;
+      use[1] = op->plan.g * op->plan.kc * a->rows;
+      use[2] = acc * op->plan.g;
+      use[3] = 3 * op->plan.g;
+    }
+    for (int k = 0; k < 4; k++)
+      if (use[k] * sl->slots > m->onchip_peak[k]) m->onchip_peak[k] = use[k] * sl->slots;
+  }
+}
+
+int memplan_run(MachProg *mp, const Slots *sl, MemPlan *m, Diag *d) {
+  const Arch *a = mp->arch;
+  memset(m, 0, sizeof *m);
+  uint64_t at = 0;
+  for (int i = 0; i < mp->n_ops; i++) {
+    MachOp *op = &mp->ops[i];
+    op->w_addr = at;
+    at = align_up(at + memplan_weight_bytes(op, a));
+    op->p_addr = at;
+    at = align_up(at + memplan_param_bytes(op, a));
+  }
+  m->const_bytes = at;
+  for (int i = 0; i < mp->n_tensors; i++) {
+    DTensor *t = &mp->tensors[i];
+    if (t->role != ROLE_INPUT || t->alias >= 0) continue;
+    place(t, at);
+    at = align_up(at + dt_bytes(t));
+  }
+  m->input_bytes = at - m->const_bytes;
+  Heap h = {.top = at};
+  int rc = 0;
+  for (int o = 0; o < mp->n_ops && !rc; o++) {
+    for (int i = 0; i < mp->n_tensors && !rc; i++) {
+      DTensor *t = &mp->tensors[i];
+      if (t->alias >= 0 || t->role == ROLE_INPUT || t->first_op != o) continue;
+      uint64_t base;
+      rc = heap_alloc(&h, mp, i, &base);
+      place(t, base);
+      m->act_total_bytes += align_up(dt_bytes(t));
+      if (h.top - at > m->act_peak_bytes) m->act_peak_bytes = h.top - at;
+    }
+    for (int i = 0; i < mp->n_tensors && !rc; i++) {
+      DTensor *t = &mp->tensors[i];
+      if (t->alias >= 0 || t->role == ROLE_INPUT || t->last_op != o) continue;
+      rc = heap_free(&h, mp, i);
+    }
+  }
+  free(h.v);
+  if (rc) return diag_error(d, "sacc: error: out of memory");
+  for (int i = 0; i < mp->n_tensors; i++) {
+    DTensor *t = &mp->tensors[i];
+    if (t->alias >= 0) {
+      const DTensor *o = &mp->tensors[owner(mp, i)];
+      t->base = o->base, t->addr = o->addr;
+    }
+  }
+  m->dram_top = at + m->act_peak_bytes;
+  if (m->dram_top > a->dram_bytes)
+    return diag_error(d, "sacc: error: the program needs %llu bytes of DRAM (constants %llu, inputs %llu, "
+                         "activations %llu at peak) but arch \"%s\" has dram.bytes=%llu",
+                      (unsigned long long)m->dram_top, (unsigned long long)m->const_bytes,
+                      (unsigned long long)m->input_bytes, (unsigned long long)m->act_peak_bytes, a->name,
+                      (unsigned long long)a->dram_bytes);
+  onchip_peaks(mp, sl, m);
+  return 0;
+}
+
+void memplan_dump(const MachProg *mp, const MemPlan *m, FILE *f) {
+  fprintf(f, "# memplan: constants %llu B, inputs %llu B, activations %llu B at peak (%llu B without reuse), "
+             "DRAM top 0x%llx\n",
+          (unsigned long long)m->const_bytes, (unsigned long long)m->input_bytes,
+          (unsigned long long)m->act_peak_bytes, (unsigned long long)m->act_total_bytes,
+          (unsigned long long)m->dram_top);
+  for (int i = 0; i < mp->n_ops; i++)
+    fprintf(f, "op %d %s: weights 0x%llx (%llu B), params 0x%llx\n", i, mp->ops[i].what,
+            (unsigned long long)mp->ops[i].w_addr, (unsigned long long)memplan_weight_bytes(&mp->ops[i], mp->arch),
+            (unsigned long long)mp->ops[i].p_addr);
+  for (int i = 0; i < mp->n_tensors; i++) {
+    const DTensor *t = &mp->tensors[i];
+    fprintf(f, "tensor %s: 0x%llx..0x%llx (element 0 at 0x%llx), live ops %d..%d\n", t->name,
+            (unsigned long long)t->base, (unsigned long long)(t->base + dt_bytes(&mp->tensors[owner(mp, i)])),
+            (unsigned long long)t->addr, t->first_op, t->last_op);
+  }
+  fprintf(f, "on-chip peak rows: spad %u, wbuf %u, acc %u, param %u\n", m->onchip_peak[0], m->onchip_peak[1],
+          m->onchip_peak[2], m->onchip_peak[3]);
+}

@@ -1,0 +1,33 @@
+// memplan.h: DRAM addresses for the constants and the activations (memplan.c).
+//
+// Constants (every op's tiled weights and post-processing parameters) come first, then the
+// network inputs, then the activations, allocated in op order from a free list by liveness: a
+// tensor's bytes are taken when its first writer runs and given back after its last reader.
+// A tensor with a zero halo only reuses bytes that are zero where its halo lies: fresh memory, or
+// the exact block of a dead tensor with the same layout (whose halo nobody wrote).
+#ifndef SACC_MEMPLAN_H
+#define SACC_MEMPLAN_H
+
+#include <stdio.h>
+
+#include "lower.h"
+#include "tile.h"
+
+typedef struct {
+  uint64_t const_bytes;            // weights and parameters
+  uint64_t input_bytes;            // network inputs
+  uint64_t act_peak_bytes;         // activations alive at once, at most (halos included)
+  uint64_t act_total_bytes;        // activations without reuse, for comparison
+  uint64_t dram_top;               // first byte above everything
+  uint32_t onchip_peak[4];         // rows of SPAD, WBUF, ACC, PARAM used by any tile (all slots)
+} MemPlan;
+
+// Bytes of an op's constants in DRAM (tiled weights, parameter rows).
+uint64_t memplan_weight_bytes(const MachOp *op, const Arch *a);
+uint64_t memplan_param_bytes(const MachOp *op, const Arch *a);
+
+// Assigns MachOp.w_addr/p_addr and DTensor.base/addr. -1 when DRAM is too small.
+int memplan_run(MachProg *mp, const Slots *sl, MemPlan *out, Diag *d);
+void memplan_dump(const MachProg *mp, const MemPlan *m, FILE *f);
+
+#endif

@@ -1,0 +1,260 @@
+// tile.c: M tiles, and the cost model that picks each op's plan (tile.h).
+//
+// The model follows docs/TIMING.md at the granularity of a tile:
+//   compute  one PRELOAD + COMPUTE pair per (M tile, N tile, K tile). Two pairs take
+//            max(2*TM, TM + 2R + C - 1) cycles (a bank can be refilled only once the COMPUTE
+//            that used it has drained), so short tiles leave the array idle;
+//   reads    one DRAM beat per cycle: every gathered segment costs the aligned beats it touches
+//            (exactly when the layout keeps the alignment fixed, else the expectation
+//            (len + B - 1) / B), weight rows C bytes, parameter rows 4C bytes;
+//   writes   one beat per cycle, every output row of every N tile its own beats.
+// With double buffering the three overlap: cycles ~ max(compute, reads, writes) plus the first
+// load and the last store. Without, they add up. Candidates that do not fit the buffer slots
+// or the instruction fields are skipped.
+#include "tile.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COUNT 4095u   // OUTER, INNER (12-bit counts)
+
+void tile_slots(const Arch *a, int double_buffer, Slots *s) {
+  s->slots = double_buffer ? 2 : 1;
+  s->spad = a->spad_rows / s->slots;
+  s->wbuf = a->wbuf_rows / s->slots;
+  s->acc = a->acc_rows / s->slots;
+  s->param = a->param_rows / s->slots;
+}
+
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+static int pooled(const MachOp *op) { return op->pool != POOL_NONE; }
+
+// Output map the M tiles cover (pooled when the op pools).
+static int64_t out_h(const MachOp *op) { return pooled(op) ? op->poh : op->oh; }
+static int64_t out_w(const MachOp *op) { return pooled(op) ? op->pow : op->ow; }
+static int64_t n_images(const MachOp *op) { return op->kind == MOP_GEMM ? op->in[0].n : op->in[0].n; }
+
+static int64_t pieces_per_row(const MachOp *op, const TilePlan *p) {
+  return p->band_cols < out_w(op) ? cdiv(out_w(op), p->band_cols) : 1;
+}
+
+uint64_t tile_m_count(const MachOp *op, const TilePlan *p) {
+  int64_t per = pieces_per_row(op, p) > 1 ? out_h(op) * pieces_per_row(op, p) : cdiv(out_h(op), p->band_rows);
+  return (uint64_t)(n_images(op) * per);
+}
+
+MTile tile_m_at(const MachOp *op, const TilePlan *p, uint64_t i) {
+  MTile t;
+  int64_t pieces = pieces_per_row(op, p);
+  int64_t per = pieces > 1 ? out_h(op) * pieces : cdiv(out_h(op), p->band_rows);
+  t.img = (int64_t)i / per;
+  int64_t k = (int64_t)i % per;
+  if (pieces > 1) {
+    t.y0 = k / pieces, t.rows = 1;
+    t.x0 = (k % pieces) * p->band_cols;
+    t.cols = out_w(op) - t.x0 < p->band_cols ? out_w(op) - t.x0 : p->band_cols;
+  } else {
+    t.y0 = k * p->band_rows;
+    t.rows = out_h(op) - t.y0 < p->band_rows ? out_h(op) - t.y0 : p->band_rows;
+    t.x0 = 0, t.cols = out_w(op);
+  }
+  if (pooled(op)) {
+    int64_t lo = t.y0 * op->psh - op->ppt, hi = (t.y0 + t.rows - 1) * op->psh - op->ppt + op->pkh;
+    if (lo < 0) lo = 0;
+    if (hi > op->oh) hi = op->oh;
+    t.iy0 = lo, t.irows = hi - lo;
+    t.acc_rows = (uint32_t)(t.irows * op->ow);
+  } else {
+    t.iy0 = t.y0, t.irows = t.rows;
+    t.acc_rows = (uint32_t)(t.rows * t.cols);
+  }
+  return t;
+}
+
+// Aligned beats that a segment of len bytes at offset off (mod B) touches; off < 0: unknown.
+static double seg_beats(int64_t off, int64_t len, uint32_t B) {
+  if (off < 0) return (double)(len + B - 1) / B;
+  return (double)((off % B + len + B - 1) / B);
+}
+
+// Byte offset modulo B that every row of a gather keeps, or -1 when rows differ.
+static int64_t fixed_align(const TView *v, int64_t sy, int64_t sx, int64_t off, uint32_t B) {
+  if ((v->row_stride * sy) % B || (v->pix_stride * sx) % B || v->img_stride % B) return -1;
+  int64_t o = (v->c_off + off) % (int64_t)B;
+  return o < 0 ? o + B : o;
+}
+
+// Per-op figures that do not depend on the plan.
+typedef struct {
+  double a_beats;       // GEMM: beats of one im2col row (all K tiles)
+  double store_beats;   // beats of the whole output
+  double elt_beats;     // ELT: beats of one input pixel row (all N tiles, all inputs)
+} OpCost;
+
+static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
+  uint32_t C = a->cols, B = a->bus_bytes;
+  int64_t nN = cdiv(op->N, C), out_rows = n_images(op) * out_h(op) * out_w(op);
+  memset(c, 0, sizeof *c);
+  int64_t al = fixed_align(&op->out, 1, 1, 0, B);
+  for (int64_t j = 0; j < nN; j++) {
+    int64_t w = op->N - j * C < C ? op->N - j * C : C;
+    c->store_beats += (double)out_rows * seg_beats(al < 0 ? -1 : (al + j * C) % B, w, B);
+  }
+  if (op->kind == MOP_GEMM) {
+    for (uint32_t k = 0; k < op->n_ktiles; k++) {
+      const KTile *kt = &op->ktiles[k];
+      int64_t ka = fixed_align(&op->in[0], op->sh, op->sw, kt->off - op->pad_t * op->in[0].row_stride -
+                                                           op->pad_l * op->in[0].pix_stride, B);
+      double per_seg = seg_beats(ka, kt->seglen, B);
+      if (kt->nseg > 1 && ka >= 0 && kt->seg_stride % B) per_seg = seg_beats(-1, kt->seglen, B);
+      c->a_beats += kt->nseg * per_seg;
+    }
+  } else {
+    for (int k = 0; k < op->n_in; k++) {
+      int64_t ia = fixed_align(&op->in[k], 1, 1, 0, B);
+      for (int64_t j = 0; j < nN; j++) {
+        int64_t w = op->N - j * C < C ? op->N - j * C : C;
+        c->elt_beats += seg_beats(ia < 0 ? -1 : (ia + j * C) % B, w, B);
+      }
+    }
+  }
+}
+
+// Accumulator rows over all M tiles of a plan (pool bands that overlap count twice).
+static double m_rows_total(const MachOp *op, const TilePlan *p) {
+  if (!pooled(op)) return (double)(n_images(op) * out_h(op) * out_w(op));
+  uint64_t per_img = tile_m_count(op, p) / (uint64_t)n_images(op);
+  double m = 0;
+  for (uint64_t i = 0; i < per_img; i++) m += tile_m_at(op, p, i).acc_rows;
+  return m * (double)n_images(op);
+}
+
+// Evaluates plan p for op; fills the estimates. Returns 0 when it fits, -1 when not.
+static int estimate(const MachOp *op, const Arch *a, const Slots *s, const OpCost *oc, double m_total, TilePlan *p) {
+  uint32_t R = a->rows, C = a->cols, B = a->bus_bytes;
+  uint64_t nm = tile_m_count(op, p);
+  MTile t0 = tile_m_at(op, p, 0);
+  if (t0.rows > MAX_COUNT || t0.cols > MAX_COUNT || t0.acc_rows > 65535) return -1;
+  if (pooled(op) && (t0.irows > MAX_COUNT || op->ow > MAX_COUNT)) return -1;
+  double tm = m_total / (double)nm;
+  int64_t nN = cdiv(op->N, C);
+  double compute = 0, reads = 0, first = 0;
+  if (op->kind == MOP_GEMM) {
+    if (p->g < 1 || p->kc < 1 || p->g > nN || p->kc > op->n_ktiles) return -1;
+    if ((uint64_t)t0.acc_rows * p->g > s->acc || (uint64_t)t0.acc_rows * p->kc > s->spad) return -1;
+    if ((uint64_t)p->kc * R > MAX_COUNT || (uint64_t)p->g * p->kc * R > s->wbuf || 3u * p->g > s->param) return -1;
+    int64_t nNG = cdiv(nN, p->g), nKC = cdiv(op->n_ktiles, p->kc);
+    double pair = fmax(tm, (tm + 2.0 * R + C - 1) / 2);
+    compute = (double)nm * (double)nN * op->n_ktiles * pair;
+    double reloads = nKC == 1 ? 1 : (double)nNG;
+    double w_row = (double)cdiv(C, B);
+    reads = m_total * oc->a_beats * reloads + (double)nm * (double)nN * op->K * w_row +
+            (double)nm * nNG * 3.0 * p->g * cdiv(4 * C, B);
+    first = tm * oc->a_beats / nKC + (double)p->g * op->K / nKC * w_row;
+  } else {
+    if (t0.acc_rows > s->acc || s->param < 3) return -1;
+    reads = m_total * oc->elt_beats + (double)nm * nN * 3.0 * cdiv(4 * C, B);
+    first = tm * op->n_in;
+  }
+  double lat = a->dram_latency;
+  if (s->slots > 1)
+    p->est_cycles = fmax(compute, fmax(reads, oc->store_beats)) + first + 2 * lat + tm + R + C;
+  else
+    p->est_cycles = compute + reads + oc->store_beats + (double)nm * nN * (2 * lat + R + C);
+  p->est_read_bytes = reads * B;
+  p->est_write_bytes = oc->store_beats * B;
+  return 0;
+}
+
+static int better(const TilePlan *x, const TilePlan *y) {
+  if (x->est_cycles != y->est_cycles) return x->est_cycles < y->est_cycles;
+  return x->est_read_bytes + x->est_write_bytes < y->est_read_bytes + y->est_write_bytes;
+}
+
+// Enumerates candidate plans into best[0..keep-1] (sorted, best first). Returns how many.
+static int search(const MachOp *op, const Arch *a, const Slots *s, TilePlan *best, int keep) {
+  int n = 0;
+  int64_t oh = out_h(op), ow = out_w(op);
+  int64_t nN = cdiv(op->N, a->cols);
+  uint32_t nK = op->kind == MOP_GEMM ? op->n_ktiles : 1;
+  // Band heights: one per distinct band count; then single-row pieces (not with a pool).
+  int64_t bands[512];
+  int nb = 0;
+  for (int64_t cnt = 1; cnt <= oh && nb < 400; cnt++) {
+    int64_t rows = cdiv(oh, cnt);
+    if (nb && bands[nb - 1] == rows) continue;
+    bands[nb++] = rows;
+    if (rows == 1) break;
+  }
+  int64_t pieces[64];
+  int np = 0;
+  if (!pooled(op))
+    for (int64_t k = 2; k <= ow && np < 60; k = k < 8 ? k + 1 : k * 2) pieces[np++] = cdiv(ow, k);
+  uint32_t kcs[32];
+  int nkc = 0;
+  OpCost oc;
+  op_cost(op, a, &oc);
+  for (uint32_t k = 1; k < nK && nkc < 30; k *= 2) kcs[nkc++] = k;
+  kcs[nkc++] = nK;
+  for (int bi = 0; bi < nb + np; bi++) {
+    TilePlan p;
+    memset(&p, 0, sizeof p);
+    p.band_rows = (uint32_t)(bi < nb ? bands[bi] : 1);
+    p.band_cols = (uint32_t)(bi < nb ? ow : pieces[bi - nb]);
+    double m_total = m_rows_total(op, &p);
+    for (int ki = 0; ki < nkc; ki++)
+      for (int64_t g = 1; g <= (op->kind == MOP_GEMM ? nN : 1) && g <= 64; g++) {
+        p.kc = op->kind == MOP_GEMM ? kcs[ki] : 1;
+        p.g = (uint32_t)g;
+        if (op->kind != MOP_GEMM && ki) continue;
+        if (estimate(op, a, s, &oc, m_total, &p)) continue;
+        int at = n < keep ? n : keep;
+        while (at > 0 && better(&p, &best[at - 1])) at--;
+        if (at >= keep) continue;
+        memmove(best + at + 1, best + at, (size_t)((n < keep ? n : keep - 1) - at) * sizeof *best);
+        best[at] = p;
+        if (n < keep) n++;
+      }
+  }
+  return n;
+}
+
+int tile_plan_all(MachProg *mp, int double_buffer, Diag *d) {
+  Slots s;
+  tile_slots(mp->arch, double_buffer, &s);
+  for (int i = 0; i < mp->n_ops; i++) {
+    MachOp *op = &mp->ops[i];
+    TilePlan best[1];
+    if (!search(op, mp->arch, &s, best, 1))
+      return diag_error(d, "sacc: op %d (%s): error: no tiling fits arch \"%s\" (array %ux%u, spad %u, wbuf %u, "
+                           "acc %u, param %u rows per buffer slot)", i, op->what, mp->arch->name, mp->arch->rows,
+                        mp->arch->cols, s.spad, s.wbuf, s.acc, s.param);
+    op->plan = best[0];
+  }
+  return 0;
+}
+
+static void dump_plan(const MachOp *op, const TilePlan *p, const char *tag, FILE *f) {
+  fprintf(f, "  %s band %ux%u", tag, p->band_rows, p->band_cols);
+  if (op->kind == MOP_GEMM) fprintf(f, " kc %u g %u", p->kc, p->g);
+  fprintf(f, " m-tiles %llu est %.0f cycles, read %.0f B, write %.0f B\n",
+          (unsigned long long)tile_m_count(op, p), p->est_cycles, p->est_read_bytes, p->est_write_bytes);
+}
+
+void tile_dump(const MachProg *mp, int double_buffer, FILE *f) {
+  Slots s;
+  tile_slots(mp->arch, double_buffer, &s);
+  fprintf(f, "# tiling: arch %s, %u buffer slot(s): spad %u, wbuf %u, acc %u, param %u rows each\n", mp->arch->name,
+          s.slots, s.spad, s.wbuf, s.acc, s.param);
+  for (int i = 0; i < mp->n_ops; i++) {
+    const MachOp *op = &mp->ops[i];
+    fprintf(f, "op %d %s %s\n", i, op->kind == MOP_GEMM ? "gemm" : "elt", op->what);
+    dump_plan(op, &op->plan, "chosen", f);
+    TilePlan best[4];
+    int n = search(op, mp->arch, &s, best, 4);
+    for (int k = 0; k < n; k++)
+      if (memcmp(&best[k], &op->plan, sizeof op->plan)) dump_plan(op, &best[k], "next  ", f);
+  }
+}

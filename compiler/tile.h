@@ -1,0 +1,37 @@
+// tile.h: tiling of each machine op (tile.c). An op's output is cut into M tiles (bands of output
+// rows of one image, or pieces of one row), N tiles of array.cols channels (groups of g N tiles
+// share each load of the input), and its K tiles (lower.h KTile) into chunks of kc. A cost model
+// of cycles and DRAM traffic for the arch picks the plan; --dump-ir tiling shows it with the next
+// best candidates.
+#ifndef SACC_TILE_H
+#define SACC_TILE_H
+
+#include <stdio.h>
+
+#include "lower.h"
+
+// Buffer halves: 2 with double buffering, else 1 (the whole memory per tile).
+typedef struct {
+  uint32_t spad, wbuf, acc, param;   // rows per slot
+  uint32_t slots;                    // 1 or 2
+} Slots;
+
+void tile_slots(const Arch *a, int double_buffer, Slots *s);
+
+// One M tile: image `img`, output rows y0 .. y0+rows-1 (pooled rows when the op pools), output
+// columns x0 .. x0+cols-1; the op's pre-pool map rows iy0 .. iy0+irows-1 feed it (all columns).
+typedef struct {
+  int64_t img, y0, rows, x0, cols;
+  int64_t iy0, irows;
+  uint32_t acc_rows;                 // accumulator rows it needs (= M of its GEMM)
+} MTile;
+
+uint64_t tile_m_count(const MachOp *op, const TilePlan *p);
+MTile tile_m_at(const MachOp *op, const TilePlan *p, uint64_t i);
+
+// Chooses op->plan for every op. Returns -1 (message naming the op) when nothing fits the arch.
+int tile_plan_all(MachProg *mp, int double_buffer, Diag *d);
+// --dump-ir tiling: per op the chosen plan and the next best candidates, with estimates.
+void tile_dump(const MachProg *mp, int double_buffer, FILE *f);
+
+#endif

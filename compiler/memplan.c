@@ -95,11 +95,8 @@ static int heap_free(Heap *h, const MachProg *mp, int ti) {
     else h->v[++w] = *q;
   }
   if (h->n) h->n = w + 1;
-  // A free block at the top goes back to the bump pointer.
-  if (h->n && h->v[h->n - 1].layout < 0 && h->v[h->n - 1].start + h->v[h->n - 1].size == h->top) {
-    h->top = h->v[h->n - 1].start;
-    h->n--;
-  }
+  // Free blocks never go back to the bump pointer: the bytes above it are the only ones known to
+  // be zero, which a tensor with a halo needs.
   return 0;
 }
 
@@ -119,7 +116,7 @@ static void onchip_peaks(const MachProg *mp, const Slots *sl, MemPlan *m) {
     const MachOp *op = &mp->ops[i];
     uint32_t acc = 0;
     uint64_t nm = tile_m_count(op, &op->plan);
-    for (uint64_t k = 0; k < nm && k < 4; k++) {
+    for (uint64_t k = 0; k < nm && k < 64; k++) {
       uint32_t r = tile_m_at(op, &op->plan, k).acc_rows;
       if (r > acc) acc = r;
     }

@@ -122,28 +122,36 @@ static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
   }
 }
 
-// Accumulator rows over all M tiles of a plan (pool bands that overlap count twice).
-static double m_rows_total(const MachOp *op, const TilePlan *p) {
+// Accumulator rows over all M tiles of a plan (pool bands that overlap count twice), and the
+// most any one tile needs (*max; a band clipped by the padding needs fewer).
+static double m_rows_total(const MachOp *op, const TilePlan *p, uint32_t *max) {
+  MTile t0 = tile_m_at(op, p, 0);
+  *max = t0.acc_rows;
   if (!pooled(op)) return (double)(n_images(op) * out_h(op) * out_w(op));
   uint64_t per_img = tile_m_count(op, p) / (uint64_t)n_images(op);
   double m = 0;
-  for (uint64_t i = 0; i < per_img; i++) m += tile_m_at(op, p, i).acc_rows;
+  for (uint64_t i = 0; i < per_img; i++) {
+    uint32_t r = tile_m_at(op, p, i).acc_rows;
+    m += r;
+    if (r > *max) *max = r;
+  }
   return m * (double)n_images(op);
 }
 
 // Evaluates plan p for op; fills the estimates. Returns 0 when it fits, -1 when not.
-static int estimate(const MachOp *op, const Arch *a, const Slots *s, const OpCost *oc, double m_total, TilePlan *p) {
+static int estimate(const MachOp *op, const Arch *a, const Slots *s, const OpCost *oc, double m_total,
+                    uint32_t m_max, TilePlan *p) {
   uint32_t R = a->rows, C = a->cols, B = a->bus_bytes;
   uint64_t nm = tile_m_count(op, p);
   MTile t0 = tile_m_at(op, p, 0);
-  if (t0.rows > MAX_COUNT || t0.cols > MAX_COUNT || t0.acc_rows > 65535) return -1;
+  if (t0.rows > MAX_COUNT || t0.cols > MAX_COUNT || m_max > 65535) return -1;
   if (pooled(op) && (t0.irows > MAX_COUNT || op->ow > MAX_COUNT)) return -1;
   double tm = m_total / (double)nm;
   int64_t nN = cdiv(op->N, C);
   double compute = 0, reads = 0, first = 0;
   if (op->kind == MOP_GEMM) {
     if (p->g < 1 || p->kc < 1 || p->g > nN || p->kc > op->n_ktiles) return -1;
-    if ((uint64_t)t0.acc_rows * p->g > s->acc || (uint64_t)t0.acc_rows * p->kc > s->spad) return -1;
+    if ((uint64_t)m_max * p->g > s->acc || (uint64_t)m_max * p->kc > s->spad) return -1;
     if ((uint64_t)p->kc * R > MAX_COUNT || (uint64_t)p->g * p->kc * R > s->wbuf || 3u * p->g > s->param) return -1;
     int64_t nNG = cdiv(nN, p->g), nKC = cdiv(op->n_ktiles, p->kc);
     double pair = fmax(tm, (tm + 2.0 * R + C - 1) / 2);
@@ -154,7 +162,7 @@ static int estimate(const MachOp *op, const Arch *a, const Slots *s, const OpCos
             (double)nm * nNG * 3.0 * p->g * cdiv(4 * C, B);
     first = tm * oc->a_beats / nKC + (double)p->g * op->K / nKC * w_row;
   } else {
-    if (t0.acc_rows > s->acc || s->param < 3) return -1;
+    if (m_max > s->acc || s->param < 3) return -1;
     reads = m_total * oc->elt_beats + (double)nm * nN * 3.0 * cdiv(4 * C, B);
     first = tm * op->n_in;
   }
@@ -203,13 +211,14 @@ static int search(const MachOp *op, const Arch *a, const Slots *s, TilePlan *bes
     memset(&p, 0, sizeof p);
     p.band_rows = (uint32_t)(bi < nb ? bands[bi] : 1);
     p.band_cols = (uint32_t)(bi < nb ? ow : pieces[bi - nb]);
-    double m_total = m_rows_total(op, &p);
+    uint32_t m_max;
+    double m_total = m_rows_total(op, &p, &m_max);
     for (int ki = 0; ki < nkc; ki++)
       for (int64_t g = 1; g <= (op->kind == MOP_GEMM ? nN : 1) && g <= 64; g++) {
         p.kc = op->kind == MOP_GEMM ? kcs[ki] : 1;
         p.g = (uint32_t)g;
         if (op->kind != MOP_GEMM && ki) continue;
-        if (estimate(op, a, s, &oc, m_total, &p)) continue;
+        if (estimate(op, a, s, &oc, m_total, m_max, &p)) continue;
         int at = n < keep ? n : keep;
         while (at > 0 && better(&p, &best[at - 1])) at--;
         if (at >= keep) continue;

@@ -60,6 +60,7 @@ typedef struct {
   uint32_t g;                     // N tiles per group (GEMM; ELT: 1)
   double est_cycles;              // the cost model's estimate
   double est_read_bytes, est_write_bytes;
+  double est_insns;               // instructions it emits, roughly
 } TilePlan;
 
 typedef enum { MOP_GEMM, MOP_ELT } MopKind;

@@ -148,36 +148,47 @@ static int estimate(const MachOp *op, const Arch *a, const Slots *s, const OpCos
   if (pooled(op) && (t0.irows > MAX_COUNT || op->ow > MAX_COUNT)) return -1;
   double tm = m_total / (double)nm;
   int64_t nN = cdiv(op->N, C);
-  double compute = 0, reads = 0, first = 0;
+  double lat = a->dram_latency, drain = R + C;
+  double steps, step_compute = 0, step_load, reads;
   if (op->kind == MOP_GEMM) {
     if (p->g < 1 || p->kc < 1 || p->g > nN || p->kc > op->n_ktiles) return -1;
     if ((uint64_t)m_max * p->g > s->acc || (uint64_t)m_max * p->kc > s->spad) return -1;
     if ((uint64_t)p->kc * R > MAX_COUNT || (uint64_t)p->g * p->kc * R > s->wbuf || 3u * p->g > s->param) return -1;
     int64_t nNG = cdiv(nN, p->g), nKC = cdiv(op->n_ktiles, p->kc);
-    double pair = fmax(tm, (tm + 2.0 * R + C - 1) / 2);
-    compute = (double)nm * (double)nN * op->n_ktiles * pair;
-    double reloads = nKC == 1 ? 1 : (double)nNG;
+    steps = (double)nm * nNG * nKC;
+    double g_avg = (double)nN / nNG, kc_avg = (double)op->n_ktiles / nKC;
+    step_compute = g_avg * kc_avg * fmax(tm, (tm + 2.0 * R + C - 1) / 2);
+    double a_share = nKC == 1 ? 1.0 / nNG : 1.0;   // one chunk: the rows stay for every N group
     double w_row = (double)cdiv(C, B);
-    reads = m_total * oc->a_beats * reloads + (double)nm * (double)nN * op->K * w_row +
-            (double)nm * nNG * 3.0 * p->g * cdiv(4 * C, B);
-    first = tm * oc->a_beats / nKC + (double)p->g * op->K / nKC * w_row;
+    step_load = a_share * tm * oc->a_beats / nKC + g_avg * (double)op->K / nKC * w_row +
+                3.0 * g_avg * cdiv(4 * C, B) / nKC;
   } else {
     if (m_max > s->acc || s->param < 3) return -1;
-    reads = m_total * oc->elt_beats + (double)nm * nN * 3.0 * cdiv(4 * C, B);
-    first = tm * op->n_in;
+    steps = (double)nm * nN;
+    step_load = tm * oc->elt_beats / nN + 3.0 * cdiv(4 * C, B);
+    drain = a->sfu_latency;
   }
-  double lat = a->dram_latency;
+  reads = steps * step_load;
+  double step_store = oc->store_beats / steps;
+  // Two slots: the load of step i+1 waits for step i-1 to be done with its slot, so a period
+  // also covers half of (compute + load + DRAM latency + drain). One slot: everything in series.
+  double period;
   if (s->slots > 1)
-    p->est_cycles = fmax(compute, fmax(reads, oc->store_beats)) + first + 2 * lat + tm + R + C;
+    period = fmax(fmax(step_compute, step_load), fmax(step_store, (step_compute + step_load + lat + drain) / 2));
   else
-    p->est_cycles = compute + reads + oc->store_beats + (double)nm * nN * (2 * lat + R + C);
+    period = step_load + lat + step_compute + drain + step_store + lat;
+  p->est_cycles = steps * period + step_load + 2 * lat + drain + step_store;
   p->est_read_bytes = reads * B;
   p->est_write_bytes = oc->store_beats * B;
+  p->est_insns = steps * (op->kind == MOP_GEMM ? 2.0 * p->g * p->kc + 4 + p->kc : 6);
   return 0;
 }
 
 static int better(const TilePlan *x, const TilePlan *y) {
-  if (x->est_cycles != y->est_cycles) return x->est_cycles < y->est_cycles;
+  // Within 0.5% the plan with fewer instructions wins (faster to compile and to simulate).
+  double cx = x->est_cycles, cy = y->est_cycles;
+  if (fabs(cx - cy) > 0.005 * fmin(cx, cy)) return cx < cy;
+  if (x->est_insns != y->est_insns) return x->est_insns < y->est_insns;
   return x->est_read_bytes + x->est_write_bytes < y->est_read_bytes + y->est_write_bytes;
 }
 

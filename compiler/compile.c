@@ -104,8 +104,6 @@ static int add_tensors(const MachProg *mp, const Graph *g, const CompileOptions 
 Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, CompileStats *st, Diag *d) {
   MachProg mp;
   Program *p = NULL;
-  Slots sl;
-  tile_slots(a, o->double_buffer, &sl);
   memset(st, 0, sizeof *st);
   FILE *f = o->dump_to ? o->dump_to : stdout;
   if (lower_graph(g, a, &mp, d)) goto fail;
@@ -113,7 +111,7 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
   if (wants(o, "lower") || wants(o, "fuse")) lower_dump_ops(&mp, f);
   if (tile_plan_all(&mp, o->double_buffer, d)) goto fail;
   if (wants(o, "tiling")) tile_dump(&mp, o->double_buffer, f);
-  if (memplan_run(&mp, &sl, &st->mem, d)) goto fail;
+  if (memplan_run(&mp, &st->mem, d)) goto fail;
   if (wants(o, "memplan")) memplan_dump(&mp, &st->mem, f);
   if (!(p = prog_new(a))) {
     diag_error(d, "sacc: error: out of memory");
@@ -122,7 +120,7 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
   for (int i = 0; i < mp.n_layers; i++)
     if (prog_add_layer(p, mp.layer_names[i])) goto oom;
   if (add_constants(&mp, p) || add_tensors(&mp, g, o, p)) goto oom;
-  if (emit_program(&mp, &sl, p, &st->emit, d)) goto fail;
+  if (emit_program(&mp, p, &st->emit, d)) goto fail;
   st->n_ops = mp.n_ops, st->n_layers = mp.n_layers;
   for (int i = 0; i < mp.n_ops; i++) st->macs += mp.ops[i].macs, st->est_cycles += mp.ops[i].plan.est_cycles;
   if (wants(o, "schedule")) {

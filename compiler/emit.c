@@ -17,7 +17,7 @@
 typedef struct {
   const MachProg *mp;
   const Arch *a;
-  const Slots *sl;
+  const Slots *sl;                  // the current op's buffer slots
   Program *p;
   Sched *s;
   int oom;
@@ -37,7 +37,7 @@ static void emit(Em *e, const Insn *in, const Access *acc, int n, const Access *
   if (sched_emit(e->s, in, acc, n, dep, nd) < 0) e->oom = 1;
 }
 
-static uint32_t rotate(Em *e, int mem) { return e->next[mem]++ % e->sl->slots; }
+static uint32_t rotate(Em *e, int mem) { return e->sl->slots > 1 ? e->next[mem]++ % 2 : 0; }
 
 static void cfg_load(Em *e, int64_t so, int64_t si, int64_t ss, int64_t mult, int64_t shift) {
   int64_t v[5] = {so, si, ss < 0 ? e->ld[2] : ss, mult, shift};  // ss < 0: keep it
@@ -266,7 +266,10 @@ static void elt_stores(Em *e, const MachOp *op, int64_t nN, uint64_t i) {
 
 static void emit_op(Em *e, const MachOp *op) {
   uint32_t C = e->a->cols;
-  int ahead = e->sl->slots > 1;
+  Slots sl;
+  tile_slots(e->a, op->plan.slots > 1, &sl);
+  e->sl = &sl;
+  int ahead = sl.slots > 1;
   if (op->kind == MOP_GEMM) {
     GemmShape s = gemm_shape(op, C);
     uint64_t n = s.nm * (uint64_t)(s.nNG * s.nKC);
@@ -289,10 +292,10 @@ static void emit_op(Em *e, const MachOp *op) {
   }
 }
 
-int emit_program(const MachProg *mp, const Slots *sl, Program *p, EmitStats *st, Diag *d) {
+int emit_program(const MachProg *mp, Program *p, EmitStats *st, Diag *d) {
   Em e;
   memset(&e, 0, sizeof e);
-  e.mp = mp, e.a = mp->arch, e.sl = sl, e.p = p;
+  e.mp = mp, e.a = mp->arch, e.p = p;
   // The register caches start as the machine does: every register 0 (docs/ISA.md section 1).
   e.s = sched_new(p);
   if (!e.s) return diag_error(d, "sacc: error: out of memory");

@@ -13,6 +13,6 @@ typedef struct {
 } EmitStats;
 
 // Emits the ops' instructions, LAYER markers and the final HALT. -1 on out of memory.
-int emit_program(const MachProg *mp, const Slots *sl, Program *p, EmitStats *st, Diag *d);
+int emit_program(const MachProg *mp, Program *p, EmitStats *st, Diag *d);
 
 #endif

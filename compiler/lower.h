@@ -58,6 +58,7 @@ typedef struct {
   uint32_t band_cols;             // output columns per M tile (< width: a row is split)
   uint32_t kc;                    // K tiles per chunk (GEMM)
   uint32_t g;                     // N tiles per group (GEMM; ELT: 1)
+  uint32_t slots;                 // buffer slots: 2 (double buffering), or 1 when 2 do not fit
   double est_cycles;              // the cost model's estimate
   double est_read_bytes, est_write_bytes;
   double est_insns;               // instructions it emits, roughly

@@ -110,7 +110,7 @@ static void place(DTensor *t, uint64_t base) {
   t->addr = base + (uint64_t)((int64_t)t->halo_t * dt_row_stride(t) + (int64_t)t->halo_l * t->c);
 }
 
-static void onchip_peaks(const MachProg *mp, const Slots *sl, MemPlan *m) {
+static void onchip_peaks(const MachProg *mp, MemPlan *m) {
   const Arch *a = mp->arch;
   for (int i = 0; i < mp->n_ops; i++) {
     const MachOp *op = &mp->ops[i];
@@ -128,11 +128,11 @@ static void onchip_peaks(const MachProg *mp, const Slots *sl, MemPlan *m) {
       use[3] = 3 * op->plan.g;
     }
     for (int k = 0; k < 4; k++)
-      if (use[k] * sl->slots > m->onchip_peak[k]) m->onchip_peak[k] = use[k] * sl->slots;
+      if (use[k] * op->plan.slots > m->onchip_peak[k]) m->onchip_peak[k] = use[k] * op->plan.slots;
   }
 }
 
-int memplan_run(MachProg *mp, const Slots *sl, MemPlan *m, Diag *d) {
+int memplan_run(MachProg *mp, MemPlan *m, Diag *d) {
   const Arch *a = mp->arch;
   memset(m, 0, sizeof *m);
   uint64_t at = 0;
@@ -185,7 +185,7 @@ int memplan_run(MachProg *mp, const Slots *sl, MemPlan *m, Diag *d) {
                       (unsigned long long)m->dram_top, (unsigned long long)m->const_bytes,
                       (unsigned long long)m->input_bytes, (unsigned long long)m->act_peak_bytes, a->name,
                       (unsigned long long)a->dram_bytes);
-  onchip_peaks(mp, sl, m);
+  onchip_peaks(mp, m);
   return 0;
 }
 

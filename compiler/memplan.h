@@ -27,7 +27,7 @@ uint64_t memplan_weight_bytes(const MachOp *op, const Arch *a);
 uint64_t memplan_param_bytes(const MachOp *op, const Arch *a);
 
 // Assigns MachOp.w_addr/p_addr and DTensor.base/addr. -1 when DRAM is too small.
-int memplan_run(MachProg *mp, const Slots *sl, MemPlan *out, Diag *d);
+int memplan_run(MachProg *mp, MemPlan *out, Diag *d);
 void memplan_dump(const MachProg *mp, const MemPlan *m, FILE *f);
 
 #endif

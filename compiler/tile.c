@@ -247,7 +247,12 @@ int tile_plan_all(MachProg *mp, int double_buffer, Diag *d) {
   for (int i = 0; i < mp->n_ops; i++) {
     MachOp *op = &mp->ops[i];
     TilePlan best[1];
-    if (!search(op, mp->arch, &s, best, 1))
+    Slots one;
+    tile_slots(mp->arch, 0, &one);
+    int found = search(op, mp->arch, &s, best, 1);
+    if (found) best[0].slots = s.slots;
+    else if (s.slots > 1 && (found = search(op, mp->arch, &one, best, 1))) best[0].slots = 1;  // single-buffered
+    if (!found)
       return diag_error(d, "sacc: op %d (%s): error: no tiling fits arch \"%s\" (array %ux%u, spad %u, wbuf %u, "
                            "acc %u, param %u rows per buffer slot)", i, op->what, mp->arch->name, mp->arch->rows,
                         mp->arch->cols, s.spad, s.wbuf, s.acc, s.param);
@@ -258,6 +263,7 @@ int tile_plan_all(MachProg *mp, int double_buffer, Diag *d) {
 
 static void dump_plan(const MachOp *op, const TilePlan *p, const char *tag, FILE *f) {
   fprintf(f, "  %s band %ux%u", tag, p->band_rows, p->band_cols);
+  if (p->slots == 1) fprintf(f, " single-buffered");
   if (op->kind == MOP_GEMM) fprintf(f, " kc %u g %u", p->kc, p->g);
   fprintf(f, " m-tiles %llu est %.0f cycles, read %.0f B, write %.0f B\n",
           (unsigned long long)tile_m_count(op, p), p->est_cycles, p->est_read_bytes, p->est_write_bytes);
@@ -273,8 +279,12 @@ void tile_dump(const MachProg *mp, int double_buffer, FILE *f) {
     fprintf(f, "op %d %s %s\n", i, op->kind == MOP_GEMM ? "gemm" : "elt", op->what);
     dump_plan(op, &op->plan, "chosen", f);
     TilePlan best[4];
-    int n = search(op, mp->arch, &s, best, 4);
-    for (int k = 0; k < n; k++)
+    Slots os;
+    tile_slots(mp->arch, op->plan.slots > 1, &os);
+    int n = search(op, mp->arch, &os, best, 4);
+    for (int k = 0; k < n; k++) {
+      best[k].slots = op->plan.slots;
       if (memcmp(&best[k], &op->plan, sizeof op->plan)) dump_plan(op, &best[k], "next  ", f);
+    }
   }
 }

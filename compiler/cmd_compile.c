@@ -115,7 +115,7 @@ int cmd_compile(int argc, char **argv) {
   int rc = arch_path ? arch_load_file(arch_path, &arch, &d) : 0;
   if (!rc) rc = net_load(net, &nopt, &g, &d);
   if (!rc) rc = net_prepare(g, &nopt, &d);
-  CompileStats st;
+  CompileStats st = {0};
   if (!rc && !(p = compile_graph(g, &arch, &o, &st, &d))) rc = -1;
   if (!rc && !out && !(out = def = default_out(net, asm_out ? ".s" : ".bin"))) rc = diag_error(&d, "sacc: error: out of memory");
   if (!rc && asm_out) {
@@ -136,6 +136,7 @@ int cmd_compile(int argc, char **argv) {
     }
   }
   if (rc) diag_print(&d);
+  compile_stats_free(&st);
   free(def);
   prog_free(p);
   graph_free(g);

@@ -122,7 +122,15 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
   if (add_constants(&mp, p) || add_tensors(&mp, g, o, p)) goto oom;
   if (emit_program(&mp, p, &st->emit, d)) goto fail;
   st->n_ops = mp.n_ops, st->n_layers = mp.n_layers;
-  for (int i = 0; i < mp.n_ops; i++) st->macs += mp.ops[i].macs, st->est_cycles += mp.ops[i].plan.est_cycles;
+  st->layer_macs = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_macs);
+  st->layer_names = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_names);
+  if (!st->layer_macs || !st->layer_names) goto oom;
+  st->n_layer_macs = mp.n_layers;
+  memcpy(st->layer_names, mp.layer_names, (size_t)mp.n_layers * sizeof *st->layer_names);
+  for (int i = 0; i < mp.n_ops; i++) {
+    st->macs += mp.ops[i].macs, st->est_cycles += mp.ops[i].plan.est_cycles;
+    st->layer_macs[mp.ops[i].layer] += mp.ops[i].macs;
+  }
   if (wants(o, "schedule")) {
     fprintf(f, "# schedule: %u instructions; load %llu, compute %llu, store %llu\n", p->n_insns,
             (unsigned long long)st->emit.insns[0], (unsigned long long)st->emit.insns[1],
@@ -138,6 +146,7 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
 oom:
   diag_error(d, "sacc: error: out of memory");
 fail:
+  compile_stats_free(st);
   prog_free(p);
   machprog_free(&mp);
   return NULL;
@@ -167,11 +176,21 @@ void compile_stats_json(const CompileStats *st, FILE *f) {
           "{\"layers\": %d, \"ops\": %d, \"macs\": %llu, \"est_cycles\": %.0f, \"insns\": [%llu, %llu, %llu], "
           "\"dram\": {\"top\": %llu, \"constants\": %llu, \"inputs\": %llu, \"activations_peak\": %llu, "
           "\"activations_no_reuse\": %llu}, \"onchip_peak_rows\": {\"spad\": %u, \"wbuf\": %u, \"acc\": %u, "
-          "\"param\": %u}}\n",
+          "\"param\": %u}, \"layers\": [",
           st->n_layers, st->n_ops, (unsigned long long)st->macs, st->est_cycles,
           (unsigned long long)st->emit.insns[0], (unsigned long long)st->emit.insns[1],
           (unsigned long long)st->emit.insns[2], (unsigned long long)m->dram_top, (unsigned long long)m->const_bytes,
           (unsigned long long)m->input_bytes, (unsigned long long)m->act_peak_bytes,
           (unsigned long long)m->act_total_bytes, m->onchip_peak[0], m->onchip_peak[1], m->onchip_peak[2],
           m->onchip_peak[3]);
+  for (int i = 0; i < st->n_layer_macs; i++)
+    fprintf(f, "%s{\"name\": \"%s\", \"macs\": %llu}", i ? ", " : "", st->layer_names[i],
+            (unsigned long long)st->layer_macs[i]);
+  fprintf(f, "]}\n");
+}
+
+void compile_stats_free(CompileStats *st) {
+  free(st->layer_macs);
+  free(st->layer_names);
+  st->layer_macs = NULL, st->layer_names = NULL;
 }

@@ -20,6 +20,9 @@ typedef struct {
   int n_ops, n_layers;
   uint64_t macs;
   double est_cycles;          // the sum of the tiling cost model's estimates
+  int n_layer_macs;
+  uint64_t *layer_macs;       // useful MACs per layer id (owned: compile_stats_free)
+  char (*layer_names)[PROG_NAME_MAX];
   MemPlan mem;
   EmitStats emit;
 } CompileStats;
@@ -30,5 +33,6 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
 // Prints the --stats summary (peak memory per level, instructions, tokens, estimates).
 void compile_stats_print(const CompileStats *st, const Arch *a, FILE *f);
 void compile_stats_json(const CompileStats *st, FILE *f);
+void compile_stats_free(CompileStats *st);
 
 #endif

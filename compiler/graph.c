@@ -11,7 +11,7 @@ static const char *const op_names[LOP_COUNT] = {
     [LOP_RELU6] = "relu6",     [LOP_CLIP] = "clip",       [LOP_MAXPOOL] = "maxpool",
     [LOP_AVGPOOL] = "avgpool", [LOP_GLOBAL_AVGPOOL] = "global_avgpool",
     [LOP_ADD] = "add",         [LOP_CONCAT] = "concat",   [LOP_FLATTEN] = "flatten",
-    [LOP_RESHAPE] = "reshape",
+    [LOP_RESHAPE] = "reshape", [LOP_BATCHNORM] = "batchnorm", [LOP_BIAS] = "bias",
 };
 
 const char *graph_op_name(LayerOp op) { return op < LOP_COUNT ? op_names[op] : "?"; }
@@ -93,20 +93,28 @@ void source_free(Source *s) {
   memset(s, 0, sizeof *s);
 }
 
+void graph_layer_free(Layer *l) {
+  free(l->name);
+  free(l->in);
+  source_free(&l->w_src);
+  source_free(&l->b_src);
+  free(l->wscale);
+  free(l->w);
+  free(l->rq);
+  free(l->bias_q);
+  free(l->wf);
+  free(l->bias_add);
+  for (int k = 0; k < BN_COUNT; k++) {
+    source_free(&l->bn_src[k]);
+    free(l->bn[k]);
+  }
+  memset(l, 0, sizeof *l);
+}
+
 void graph_free(Graph *g) {
   if (!g) return;
   for (int i = 0; i < g->n_tensors; i++) free(g->tensors[i].name);
-  for (int i = 0; i < g->n_layers; i++) {
-    Layer *l = &g->layers[i];
-    free(l->name);
-    free(l->in);
-    source_free(&l->w_src);
-    source_free(&l->b_src);
-    free(l->wscale);
-    free(l->w);
-    free(l->rq);
-    free(l->bias_q);
-  }
+  for (int i = 0; i < g->n_layers; i++) graph_layer_free(&g->layers[i]);
   free(g->tensors);
   free(g->layers);
   free(g->inputs);

@@ -15,7 +15,10 @@
 
 typedef enum {
   LOP_CONV2D, LOP_FC, LOP_RELU, LOP_RELU6, LOP_CLIP, LOP_MAXPOOL, LOP_AVGPOOL,
-  LOP_GLOBAL_AVGPOOL, LOP_ADD, LOP_CONCAT, LOP_FLATTEN, LOP_RESHAPE, LOP_COUNT
+  LOP_GLOBAL_AVGPOOL, LOP_ADD, LOP_CONCAT, LOP_FLATTEN, LOP_RESHAPE,
+  LOP_BATCHNORM, LOP_BIAS,  // front end only: fold.c folds them into a conv2d/fc in net_prepare,
+                            // so no later pass sees them
+  LOP_COUNT
 } LayerOp;
 
 // The real-valued activation a layer asks for; quant.c turns it into the machine's ACT code.
@@ -47,7 +50,12 @@ typedef struct {
   int64_t count;                     // SRC_INLINE: number of values
   NpyArray npy;                      // SRC_NPY: the file's contents; owned
   uint64_t seed;                     // SRC_SEED
+  int real_seed;                     // SRC_SEED: 1 generates real values ({"seed": N, "float": true})
+  int64_t offset;                    // SRC_SEED integer bias: added to every element ({"offset": B})
 } Source;
+
+// batchnorm parameters, in the order of Layer.bn_src / Layer.bn.
+enum { BN_GAMMA, BN_BETA, BN_MEAN, BN_VAR, BN_COUNT };
 
 typedef struct {
   char *name;                        // unique among layers
@@ -83,6 +91,16 @@ typedef struct {
   unsigned mach_act;                 // MACH_ACT_*
   int8_t act_lo, act_hi;             // clamp bounds in output units
   int64_t macs;                      // multiply-accumulates of the layer (conv2d, fc)
+  // Float weights (conv2d, fc given real weights without weight_scale): shape.c fills wf,
+  // fold.c scales it, quant.c quantizes it per output channel into w and wscale.
+  int w_is_float;                    // 1: the weights are real values
+  float *wf;                         // real weights, layout of w; owned (w_is_float)
+  double *bias_add;                  // conv/fc: cout real offsets folded in from bias/batchnorm
+                                     // layers, added to the bias by quant.c; owned (NULL: none)
+  // batchnorm (until fold.c removes it): y = gamma * (x - mean) / sqrt(var + eps) + beta.
+  Source bn_src[BN_COUNT];           // as written in net.json
+  double *bn[BN_COUNT];              // cout values each, materialized by shape_infer; owned
+  double bn_eps;                     // epsilon (default 1e-5)
 } Layer;
 
 typedef struct Graph {
@@ -107,6 +125,8 @@ int graph_layer_error(const Graph *g, const Layer *l, Diag *d, const char *fmt, 
 // Writes the IR, one line per tensor input and per layer (sacc check --dump-ir).
 void graph_dump(const Graph *g, FILE *f);
 void graph_free(Graph *g);
+// Frees what one layer owns (not the Layer itself).
+void graph_layer_free(Layer *l);
 void source_free(Source *s);
 
 #endif

@@ -8,19 +8,27 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "cmd_compile.h"
 #include "net.h"
+#include "qerror.h"
 #include "ref.h"
 #include "shape.h"
 
 static const char usage[] =
-    "usage: sacc check NET.json [--dump-ir]\n"
-    "       sacc ref NET.json [--input [NAME=]X.npy]... [--seed N] [--output-dir D]\n"
+    "usage: sacc check NET.json [--dump-ir] [--calib [NAME=]X.npy]...\n"
+    "       sacc ref NET.json [--input [NAME=]X.npy]... [--seed N] [--output-dir D] [--layer-stats]\n"
+    "                [--calib [NAME=]X.npy]...\n"
     "\n"
     "  check   load the network (docs/NETJSON.md), infer shapes, compute the integer\n"
-    "          requantization parameters; --dump-ir prints one line per layer\n"
+    "          requantization parameters; --dump-ir prints one line per layer. Reports the\n"
+    "          int8 network's error against the float reference per output (per layer with\n"
+    "          --dump-ir) on the calibration input\n"
+    "  --calib real (float32/float64) input values that calibrate the scales a network leaves\n"
+    "          out (float weights); without it, the generated input of `sacc ref` is used\n"
     "  ref     run the reference interpreter; writes D/NAME.npy (int8, with --output-dir) for each network\n"
     "          output and prints name, shape and crc32. Inputs not given with --input are\n"
-    "          filled from splitmix64 with seed N+i for input i (default N = 1)\n";
+    "          filled from splitmix64 with seed N+i for input i (default N = 1).\n"
+    "          --layer-stats prints min, max, mean, % zeros and % saturated of every layer's output\n";
 
 static int usage_error(const char *msg) {
   fprintf(stderr, "sacc: %s\n%s", msg, usage);
@@ -33,18 +41,93 @@ static int fail(Diag *d, Graph *g) {
   return 1;
 }
 
-static int load(const char *path, Graph **g, Diag *d) {
+// Which network input a `[NAME=]FILE` argument is for: NAME's, or the first one not yet taken.
+// Sets *t (index into Graph.inputs) and *file; -1 with a message when there is none.
+static int pick_input(const Graph *g, const char *arg, const char *opt, void *const *taken, int *t, const char **file,
+                      Diag *d) {
+  const char *eq = strchr(arg, '=');
+  *t = -1;
+  *file = eq ? eq + 1 : arg;
+  if (eq) {
+    char name[80];
+    snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+    for (int i = 0; i < g->n_inputs; i++)
+      if (!strcmp(g->tensors[g->inputs[i]].name, name)) *t = i;
+    if (*t < 0) return diag_error(d, "sacc: error: %s %s: the network has no input \"%s\"", opt, arg, name);
+  } else {
+    for (int i = 0; i < g->n_inputs && *t < 0; i++)
+      if (!taken[i]) *t = i;
+    if (*t < 0) return diag_error(d, "sacc: error: more %s files than network inputs", opt);
+  }
+  if (taken[*t]) return diag_error(d, "sacc: error: input \"%s\" given twice", g->tensors[g->inputs[*t]].name);
+  return 0;
+}
+
+// --calib [NAME=]X.npy (repeatable): real calibration inputs, float32 or float64 of the input's shape.
+typedef struct {
+  const char *args[64];    // as given on the command line
+  int n;
+  float *data[64];         // per network input (Graph.inputs order), filled by load(); owned
+} Calib;
+
+static void calib_free(Calib *c) {
+  for (int i = 0; c && i < 64; i++) free(c->data[i]), c->data[i] = NULL;
+}
+
+static void calib_net_options(const Calib *c, NetOptions *opt) {
+  net_options_default(opt);
+  if (c && c->n) opt->calib = (const float *const *)c->data;
+}
+
+static int read_calib(const Graph *g, Calib *c, Diag *d) {
+  for (int k = 0; k < c->n; k++) {
+    int t;
+    const char *file;
+    if (pick_input(g, c->args[k], "--calib", (void *const *)c->data, &t, &file, d)) return -1;
+    NpyArray a;
+    if (npy_read(file, &a, d)) return -1;
+    const Tensor *tt = &g->tensors[g->inputs[t]];
+    int ok = (a.type == NPY_F32 || a.type == NPY_F64) && a.ndim == (uint32_t)tt->rank;
+    for (int i = 0; ok && i < tt->rank; i++) ok = a.dims[i] == (uint64_t)tt->dims[i];
+    int64_t count = graph_tensor_count(tt);
+    if (ok && !(c->data[t] = malloc((size_t)count * sizeof(float) + 1))) ok = 0;
+    for (int64_t i = 0; ok && i < count; i++)
+      c->data[t][i] = a.type == NPY_F32 ? ((const float *)a.data)[i] : (float)((const double *)a.data)[i];
+    npy_free(&a);
+    if (!ok)
+      return diag_error(d, "%s: error: input \"%s\" needs a float32 or float64 array of the tensor's shape", file,
+                        tt->name);
+  }
+  return 0;
+}
+
+// Loads and prepares a network; calib (may be NULL) holds the --calib arguments and receives
+// their data, which calibrates the scales a network leaves out.
+static int load(const char *path, Calib *calib, Graph **g, Diag *d) {
   NetOptions opt;
   net_options_default(&opt);
   if (net_load(path, &opt, g, d)) return -1;
+  if (calib && calib->n && read_calib(*g, calib, d)) return -1;
+  calib_net_options(calib, &opt);
   return net_prepare(*g, &opt, d);
+}
+
+// Takes `--calib X` at argv[*i] into c; 1 if it was one, 0 if not, -1 on a usage error.
+static int calib_option(int argc, char **argv, int *i, Calib *c) {
+  if (strcmp(argv[*i], "--calib")) return 0;
+  if (*i + 1 >= argc || c->n == 64) return -1;
+  c->args[c->n++] = argv[++*i];
+  return 1;
 }
 
 static int cmd_check(int argc, char **argv) {
   const char *path = NULL;
-  int dump = 0;
+  int dump = 0, c;
+  Calib calib = {0};
   for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--dump-ir")) dump = 1;
+    if ((c = calib_option(argc, argv, &i, &calib)) < 0) return usage_error("--calib needs a file (at most 64)");
+    else if (c) continue;
+    else if (!strcmp(argv[i], "--dump-ir")) dump = 1;
     else if (argv[i][0] == '-' && argv[i][1]) return usage_error("unknown option for check");
     else if (path) return usage_error("check takes one network");
     else path = argv[i];
@@ -53,8 +136,13 @@ static int cmd_check(int argc, char **argv) {
   Diag d;
   diag_init(&d);
   Graph *g = NULL;
-  if (load(path, &g, &d)) return fail(&d, g);
-  if (dump) graph_dump(g, stdout);
+  NetOptions opt;
+  calib_net_options(&calib, &opt);
+  int rc = load(path, &calib, &g, &d);
+  if (!rc && dump) graph_dump(g, stdout);
+  if (!rc) rc = qerror_report(g, &opt, dump, stdout, &d);
+  calib_free(&calib);
+  if (rc) return fail(&d, g);
   graph_free(g);
   return 0;
 }
@@ -74,13 +162,32 @@ static int read_input(const Graph *g, int t, const char *file, int8_t **out, Dia
   return 0;
 }
 
+static void print_layer_stats(const Graph *g, const RefValues *v) {
+  printf("%-24s %-14s %5s %5s %8s %7s %7s\n", "layer", "op", "min", "max", "mean", "zeros%", "sat%");
+  for (int i = 0; i < g->n_layers; i++) {
+    const Layer *l = &g->layers[i];
+    RefStats st;
+    ref_stats(v->data[l->out], graph_tensor_count(&g->tensors[l->out]), &st);
+    printf("%-24s %-14s %5d %5d %8.2f %7.2f %7.2f\n", l->name, graph_op_name(l->op), st.min, st.max, st.mean,
+           st.zeros_pct, st.sat_pct);
+  }
+}
+
 static int cmd_ref(int argc, char **argv) {
   const char *path = NULL, *outdir = NULL;   // files are written only with --output-dir
   const char *inputs[64] = {0};
   int n_inputs = 0;
   uint64_t seed = 1;
+  int layer_stats = 0, c;
+  Calib calib = {0};
   for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--input") || !strcmp(argv[i], "--seed") || !strcmp(argv[i], "--output-dir")) {
+    if ((c = calib_option(argc, argv, &i, &calib)) < 0) {
+      return usage_error("--calib needs a file (at most 64)");
+    } else if (c) {
+      continue;
+    } else if (!strcmp(argv[i], "--layer-stats")) {
+      layer_stats = 1;
+    } else if (!strcmp(argv[i], "--input") || !strcmp(argv[i], "--seed") || !strcmp(argv[i], "--output-dir")) {
       if (i + 1 >= argc) return usage_error("option needs a value");
       const char *v = argv[++i];
       if (argv[i - 1][2] == 'i') {
@@ -105,25 +212,15 @@ static int cmd_ref(int argc, char **argv) {
   Diag d;
   diag_init(&d);
   Graph *g = NULL;
-  if (load(path, &g, &d)) return fail(&d, g);
+  int rc = load(path, &calib, &g, &d);
+  calib_free(&calib);
+  if (rc) return fail(&d, g);
   int8_t *data[64] = {0};
-  int rc = 0;
   for (int k = 0; k < n_inputs && !rc; k++) {  // NAME=FILE, or FILE for the next unnamed input
-    const char *eq = strchr(inputs[k], '=');
-    int t = -1;
-    if (eq) {
-      char name[80];
-      snprintf(name, sizeof name, "%.*s", (int)(eq - inputs[k]), inputs[k]);
-      for (int i = 0; i < g->n_inputs; i++)
-        if (!strcmp(g->tensors[g->inputs[i]].name, name)) t = i;
-      if (t < 0) rc = diag_error(&d, "sacc: error: --input %s: the network has no input \"%s\"", inputs[k], name);
-    } else {
-      for (int i = 0; i < g->n_inputs && t < 0; i++)
-        if (!data[i]) t = i;
-      if (t < 0) rc = diag_error(&d, "sacc: error: more --input files than network inputs");
-    }
-    if (!rc && data[t]) rc = diag_error(&d, "sacc: error: input \"%s\" given twice", g->tensors[g->inputs[t]].name);
-    if (!rc) rc = read_input(g, g->inputs[t], eq ? eq + 1 : inputs[k], &data[t], &d);
+    int t;
+    const char *file;
+    rc = pick_input(g, inputs[k], "--input", (void *const *)data, &t, &file, &d);
+    if (!rc) rc = read_input(g, g->inputs[t], file, &data[t], &d);
   }
   for (int i = 0; i < g->n_inputs && !rc; i++) {
     if (data[i]) continue;
@@ -134,6 +231,7 @@ static int cmd_ref(int argc, char **argv) {
   }
   RefValues v = {0};
   if (!rc) rc = ref_run(g, (const int8_t *const *)data, &v, &d);
+  if (!rc && layer_stats) print_layer_stats(g, &v);
   if (!rc && outdir && mkdir(outdir, 0777) && errno != EEXIST)
     rc = diag_error(&d, "%s: error: cannot create directory: %s", outdir, strerror(errno));
   for (int i = 0; i < g->n_outputs && !rc; i++) {
@@ -168,15 +266,18 @@ int main(int argc, char **argv) {
   if (argc < 2) return usage_error("missing command");
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     fputs(usage, stdout);
+    fputs(cmd_compile_usage, stdout);
     return 0;
   }
   for (int i = 2; i < argc; i++)
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       fputs(usage, stdout);
+    fputs(cmd_compile_usage, stdout);
       return 0;
     }
   if (!strcmp(argv[1], "check")) return cmd_check(argc - 2, argv + 2);
   if (!strcmp(argv[1], "ref")) return cmd_ref(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "compile")) return cmd_compile(argc - 2, argv + 2);
   fprintf(stderr, "sacc: error: unknown command %s\n%s", argv[1], usage);
   return 2;
 }

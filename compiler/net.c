@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "../isa/fileio.h"
+#include "calib.h"
+#include "fold.h"
 #include "quant.h"
 #include "shape.h"
 
@@ -230,13 +232,25 @@ static int get_source(Net *n, const char *where, json_t *obj, const char *key, N
   }
   if (!json_is_object(v)) return net_error(n, where, "\"%s\" must be an array, {\"file\": ...} or {\"seed\": N}", key);
   json_t *file = json_object_get(v, "file"), *seed = json_object_get(v, "seed");
-  if (json_object_size(v) != 1 || (!file && !seed))
+  json_t *fl = json_object_get(v, "float"), *off = json_object_get(v, "offset");
+  if (!file == !seed || json_object_size(v) != (size_t)(1 + (fl != NULL) + (off != NULL)) || (file && (fl || off)))
     return net_error(n, where, "\"%s\" must be an array, {\"file\": ...} or {\"seed\": N}", key);
   if (seed) {
     if (!json_is_integer(seed) || json_integer_value(seed) < 0)
       return net_error(n, where, "\"%s\": \"seed\" must be a non-negative integer", key);
+    if (fl && !json_is_boolean(fl)) return net_error(n, where, "\"%s\": \"float\" must be true or false", key);
     src->kind = SRC_SEED;
     src->seed = (uint64_t)json_integer_value(seed);
+    src->real_seed = fl && json_is_true(fl);
+    if (src->real_seed && !float_ok) return net_error(n, where, "\"%s\": real values are not allowed here", key);
+    if (src->real_seed) *is_float = 1;
+    if (off) {
+      if (want != NPY_I32 || src->real_seed)
+        return net_error(n, where, "\"%s\": \"offset\" applies to an integer seeded bias only", key);
+      if (!json_is_integer(off) || json_integer_value(off) < INT32_MIN || json_integer_value(off) > INT32_MAX)
+        return net_error(n, where, "\"%s\": \"offset\" must be an int32 integer", key);
+      src->offset = json_integer_value(off);
+    }
     return 0;
   }
   if (!json_is_string(file)) return net_error(n, where, "\"%s\": \"file\" must be a string", key);
@@ -262,7 +276,22 @@ static int get_source(Net *n, const char *where, json_t *obj, const char *key, N
     return net_error(n, where, "\"%s\": file \"%s\" has dtype %s, need %s", key, name,
                      t == NPY_I8 ? "int8" : t == NPY_U8 ? "uint8" : t == NPY_I16 ? "int16" : t == NPY_I32 ? "int32"
                      : t == NPY_I64 ? "int64" : t == NPY_F32 ? "float32" : "float64",
-                     want == NPY_I8 ? "int8" : "int32");
+                     want == NPY_I8 ? "int8" : want == NPY_I32 ? "int32" : "float32 or float64");
+  return 0;
+}
+
+// A real-valued per-channel parameter (batchnorm, bias op): an array of numbers, a float32 or
+// float64 .npy, or {"seed": N} (real values; "float": true may be said).
+static int get_reals(Net *n, const char *where, json_t *obj, const char *key, Source *src) {
+  json_t *v = json_object_get(obj, key);
+  if (!v) return net_error(n, where, "missing \"%s\"", key);
+  if (json_is_array(v)) {
+    src->kind = SRC_INLINE;
+    return flatten(n, where, key, v, 0, 1, 0, 0, src);
+  }
+  int is_float = 0;
+  if (get_source(n, where, obj, key, NPY_F64, 0, 0, 1, src, &is_float)) return -1;
+  if (src->kind == SRC_SEED) src->real_seed = 1;
   return 0;
 }
 
@@ -285,6 +314,23 @@ static int get_wscale(Net *n, const char *where, json_t *obj, Layer *l) {
   return 0;
 }
 
+// "weights": int8 values with "weight_scale", or real values without it (sacc quantizes them):
+// an array of numbers, a float32/float64 .npy, or {"seed": N, "float": true}.
+static int parse_weights(Net *n, const char *where, json_t *obj, Layer *l) {
+  json_t *v = json_object_get(obj, "weights");
+  int has_scale = json_object_get(obj, "weight_scale") != NULL;
+  if (json_is_array(v) && !has_scale) {
+    l->w_src.kind = SRC_INLINE;
+    l->w_is_float = 1;
+    return flatten(n, where, "weights", v, 0, 1, 0, 0, &l->w_src);
+  }
+  if (get_source(n, where, obj, "weights", NPY_I8, -128, 127, 1, &l->w_src, &l->w_is_float)) return -1;
+  if (l->w_is_float && has_scale)
+    return net_error(n, where, "float weights take no \"weight_scale\" (sacc quantizes them per output channel)");
+  if (l->w_is_float) return 0;
+  return get_wscale(n, where, obj, l);
+}
+
 // ---- layers ----------------------------------------------------------------------------------
 
 static const char *const keys_common[] = {"name", "op", "inputs", "output", "scale", NULL};
@@ -301,6 +347,9 @@ static const char *const *op_keys(LayerOp op) {
   static const char *const add[] = {"name", "op", "inputs", "output", "scale", "activation", "min", "max", NULL};
   static const char *const concat[] = {"name", "op", "inputs", "output", "scale", "axis", NULL};
   static const char *const reshape[] = {"name", "op", "inputs", "output", "scale", "shape", NULL};
+  static const char *const bn[] = {"name", "op", "inputs", "output", "scale", "gamma", "beta", "mean", "var",
+                                   "epsilon", NULL};
+  static const char *const bias[] = {"name", "op", "inputs", "output", "scale", "bias", NULL};
   switch (op) {
   case LOP_CONV2D: return conv;
   case LOP_FC: return fc;
@@ -310,6 +359,8 @@ static const char *const *op_keys(LayerOp op) {
   case LOP_ADD: return add;
   case LOP_CONCAT: return concat;
   case LOP_RESHAPE: return reshape;
+  case LOP_BATCHNORM: return bn;
+  case LOP_BIAS: return bias;
   default: return keys_common;
   }
 }
@@ -344,18 +395,25 @@ static int parse_attrs(Net *n, const char *where, json_t *obj, Layer *l) {
     if (!json_object_get(obj, "cout")) return net_error(n, where, "missing \"cout\"");
     if (get_int(n, where, obj, "cout", 1, 1 << 20, &l->cout)) return -1;
     if (!json_object_get(obj, "weights")) return net_error(n, where, "missing \"weights\"");
-    if (get_source(n, where, obj, "weights", NPY_I8, -128, 127, 0, &l->w_src, NULL)) return -1;
-    if (get_wscale(n, where, obj, l)) return -1;
+    if (parse_weights(n, where, obj, l)) return -1;
     if (json_object_get(obj, "bias") && json_object_get(obj, "bias_float"))
       return net_error(n, where, "give \"bias\" or \"bias_float\", not both");
-    if (get_source(n, where, obj, "bias", NPY_I32, INT32_MIN, INT32_MAX, 1, &l->b_src, &l->b_is_float)) return -1;
-    if (json_object_get(obj, "bias_float")) {
-      json_t *b = json_object_get(obj, "bias_float");
+    if (json_object_get(obj, "bias_float") || (l->w_is_float && json_is_array(json_object_get(obj, "bias")))) {
+      const char *key = json_object_get(obj, "bias_float") ? "bias_float" : "bias";
+      json_t *b = json_object_get(obj, key);
       if (!json_is_array(b)) return net_error(n, where, "\"bias_float\" must be an array of numbers");
       l->b_src.kind = SRC_INLINE;
       l->b_is_float = 1;
-      if (flatten(n, where, "bias_float", b, 0, 1, 0, 0, &l->b_src)) return -1;
+      if (flatten(n, where, key, b, 0, 1, 0, 0, &l->b_src)) return -1;
+    } else if (get_source(n, where, obj, "bias", NPY_I32, INT32_MIN, INT32_MAX, 1, &l->b_src, &l->b_is_float)) {
+      return -1;
     }
+    if (l->w_is_float && l->b_src.kind == SRC_SEED && !l->b_is_float) {  // a seeded bias of real weights is real
+      if (l->b_src.offset) return net_error(n, where, "\"bias\": \"offset\" applies to int8 weights only");
+      l->b_src.real_seed = l->b_is_float = 1;
+    }
+    if (l->w_is_float && l->b_src.kind == SRC_NPY && !l->b_is_float)
+      return net_error(n, where, "\"bias\": float weights need a float32 or float64 bias file");
     return get_activation(n, where, obj, "activation", l);
   case LOP_ADD:
     return get_activation(n, where, obj, "activation", l);
@@ -364,6 +422,19 @@ static int parse_attrs(Net *n, const char *where, json_t *obj, Layer *l) {
   case LOP_CLIP:  // "activation" is not a clip key, so only "min"/"max" are read
     l->act_kind = ACT_KIND_CLIP;
     return get_activation(n, where, obj, "activation", l);
+  case LOP_BATCHNORM: {
+    static const char *const keys[BN_COUNT] = {"gamma", "beta", "mean", "var"};
+    for (int k = 0; k < BN_COUNT; k++)
+      if (get_reals(n, where, obj, keys[k], &l->bn_src[k])) return -1;
+    int present;
+    l->bn_eps = 1e-5;
+    if (get_real(n, where, obj, "epsilon", &l->bn_eps, &present)) return -1;
+    if (!(l->bn_eps >= 0)) return net_error(n, where, "\"epsilon\" must not be negative");
+    return 0;
+  }
+  case LOP_BIAS:
+    l->b_is_float = 1;
+    return get_reals(n, where, obj, "bias", &l->b_src);
   case LOP_CONCAT:
     x = -1;
     if (get_int(n, where, obj, "axis", -1, 3, &x)) return -1;
@@ -440,10 +511,8 @@ static int parse_input(Net *n, json_t *v, int i) {
     if (count > n->opt->max_elems)
       return net_error(n, where, "more than %lld elements", (long long)n->opt->max_elems);
   }
-  int present;
-  if (get_scale(n, where, v, &tt->scale, &present)) return -1;
-  if (!present) return net_error(n, where, "missing \"scale\"");
-  return 0;
+  int present;  // a missing scale is calibrated, or reported by shape_scales
+  return get_scale(n, where, v, &tt->scale, &present);
 }
 
 static int parse_layer(Net *n, json_t *v, int i) {
@@ -464,7 +533,6 @@ static int parse_layer(Net *n, json_t *v, int i) {
   json_t *op = json_object_get(v, "op");
   if (!json_is_string(op)) return net_error(n, where, "missing \"op\" (a string)");
   const char *ops = json_string_value(op);
-  if (!strcmp(ops, "batchnorm")) return net_error(n, where, "op \"batchnorm\" is not supported yet");
   int o = graph_op_parse(ops);
   if (o < 0) return net_error(n, where, "unknown op \"%.40s\"", ops);
   l->op = (LayerOp)o;
@@ -630,6 +698,8 @@ static int parse_root(Net *n, json_t *root) {
 void net_options_default(NetOptions *opt) {
   opt->allow_files = 1;
   opt->max_elems = (int64_t)1 << 28;
+  opt->calib = NULL;
+  opt->max_calib_macs = 0;
 }
 
 int net_parse(const char *text, size_t len, const char *file, const char *base_dir, const NetOptions *opt,
@@ -677,6 +747,7 @@ int net_load(const char *path, const NetOptions *opt, Graph **out, Diag *d) {
 }
 
 int net_prepare(Graph *g, const NetOptions *opt, Diag *d) {
-  if (shape_infer(g, opt->max_elems, d)) return -1;
+  if (shape_infer(g, opt->max_elems, d) || fold_graph(g, d) || quant_weights(g, d) || calib_scales(g, opt, d))
+    return -1;
   return quant_graph(g, d);
 }

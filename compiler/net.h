@@ -14,6 +14,10 @@
 typedef struct {
   int allow_files;        // 1: {"file": "w.npy"} may read files; 0: it is an error (fuzzing)
   int64_t max_elems;      // cap on the element count of any tensor or weight array
+  const float *const *calib;  // NULL, or per network input (Graph.inputs order) its real
+                              // calibration values (NHWC, the input's shape), NULL entries
+                              // generated (calib.h); given, it calibrates every missing scale
+  int64_t max_calib_macs;     // 0, or a cap on the MACs of a calibration run (fuzzing)
 } NetOptions;
 
 void net_options_default(NetOptions *opt);
@@ -23,7 +27,9 @@ int net_parse(const char *text, size_t len, const char *file, const char *base_d
               Graph **out, Diag *d);
 // Reads path and parses it, with weight files relative to path's directory.
 int net_load(const char *path, const NetOptions *opt, Graph **out, Diag *d);
-// Shape inference, weight materialization, then quantization parameters.
+// Shape inference and weight materialization (shape.c), folding of batchnorm and bias layers
+// (fold.c), quantization of float weights, calibration of missing scales (calib.c), then
+// the integer parameters (quant.c). After it, the graph holds only conv2d .. reshape layers.
 int net_prepare(Graph *g, const NetOptions *opt, Diag *d);
 
 #endif

@@ -1,6 +1,7 @@
 // quant.c: turns the real rescale factors of every layer into the machine's integer (mult,
 // shift) pairs (docs/ISA.md section 6.7, docs/NETJSON.md "Integer arithmetic"), quantizes float
-// biases into the accumulator scale, and maps activations to ACT codes and clamp bounds.
+// weights per output channel and float biases into the accumulator scale, and maps
+// activations to ACT codes and clamp bounds.
 // The reference interpreter (ref.c) and the lowering read only these integers.
 #include "quant.h"
 
@@ -62,15 +63,14 @@ static int quant_weighted(const Graph *g, Layer *l, double s_in, double s_out, D
   for (int64_t c = 0; c < l->cout; c++) {
     double s_w = l->wscale[l->n_wscale == 1 ? 0 : c];
     if (factor(g, l, s_in * s_w / s_out, "s_in * s_w / s_out, channel", (int)c, &l->rq[c], d)) return -1;
-    if (l->b_src.kind == SRC_NONE) continue;
-    if (!l->b_is_float) {
-      l->bias_q[c] = (int32_t)l->b_src.values[c];
-      continue;
-    }
-    double b = round(l->b_src.reals[c] / (s_in * s_w));
+    double real = l->bias_add ? l->bias_add[c] : 0;  // real units
+    int64_t whole = 0;                                 // accumulator units
+    if (l->b_src.kind != SRC_NONE && l->b_is_float) real += l->b_src.reals[c];
+    else if (l->b_src.kind != SRC_NONE) whole = l->b_src.values[c];
+    double b = (double)whole + round(real / (s_in * s_w));
     if (!(b >= INT32_MIN && b <= INT32_MAX))
       return graph_layer_error(g, l, d, "bias %g of channel %lld does not fit int32 in the accumulator scale %g",
-                               l->b_src.reals[c], (long long)c, s_in * s_w);
+                               (double)whole * s_in * s_w + real, (long long)c, s_in * s_w);
     l->bias_q[c] = (int32_t)b;
   }
   return 0;
@@ -115,9 +115,40 @@ static int quant_layer(const Graph *g, Layer *l, Diag *d) {
     return 0;
   case LOP_FLATTEN:
   case LOP_RESHAPE:
-  case LOP_COUNT:
     return 0;
+  case LOP_BATCHNORM:
+  case LOP_BIAS:
+  case LOP_COUNT:
+    break;
   }
+  return graph_layer_error(g, l, d, "internal error: op %s was not folded", graph_op_name(l->op));
+}
+
+// Float weights: symmetric per output channel, scale = max|w_c| / 127 (1 for an all-zero
+// channel), w = round(w / scale), which stays within -127..127.
+static int quant_layer_weights(const Graph *g, Layer *l, Diag *d) {
+  int64_t cout = l->cout;
+  free(l->wscale);
+  l->wscale = malloc((size_t)cout * sizeof(double) + 1);
+  l->w = malloc((size_t)l->w_count + 1);
+  if (!l->wscale || !l->w) return graph_layer_error(g, l, d, "out of memory");
+  l->n_wscale = (int)cout;
+  for (int64_t c = 0; c < cout; c++) {
+    double m = 0;
+    for (int64_t i = c; i < l->w_count; i += cout) m = fmax(m, fabs(l->wf[i]));
+    double s = m > 0 ? m / 127 : 1;
+    l->wscale[c] = s;
+    for (int64_t i = c; i < l->w_count; i += cout) {
+      double q = round(l->wf[i] / s);
+      l->w[i] = (int8_t)(q > 127 ? 127 : q < -127 ? -127 : q);
+    }
+  }
+  return 0;
+}
+
+int quant_weights(Graph *g, Diag *d) {
+  for (int i = 0; i < g->n_layers; i++)
+    if (g->layers[i].w_is_float && quant_layer_weights(g, &g->layers[i], d)) return -1;
   return 0;
 }
 

@@ -10,6 +10,9 @@
 int quant_factor(double f, Requant *out);
 // The real factor a Requant stands for.
 double quant_value(Requant r);
+// Quantizes the float weights of every conv2d/fc that has them (Layer.wf) into Layer.w with
+// per-channel scales max|w_c| / 127 (Layer.wscale); wf stays for the float reference.
+int quant_weights(Graph *g, Diag *d);
 // Fills rq, out_rq, bias_q, mach_act and act_lo/hi of every layer (after shape_infer).
 int quant_graph(Graph *g, Diag *d);
 

@@ -14,40 +14,56 @@ static int64_t at4(const Tensor *t, int64_t n, int64_t y, int64_t x, int64_t c) 
   return ((n * t->dims[1] + y) * t->dims[2] + x) * t->dims[3] + c;
 }
 
-static void ref_conv2d(const Graph *g, const Layer *l, const int8_t *x, int8_t *y) {
+// The accumulators of one output pixel live in acc[cout] (uint32_t: wrap-around is the
+// machine's, and unsigned arithmetic is defined in C). Loop order: output pixel, kernel tap,
+// input channel, then the output channels of its group innermost, over contiguous weights, so
+// that the compiler vectorizes the inner loop; the sums are the same wrap32 sums in any order.
+static void ref_conv2d(const Graph *g, const Layer *l, const int8_t *x, int8_t *y, uint32_t *acc) {
   const Tensor *ti = &g->tensors[l->in[0]], *to = &g->tensors[l->out];
-  int64_t cpg = l->cin / l->groups, opg = l->cout / l->groups;
+  int64_t cpg = l->cin / l->groups, opg = l->cout / l->groups, cout = l->cout;
   for (int64_t n = 0; n < to->dims[0]; n++)
     for (int64_t oy = 0; oy < to->dims[1]; oy++)
-      for (int64_t ox = 0; ox < to->dims[2]; ox++)
-        for (int64_t oc = 0; oc < l->cout; oc++) {
-          int64_t grp = oc / opg;
-          int32_t acc = 0;
-          for (int ky = 0; ky < l->kh; ky++)
-            for (int kx = 0; kx < l->kw; kx++) {
-              int64_t iy = oy * l->sh - l->pad_t + (int64_t)ky * l->dh;
-              int64_t ix = ox * l->sw - l->pad_l + (int64_t)kx * l->dw;
-              if (iy < 0 || iy >= ti->dims[1] || ix < 0 || ix >= ti->dims[2]) continue;  // zero padding
+      for (int64_t ox = 0; ox < to->dims[2]; ox++) {
+        memset(acc, 0, (size_t)cout * sizeof *acc);
+        for (int ky = 0; ky < l->kh; ky++) {
+          int64_t iy = oy * l->sh - l->pad_t + (int64_t)ky * l->dh;
+          if (iy < 0 || iy >= ti->dims[1]) continue;  // zero padding
+          for (int kx = 0; kx < l->kw; kx++) {
+            int64_t ix = ox * l->sw - l->pad_l + (int64_t)kx * l->dw;
+            if (ix < 0 || ix >= ti->dims[2]) continue;
+            const int8_t *xp = x + at4(ti, n, iy, ix, 0);
+            const int8_t *wtap = l->w + (int64_t)(ky * l->kw + kx) * cpg * cout;
+            for (int64_t grp = 0; grp < l->groups; grp++) {
+              uint32_t *ap = acc + grp * opg;
               for (int64_t ci = 0; ci < cpg; ci++) {
-                int8_t a = x[at4(ti, n, iy, ix, grp * cpg + ci)];
-                int8_t w = l->w[((ky * l->kw + kx) * cpg + ci) * l->cout + oc];
-                acc = sa_wrap_add32(acc, sa_wrap_mul8(a, w));
+                int32_t a = xp[grp * cpg + ci];
+                const int8_t *wp = wtap + ci * cout + grp * opg;
+                for (int64_t j = 0; j < opg; j++) ap[j] += (uint32_t)(a * wp[j]);
               }
             }
-          y[at4(to, n, oy, ox, oc)] =
-              sa_post(acc, l->bias_q[oc], l->rq[oc].mult, l->rq[oc].shift, l->mach_act, l->act_lo, l->act_hi);
+          }
         }
+        int8_t *yp = y + at4(to, n, oy, ox, 0);
+        for (int64_t oc = 0; oc < cout; oc++)
+          yp[oc] = sa_post((int32_t)acc[oc], l->bias_q[oc], l->rq[oc].mult, l->rq[oc].shift, l->mach_act, l->act_lo,
+                           l->act_hi);
+      }
 }
 
-static void ref_fc(const Graph *g, const Layer *l, const int8_t *x, int8_t *y) {
+static void ref_fc(const Graph *g, const Layer *l, const int8_t *x, int8_t *y, uint32_t *acc) {
   const Tensor *to = &g->tensors[l->out];
-  for (int64_t n = 0; n < to->dims[0]; n++)
-    for (int64_t oc = 0; oc < l->cout; oc++) {
-      int32_t acc = 0;
-      for (int64_t ci = 0; ci < l->cin; ci++) acc = sa_wrap_add32(acc, sa_wrap_mul8(x[n * l->cin + ci], l->w[ci * l->cout + oc]));
-      y[n * l->cout + oc] =
-          sa_post(acc, l->bias_q[oc], l->rq[oc].mult, l->rq[oc].shift, l->mach_act, l->act_lo, l->act_hi);
+  int64_t cout = l->cout;
+  for (int64_t n = 0; n < to->dims[0]; n++) {
+    memset(acc, 0, (size_t)cout * sizeof *acc);
+    for (int64_t ci = 0; ci < l->cin; ci++) {
+      int32_t a = x[n * l->cin + ci];
+      const int8_t *wp = l->w + ci * cout;
+      for (int64_t oc = 0; oc < cout; oc++) acc[oc] += (uint32_t)(a * wp[oc]);
     }
+    for (int64_t oc = 0; oc < cout; oc++)
+      y[n * cout + oc] =
+          sa_post((int32_t)acc[oc], l->bias_q[oc], l->rq[oc].mult, l->rq[oc].shift, l->mach_act, l->act_lo, l->act_hi);
+  }
 }
 
 // relu, relu6, clip: one value at a time, rescaled by rq[0] then activated.
@@ -116,9 +132,14 @@ int ref_layer(const Graph *g, const Layer *l, RefValues *v, Diag *d) {
   int8_t *y = malloc((size_t)count + 1);
   if (!y) return graph_layer_error(g, l, d, "out of memory");
   int8_t *x = v->data[l->in[0]];
+  uint32_t *acc = NULL;  // conv2d / fc: the accumulators of one output pixel
+  if ((l->op == LOP_CONV2D || l->op == LOP_FC) && !(acc = malloc((size_t)l->cout * sizeof *acc + 1))) {
+    free(y);
+    return graph_layer_error(g, l, d, "out of memory");
+  }
   switch (l->op) {
-  case LOP_CONV2D: ref_conv2d(g, l, x, y); break;
-  case LOP_FC: ref_fc(g, l, x, y); break;
+  case LOP_CONV2D: ref_conv2d(g, l, x, y, acc); break;
+  case LOP_FC: ref_fc(g, l, x, y, acc); break;
   case LOP_RELU: case LOP_RELU6: case LOP_CLIP: ref_activation(g, l, x, y); break;
   case LOP_MAXPOOL: case LOP_AVGPOOL: case LOP_GLOBAL_AVGPOOL: ref_pool(g, l, x, y); break;
   case LOP_ADD: ref_add(g, l, x, v->data[l->in[1]], y); break;
@@ -129,8 +150,12 @@ int ref_layer(const Graph *g, const Layer *l, RefValues *v, Diag *d) {
     break;
   }
   case LOP_FLATTEN: case LOP_RESHAPE: memcpy(y, x, (size_t)count); break;
-  case LOP_COUNT: break;
+  case LOP_BATCHNORM: case LOP_BIAS: case LOP_COUNT:  // fold.c removed them
+    free(acc);
+    free(y);
+    return graph_layer_error(g, l, d, "internal error: op %s was not folded", graph_op_name(l->op));
   }
+  free(acc);
   free(v->data[l->out]);
   v->data[l->out] = y;
   return 0;
@@ -156,4 +181,19 @@ void ref_values_free(RefValues *v) {
   for (int i = 0; i < v->n; i++) free(v->data[i]);
   free(v->data);
   v->data = NULL;
+}
+
+void ref_stats(const int8_t *x, int64_t count, RefStats *out) {
+  int64_t sum = 0, zeros = 0, sat = 0;
+  int lo = 127, hi = -128;
+  for (int64_t i = 0; i < count; i++) {
+    int v = x[i];
+    sum += v;
+    zeros += v == 0;
+    sat += v == 127 || v == -128;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  double n = count > 0 ? (double)count : 1;
+  *out = (RefStats){lo, hi, (double)sum / n, 100.0 * (double)zeros / n, 100.0 * (double)sat / n};
 }

@@ -19,4 +19,13 @@ void ref_values_free(RefValues *v);
 // Runs one layer whose inputs are in v (exposed for tests).
 int ref_layer(const Graph *g, const Layer *l, RefValues *v, Diag *d);
 
+// Summary of one int8 tensor (sacc ref --layer-stats): is the network numerically healthy?
+typedef struct {
+  int min, max;
+  double mean;
+  double zeros_pct;     // share of exact zeros, in percent
+  double sat_pct;       // share of -128 or 127 (saturated), in percent
+} RefStats;
+void ref_stats(const int8_t *x, int64_t count, RefStats *out);
+
 #endif

@@ -5,6 +5,7 @@
 // known, checking their sizes. Numbers for the machine are quant.c's job.
 #include "shape.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,8 @@ uint64_t shape_seed_next(uint64_t *state) {
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
+
+double shape_seed_unit(uint64_t *state) { return (double)(shape_seed_next(state) >> 11) * 0x1p-53; }
 
 static void set_shape(Tensor *t, int rank, int64_t a, int64_t b, int64_t c, int64_t d) {
   t->rank = rank;
@@ -53,8 +56,10 @@ static int window_shape(const Graph *g, Layer *l, const Tensor *in, int64_t *oh,
   return 0;
 }
 
-// Fills l->w (count int8 values, expected dims want[0..rank-1]) from l->w_src.
-static int load_weights(const Graph *g, Layer *l, int rank, const int64_t *want, int64_t count, Diag *d) {
+// Fills l->w (count int8 values, expected dims want[0..rank-1]) from l->w_src, or l->wf (real
+// values) when the weights are float; fan_in scales seeded real weights (variance 1/fan_in).
+static int load_weights(const Graph *g, Layer *l, int rank, const int64_t *want, int64_t count, int64_t fan_in,
+                        Diag *d) {
   Source *s = &l->w_src;
   if (s->kind == SRC_NPY) {
     if (s->npy.ndim != (uint32_t)rank)
@@ -66,14 +71,51 @@ static int load_weights(const Graph *g, Layer *l, int rank, const int64_t *want,
   }
   if (s->kind == SRC_INLINE && s->count != count)
     return graph_layer_error(g, l, d, "\"weights\" has %lld values, need %lld", (long long)s->count, (long long)count);
-  l->w = malloc((size_t)count + 1);
-  if (!l->w) return graph_layer_error(g, l, d, "out of memory");
   l->w_count = count;
   uint64_t state = s->seed;
+  if (l->w_is_float) {
+    l->wf = malloc((size_t)count * sizeof(float) + 1);
+    if (!l->wf) return graph_layer_error(g, l, d, "out of memory");
+    double amp = sqrt(3.0 / (double)fan_in);  // uniform on [-amp, amp): variance 1/fan_in
+    for (int64_t i = 0; i < count; i++) {
+      if (s->kind == SRC_INLINE) l->wf[i] = (float)s->reals[i];
+      else if (s->kind == SRC_SEED) l->wf[i] = (float)((2 * shape_seed_unit(&state) - 1) * amp);
+      else if (s->npy.type == NPY_F32) l->wf[i] = ((const float *)s->npy.data)[i];
+      else l->wf[i] = (float)((const double *)s->npy.data)[i];
+      if (!isfinite(l->wf[i]))
+        return graph_layer_error(g, l, d, "weight %lld is not a finite float32 value", (long long)i);
+    }
+    return 0;
+  }
+  l->w = malloc((size_t)count + 1);
+  if (!l->w) return graph_layer_error(g, l, d, "out of memory");
   for (int64_t i = 0; i < count; i++) {
     if (s->kind == SRC_INLINE) l->w[i] = (int8_t)s->values[i];
     else if (s->kind == SRC_NPY) l->w[i] = ((const int8_t *)s->npy.data)[i];
     else l->w[i] = (int8_t)(uint8_t)shape_seed_next(&state);
+  }
+  return 0;
+}
+
+// Materializes a per-channel real parameter (batchnorm, bias op) as count doubles in *out;
+// a seeded one is lo + span * u with u uniform in [0, 1).
+static int load_reals(const Graph *g, Layer *l, const char *key, Source *s, int64_t count, double lo, double span,
+                      double **out, Diag *d) {
+  if (s->kind == SRC_INLINE && s->count != count)
+    return graph_layer_error(g, l, d, "\"%s\" has %lld values, need %lld (the channels)", key, (long long)s->count,
+                             (long long)count);
+  if (s->kind == SRC_NPY && (s->npy.ndim != 1 || s->npy.dims[0] != (uint64_t)count))
+    return graph_layer_error(g, l, d, "\"%s\" file must have shape [%lld]", key, (long long)count);
+  if (!(*out = malloc((size_t)count * sizeof(double) + 1))) return graph_layer_error(g, l, d, "out of memory");
+  uint64_t state = s->seed;
+  for (int64_t i = 0; i < count; i++) {
+    double v;
+    if (s->kind == SRC_INLINE) v = s->reals[i];
+    else if (s->kind == SRC_SEED) v = lo + span * shape_seed_unit(&state);
+    else if (s->npy.type == NPY_F32) v = ((const float *)s->npy.data)[i];
+    else v = ((const double *)s->npy.data)[i];
+    if (!isfinite(v)) return graph_layer_error(g, l, d, "\"%s\"[%lld] is not finite", key, (long long)i);
+    (*out)[i] = v;
   }
   return 0;
 }
@@ -98,7 +140,8 @@ static int load_bias(const Graph *g, Layer *l, Diag *d) {
   }
   uint64_t state = s->seed;
   for (int64_t i = 0; i < l->cout; i++) {
-    if (s->kind == SRC_SEED) nb.values[i] = (int64_t)(shape_seed_next(&state) & 0xfff) - 2048;
+    if (s->kind == SRC_SEED && s->real_seed) nb.reals[i] = (shape_seed_unit(&state) - 0.5) * 0.2;
+    else if (s->kind == SRC_SEED) nb.values[i] = (int64_t)(shape_seed_next(&state) & 0xfff) - 2048 + s->offset;
     else if (s->npy.type == NPY_I32) nb.values[i] = ((const int32_t *)s->npy.data)[i];
     else if (s->npy.type == NPY_F32) nb.reals[i] = ((const float *)s->npy.data)[i];
     else nb.reals[i] = ((const double *)s->npy.data)[i];
@@ -118,10 +161,10 @@ static int infer_conv(const Graph *g, Layer *l, const Tensor *in, Tensor *out, i
   int64_t cpg = l->cin / l->groups;
   int64_t want[4] = {l->kh, l->kw, cpg, l->cout};
   if ((double)l->kh * l->kw * (double)cpg * (double)l->cout > (double)max_elems) return graph_layer_error(g, l, d, "weights have more than %lld values", (long long)max_elems);
-  if (l->n_wscale != 1 && l->n_wscale != l->cout)
+  if (!l->w_is_float && l->n_wscale != 1 && l->n_wscale != l->cout)
     return graph_layer_error(g, l, d, "\"weight_scale\" needs 1 or %lld values", (long long)l->cout);
   set_shape(out, 4, in->dims[0], oh, ow, l->cout);
-  if (load_weights(g, l, 4, want, want[0] * want[1] * want[2] * want[3], d)) return -1;
+  if (load_weights(g, l, 4, want, want[0] * want[1] * want[2] * want[3], want[0] * want[1] * want[2], d)) return -1;
   return load_bias(g, l, d);
 }
 
@@ -131,7 +174,7 @@ static int infer_fc(const Graph *g, Layer *l, const Tensor *in, Tensor *out, int
   if ((double)l->cin * (double)l->cout > (double)max_elems)
     return graph_layer_error(g, l, d, "weights have more than %lld values", (long long)max_elems);
   set_shape(out, 2, in->dims[0], l->cout, 0, 0);
-  if (load_weights(g, l, 2, want, l->cin * l->cout, d)) return -1;
+  if (load_weights(g, l, 2, want, l->cin * l->cout, l->cin, d)) return -1;
   return load_bias(g, l, d);
 }
 
@@ -156,6 +199,21 @@ static int infer_layer(const Graph *g, Layer *l, int64_t max_elems, Diag *d) {
   switch (l->op) {
   case LOP_CONV2D: return infer_conv(g, l, in, out, max_elems, d);
   case LOP_FC: return infer_fc(g, l, in, out, max_elems, d);
+  case LOP_BATCHNORM:
+  case LOP_BIAS: {  // per-channel parameters over the last dimension
+    l->cout = in->dims[in->rank - 1];
+    *out = (Tensor){out->name, in->rank, {in->dims[0], in->dims[1], in->dims[2], in->dims[3]}, out->scale, out->producer};
+    if (l->op == LOP_BIAS) return load_reals(g, l, "bias", &l->b_src, l->cout, -0.1, 0.2, &l->bias_add, d);
+    static const char *const keys[BN_COUNT] = {"gamma", "beta", "mean", "var"};
+    static const double lo[BN_COUNT] = {0.5, -0.25, -0.25, 0.5}, span[BN_COUNT] = {1, 0.5, 0.5, 1};
+    for (int k = 0; k < BN_COUNT; k++)
+      if (load_reals(g, l, keys[k], &l->bn_src[k], l->cout, lo[k], span[k], &l->bn[k], d)) return -1;
+    for (int64_t c = 0; c < l->cout; c++)
+      if (!(l->bn[BN_VAR][c] + l->bn_eps > 0))
+        return graph_layer_error(g, l, d, "var + epsilon of channel %lld is %g, must be positive", (long long)c,
+                                 l->bn[BN_VAR][c] + l->bn_eps);
+    return 0;
+  }
   case LOP_RELU:
   case LOP_RELU6:
   case LOP_CLIP:
@@ -225,34 +283,50 @@ static int infer_layer(const Graph *g, Layer *l, int64_t max_elems, Diag *d) {
   return graph_layer_error(g, l, d, "internal error: op %d", (int)l->op);
 }
 
-// The output scale: given, or inherited from the input by ops that may keep it.
-static int infer_scale(const Graph *g, Layer *l, Diag *d) {
+// The output scale: given, inherited from the input by ops that may keep it, calibrated (calib
+// non-NULL: max|x| / 127 of the float reference per tensor), or an error.
+static int infer_scale(const Graph *g, Layer *l, const double *calib, Diag *d) {
   Tensor *out = &g->tensors[l->out];
   double s_in = g->tensors[l->in[0]].scale;
   switch (l->op) {
-  case LOP_CONV2D: case LOP_FC: case LOP_ADD: case LOP_AVGPOOL: case LOP_GLOBAL_AVGPOOL:
-    if (out->scale == 0) return graph_layer_error(g, l, d, "missing \"scale\" of the output");
-    return 0;
   case LOP_FLATTEN: case LOP_RESHAPE:
     if (out->scale != 0 && out->scale != s_in)
       return graph_layer_error(g, l, d, "a %s keeps its input's scale %g, not %g", graph_op_name(l->op), s_in, out->scale);
     out->scale = s_in;
     return 0;
-  case LOP_CONCAT:
-    for (int k = 1; k < l->n_in && out->scale == 0; k++)
-      if (g->tensors[l->in[k]].scale != s_in)
-        return graph_layer_error(g, l, d, "inputs have different scales: give the output \"scale\"");
-    /* fall through */
-  default:
+  case LOP_RELU: case LOP_RELU6: case LOP_CLIP: case LOP_MAXPOOL:
     if (out->scale == 0) out->scale = s_in;
     return 0;
+  case LOP_CONCAT: {
+    int same = 1;
+    for (int k = 1; k < l->n_in; k++) same &= g->tensors[l->in[k]].scale == s_in;
+    if (out->scale == 0 && same) out->scale = s_in;
+    if (out->scale == 0 && !calib) return graph_layer_error(g, l, d, "inputs have different scales: give the output \"scale\"");
+    break;
   }
+  default:
+    if (out->scale == 0 && !calib) return graph_layer_error(g, l, d, "missing \"scale\" of the output");
+    break;
+  }
+  if (out->scale == 0) out->scale = calib[l->out];
+  return 0;
+}
+
+int shape_scales(Graph *g, const double *calib, Diag *d) {
+  for (int i = 0; i < g->n_inputs; i++) {
+    Tensor *t = &g->tensors[g->inputs[i]];
+    if (t->scale == 0 && !calib) return diag_error(d, "%s: inputs[%d] \"%s\": error: missing \"scale\"", g->file, i, t->name);
+    if (t->scale == 0) t->scale = calib[g->inputs[i]];
+  }
+  for (int i = 0; i < g->n_layers; i++)
+    if (infer_scale(g, &g->layers[i], calib, d)) return -1;
+  return 0;
 }
 
 int shape_infer(Graph *g, int64_t max_elems, Diag *d) {
   for (int i = 0; i < g->n_layers; i++) {
     Layer *l = &g->layers[i];
-    if (infer_layer(g, l, max_elems, d) || infer_scale(g, l, d)) return -1;
+    if (infer_layer(g, l, max_elems, d)) return -1;
     Tensor *out = &g->tensors[l->out];
     int64_t count = 1;
     for (int k = 0; k < out->rank; k++) {

@@ -1,5 +1,6 @@
 // net_test.c: the net.json loader (compiler/net.c): each error case with its exact message
 // and location, plus a good network's structure (topological order, names, weight sources).
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,7 @@ static void test_semantic(void) {
   expect(HEAD "{\"name\": \"c\", \"op\": \"conv3d\", \"inputs\": [\"x\"], \"output\": \"y\"}], \"outputs\": [\"y\"]}",
          "net.json: layers[0] \"c\": error: unknown op \"conv3d\"");
   expect(HEAD "{\"name\": \"b\", \"op\": \"batchnorm\", \"inputs\": [\"x\"], \"output\": \"y\"}], \"outputs\": [\"y\"]}",
-         "net.json: layers[0] \"b\": error: op \"batchnorm\" is not supported yet");
+         "net.json: layers[0] \"b\": error: missing \"gamma\"");
   expect(HEAD CONV("c1", "x", "y", "") "," CONV("c2", "nope", "z", "") "], \"outputs\": [\"z\"]}",
          "net.json: layers[1] \"c2\": error: unknown tensor \"nope\" in \"inputs\"");
   expect(HEAD CONV("c1", "x", "y", "") "," CONV("c2", "y", "y", "") "], \"outputs\": [\"y\"]}",
@@ -109,6 +110,70 @@ static void test_sizes(void) {
   check_case("net_impossible_sizes");
 }
 
+// batchnorm / bias layers, float weights: each error with its place.
+#define BN(name, in, out, extra)                                                                            \
+  "{\"name\": \"" name "\", \"op\": \"batchnorm\", \"inputs\": [\"" in "\"], \"output\": \"" out "\", "      \
+  "\"gamma\": [1, -2], \"beta\": {\"seed\": 3}, \"mean\": [0, 0.5], \"var\": [1, 4]" extra "}"
+#define FCONV(name, in, out, extra)                                                                         \
+  "{\"name\": \"" name "\", \"op\": \"conv2d\", \"inputs\": [\"" in "\"], \"output\": \"" out "\", "         \
+  "\"kernel\": 3, \"cout\": 2, \"weights\": {\"seed\": 1, \"float\": true}" extra "}"
+
+static void test_fold_errors(void) {
+  expect(HEAD BN("bn1", "x", "y", "") "], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"bn1\": error: batchnorm must follow a conv2d or fc whose output it alone reads");
+  expect(HEAD CONV("c1", "x", "a", "") "," BN("bn1", "a", "y", "") ",{\"name\": \"s\", \"op\": \"add\", \"inputs\": "
+         "[\"a\", \"y\"], \"output\": \"z\", \"scale\": 1}], \"outputs\": [\"z\"]}",
+         "net.json: layers[1] \"bn1\": error: batchnorm must follow a conv2d or fc whose output it alone reads");
+  expect(HEAD CONV("c1", "x", "a", "") "," BN("bn1", "a", "y", "") "], \"outputs\": [\"a\", \"y\"]}",
+         "net.json: layers[1] \"bn1\": error: batchnorm must follow a conv2d or fc whose output it alone reads");
+  expect(HEAD CONV("c1", "x", "a", ", \"activation\": \"relu\"") "," BN("bn1", "a", "y", "") "], \"outputs\": [\"y\"]}",
+         "net.json: layers[1] \"bn1\": error: batchnorm cannot fold through the activation of layers[0] \"c1\"");
+  expect(HEAD CONV("c1", "x", "a", "") ",{\"name\": \"r\", \"op\": \"relu\", \"inputs\": [\"a\"], \"output\": \"b\"},"
+         "{\"name\": \"bb\", \"op\": \"bias\", \"inputs\": [\"b\"], \"output\": \"y\", \"bias\": [1, 2]}], \"outputs\": [\"y\"]}",
+         "net.json: layers[2] \"bb\": error: bias must follow a conv2d or fc whose output it alone reads");
+  expect(HEAD CONV("c1", "x", "a", "") "," BN("bn1", "a", "y", ", \"epsilon\": 0, \"var\": [1, 0]") "], \"outputs\": [\"y\"]}",
+         "net.json:3:305: error: duplicate object key near '\"var\"'");
+  expect(HEAD CONV("c1", "x", "a", "") ",{\"name\": \"bn1\", \"op\": \"batchnorm\", \"inputs\": [\"a\"], \"output\": \"y\", "
+         "\"gamma\": [1, 1], \"beta\": [0, 0], \"mean\": [0, 0], \"var\": [1, -1], \"epsilon\": 0.5}], \"outputs\": [\"y\"]}",
+         "net.json: layers[1] \"bn1\": error: var + epsilon of channel 1 is -0.5, must be positive");
+  expect(HEAD CONV("c1", "x", "a", "") ",{\"name\": \"bn1\", \"op\": \"batchnorm\", \"inputs\": [\"a\"], \"output\": \"y\", "
+         "\"gamma\": [1, 1, 1], \"beta\": [0, 0], \"mean\": [0, 0], \"var\": [1, 1]}], \"outputs\": [\"y\"]}",
+         "net.json: layers[1] \"bn1\": error: \"gamma\" has 3 values, need 2 (the channels)");
+  expect(HEAD CONV("c1", "x", "a", "") ",{\"name\": \"bn1\", \"op\": \"batchnorm\", \"inputs\": [\"a\"], \"output\": \"y\", "
+         "\"gamma\": [1, 1], \"beta\": [0, 0], \"mean\": [0, 0], \"var\": [1, 1], \"kernel\": 3}], \"outputs\": [\"y\"]}",
+         "net.json: layers[1] \"bn1\": error: unknown key \"kernel\"");
+  expect(HEAD FCONV("c1", "x", "y", ", \"weight_scale\": 0.1") "], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"c1\": error: float weights take no \"weight_scale\" (sacc quantizes them per output channel)");
+  expect(HEAD "{\"name\": \"c1\", \"op\": \"conv2d\", \"inputs\": [\"x\"], \"output\": \"y\", \"kernel\": 1, \"cout\": 1, "
+         "\"weights\": [0.5, 1.5], \"weight_scale\": 0.1}], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"c1\": error: \"weights\": element 0 is not an integer");
+  expect(HEAD "{\"name\": \"c1\", \"op\": \"conv2d\", \"inputs\": [\"x\"], \"output\": \"y\", \"kernel\": 1, \"cout\": 1, "
+         "\"weights\": {\"seed\": 1}}], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"c1\": error: missing \"weight_scale\"");
+  expect(HEAD FCONV("c1", "x", "y", ", \"bias\": {\"seed\": 2, \"offset\": 5}") "], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"c1\": error: \"bias\": \"offset\" applies to int8 weights only");
+  expect(HEAD CONV("c1", "x", "y", ", \"bias\": {\"seed\": 2, \"offset\": 0.5}") "], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"c1\": error: \"bias\": \"offset\" must be an int32 integer");
+  expect(HEAD "{\"name\": \"c1\", \"op\": \"conv2d\", \"inputs\": [\"x\"], \"output\": \"y\", \"scale\": 1, \"kernel\": 1, "
+         "\"cout\": 1, \"weights\": {\"seed\": 1, \"offset\": 3}, \"weight_scale\": 1}], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"c1\": error: \"weights\": \"offset\" applies to an integer seeded bias only");
+  expect(HEAD FCONV("c1", "x", "y", ", \"weights\": {\"seed\": 1, \"float\": 1}") "], \"outputs\": [\"y\"]}",
+         "net.json:3:135: error: duplicate object key near '\"weights\"'");
+  expect(HEAD "{\"name\": \"c1\", \"op\": \"conv2d\", \"inputs\": [\"x\"], \"output\": \"y\", \"kernel\": 1, \"cout\": 1, "
+         "\"weights\": {\"seed\": 1, \"float\": 1}}], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"c1\": error: \"weights\": \"float\" must be true or false");
+  // Without float weights (or --calib) a scale left out is still an error; with them it is calibrated.
+  expect("{\"inputs\": [{\"name\": \"x\", \"shape\": [1, 5, 5, 2]}], \"layers\": [" CONV("c1", "x", "y", "") "], \"outputs\": [\"y\"]}",
+         "net.json: inputs[0] \"x\": error: missing \"scale\"");
+  expect("{\"inputs\": [{\"name\": \"x\", \"shape\": [1, 5, 5, 2]}], \"layers\": [" FCONV("c1", "x", "y", "") "], \"outputs\": [\"y\"]}", "");
+  // An integer bias needs its input's scale to become real (the float reference, calibration).
+  expect("{\"inputs\": [{\"name\": \"x\", \"shape\": [1, 5, 5, 2]}], \"layers\": [" FCONV("c1", "x", "a", "") ","
+         "{\"name\": \"c2\", \"op\": \"conv2d\", \"inputs\": [\"a\"], \"output\": \"y\", \"kernel\": 1, \"cout\": 1, "
+         "\"weights\": [1, 2], \"weight_scale\": 0.1, \"bias\": [7]}], \"outputs\": [\"y\"]}",
+         "net.json: layers[1] \"c2\": error: an integer \"bias\" needs the input's scale (give it, or use \"bias_float\")");
+  check_case("net_fold_and_float_errors");
+}
+
 static void write_npy(const char *name, NpyType t, uint32_t ndim, const uint64_t *dims, const void *data) {
   char path[128];
   snprintf(path, sizeof path, "%s/%s", tmpdir, name);
@@ -153,6 +218,29 @@ static void test_files(void) {
   expect(FILE_CONV("w.npy", ", \"bias\": {\"file\": \"w.npy\"}"),
          "net.json: layers[0] \"c\": error: \"bias\": file \"w.npy\" has dtype int8, need int32");
   expect(FILE_CONV("wbad.npy", ""), "net.json: layers[0] \"c\": error: weights file has dimension 2 of 3, need 2");
+  // float weights from a float32 file: no weight_scale; given one, an error
+  float wf[12];
+  for (int i = 0; i < 12; i++) wf[i] = (float)(i - 6) / 8;
+  write_npy("wf.npy", NPY_F32, 4, wd, wf);
+#define FILE_FCONV(w, b)                                                                                    \
+  HEAD "{\"name\": \"c\", \"op\": \"conv2d\", \"inputs\": [\"x\"], \"output\": \"y\", \"scale\": 0.2, "      \
+       "\"kernel\": [1, 2], \"cout\": 3, \"weights\": {\"file\": \"" w "\"}" b "}], \"outputs\": [\"y\"]}"
+  msg = load_msg(FILE_FCONV("wf.npy", ""), &g);
+  CHECK(!*msg && g, "float weight file: %s", msg);
+  if (g) {  // channel 0 holds -6/8, -3/8, 0, 3/8: scale 0.75/127, values -127, -64 (63.5 rounds away), 0, 64
+    const Layer *l = &g->layers[0];
+    CHECK(l->n_wscale == 3 && fabs(l->wscale[0] - 0.75 / 127) < 1e-12, "per-channel scale %g", l->wscale[0]);
+    CHECK(l->w[0] == -127 && l->w[3] == -64 && l->w[6] == 0 && l->w[9] == 64, "quantized %d %d %d %d", l->w[0], l->w[3],
+          l->w[6], l->w[9]);
+  }
+  graph_free(g);
+  expect(FILE_FCONV("wf.npy", ", \"weight_scale\": 0.1"),
+         "net.json: layers[0] \"c\": error: float weights take no \"weight_scale\" (sacc quantizes them per output channel)");
+  expect(FILE_FCONV("wf.npy", ", \"bias\": {\"file\": \"b.npy\"}"),
+         "net.json: layers[0] \"c\": error: \"bias\": float weights need a float32 or float64 bias file");
+  expect(HEAD CONV("c1", "x", "a", "") ",{\"name\": \"bn\", \"op\": \"batchnorm\", \"inputs\": [\"a\"], \"output\": \"y\", "
+         "\"gamma\": {\"file\": \"b.npy\"}, \"beta\": [0, 0], \"mean\": [0, 0], \"var\": [1, 1]}], \"outputs\": [\"y\"]}",
+         "net.json: layers[1] \"bn\": error: \"gamma\": file \"b.npy\" has dtype int32, need float32 or float64");
   check_case("net_weight_files");
 }
 
@@ -179,9 +267,10 @@ int main(void) {
   test_cycle();
   test_sizes();
   test_files();
+  test_fold_errors();
   test_good();
-  const char *names[] = {"w.npy", "w32.npy", "wbad.npy", "b.npy", "bf.npy"};
-  for (int i = 0; i < 5; i++) {
+  const char *names[] = {"w.npy", "w32.npy", "wbad.npy", "b.npy", "bf.npy", "wf.npy"};
+  for (int i = 0; i < 6; i++) {
     char p[128];
     snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);
     unlink(p);

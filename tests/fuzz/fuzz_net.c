@@ -1,6 +1,7 @@
 // fuzz_net.c: libFuzzer target for the net.json loader (compiler/net.c, shape.c, quant.c) and
 // the reference interpreter (compiler/ref.c). The input is net.json text, parsed with file
-// access disabled and tensors capped at 2^16 elements; a network that loads is run through
+// access disabled, tensors capped at 2^16 elements and calibration runs (float weights) at
+// 2^20 MACs; a network that loads is run through
 // the reference on seeded inputs when it has at most 2^20 MACs. Any error must come with a
 // message and no graph; the sanitizers catch the rest.
 #include <stdio.h>
@@ -17,6 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   net_options_default(&opt);
   opt.allow_files = 0;
   opt.max_elems = 1 << 16;
+  opt.max_calib_macs = 1 << 20;
   Diag d;
   diag_init(&d);
   Graph *g = NULL;

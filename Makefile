@@ -133,7 +133,7 @@ bench: $(SASIM) $(SACC)
 	@sh bench/sim-speed
 	@BUILD=$(BUILD) sh bench/compile
 
-include rtl/rtl.mk
+-include rtl/rtl.mk
 
 clean:
 	rm -rf build build-asan build-fuzz build-bench*

@@ -238,42 +238,62 @@ static int alloc_params(MachOp *op, int64_t n) {
   return op->bias && op->mult && op->shift ? 0 : -1;
 }
 
-// The K tiles of a GEMM's im2col row (lower.h KTile) for an R-row array.
-static int make_ktiles(MachOp *op, uint32_t R) {
+// The K tiles of a GEMM's im2col row (lower.h KTile) for an R-row array and a B-byte bus.
+// The input bytes of one output pixel's window form `lines` lines of `per_line` runs of `run`
+// contiguous bytes, runs of a line `spacing` bytes apart: one line of kh whole kernel rows when a
+// kernel row is contiguous, else kh lines of kw taps of cin bytes. A tile takes g consecutive runs
+// of a line and the same len-byte piece of each (g*len <= R): one LOAD row of g segments. The
+// (g, len) kept makes the fewest tiles per N tile while the gather's expected beats stay below the
+// array's work (max of the two, per output pixel); the weight rows are then permuted to tile order.
+static int make_ktiles(MachOp *op, uint32_t R, uint32_t B) {
   const TView *in = &op->in[0];
   int64_t cin = in->c;
   int contiguous = (op->dw == 1 || op->kw == 1) && cin == in->pix_stride;
-  int64_t run = contiguous ? op->kw * cin : cin;          // bytes of a contiguous run
-  int64_t n_runs = contiguous ? op->kh : (int64_t)op->kh * op->kw;
-  int64_t per_line = contiguous ? op->kh : op->kw;        // runs that sit a uniform stride apart
+  int64_t run = contiguous ? op->kw * cin : cin;
+  int64_t lines = contiguous ? 1 : op->kh, per_line = contiguous ? op->kh : op->kw;
   int64_t spacing = contiguous ? op->dh * in->row_stride : op->dw * in->pix_stride;
-  uint32_t cap = (uint32_t)(run <= R ? n_runs : n_runs * ((run + R - 1) / R));
-  op->ktiles = calloc(cap + 1, sizeof(KTile));
-  if (!op->ktiles) return -1;
-  uint32_t n = 0;
-  for (int64_t r = 0; r < n_runs;) {
-    int64_t ky = contiguous ? r : r / op->kw, kx = contiguous ? 0 : r % op->kw;
-    int64_t off = ky * op->dh * in->row_stride + kx * op->dw * in->pix_stride;
-    if (run <= R) {
-      int64_t left = per_line - (contiguous ? r : kx), g = (int64_t)R / run;
-      if (g > left) g = left;
-      if (g > 255) g = 255;
-      KTile *t = &op->ktiles[n++];
-      t->off = off, t->nseg = (uint32_t)g, t->seglen = (uint32_t)run;
-      t->seg_stride = g > 1 ? (uint32_t)spacing : 0;
-      t->kbase = (uint32_t)(r * run), t->rows = (uint32_t)(g * run);
-      r += g;
-    } else {
-      for (int64_t p = 0; p < run; p += R) {
-        KTile *t = &op->ktiles[n++];
-        t->off = off + p, t->nseg = 1, t->seglen = (uint32_t)(run - p < R ? run - p : R);
-        t->seg_stride = 0;
-        t->kbase = (uint32_t)(r * run + p), t->rows = t->seglen;
-      }
-      r++;
-    }
+  int64_t nN = (op->N + R - 1) / R;   // ~N tiles (the exact count needs cols; this only weighs)
+  int64_t best_len = 0, best_g = 0;
+  double best = 0;
+  for (int64_t len = 1; len <= run && len <= R; len++) {
+    int64_t g = (int64_t)R / len;
+    if (g > per_line) g = per_line;
+    if (g > 255) g = 255;
+    if (g > 1 && spacing > 0xFFFFF) g = 1;                   // SEG_STRIDE is 20 bits
+    int64_t pieces = (run + len - 1) / len;
+    double tiles = (double)lines * (double)((per_line + g - 1) / g) * (double)pieces;
+    double beats = (double)lines * (double)per_line * (double)pieces * (double)(len + B - 1) / B;
+    double cost = tiles * (double)nN > beats ? tiles * (double)nN : beats;
+    if (!best_len || cost < best || (cost == best && len > best_len)) best = cost, best_len = len, best_g = g;
   }
+  int64_t pieces = (run + best_len - 1) / best_len;
+  int64_t cap = lines * ((per_line + best_g - 1) / best_g) * pieces;
+  op->ktiles = calloc((size_t)cap + 1, sizeof(KTile));
+  int8_t *perm = calloc((size_t)(op->K * op->N) + 1, 1);
+  if (!op->ktiles || !perm) return free(perm), -1;
+  uint32_t n = 0, kbase = 0;
+  for (int64_t line = 0; line < lines; line++)
+    for (int64_t r = 0; r < per_line; r += best_g) {
+      int64_t g = per_line - r < best_g ? per_line - r : best_g;
+      int64_t ky = contiguous ? r : line, kx = contiguous ? 0 : r;
+      int64_t off = ky * op->dh * in->row_stride + kx * op->dw * in->pix_stride;
+      int64_t first = contiguous ? r : line * op->kw + r;    // index of the first run in (ky, kx) order
+      for (int64_t p = 0; p < run; p += best_len) {
+        KTile *t = &op->ktiles[n++];
+        t->off = off + p, t->nseg = (uint32_t)g;
+        t->seglen = (uint32_t)(run - p < best_len ? run - p : best_len);
+        t->seg_stride = g > 1 ? (uint32_t)spacing : 0;
+        t->kbase = kbase, t->rows = t->nseg * t->seglen;
+        t->orig = (uint32_t)(first * run + p), t->orig_stride = (uint32_t)run;
+        for (uint32_t sg = 0; sg < t->nseg; sg++)
+          memcpy(perm + (int64_t)(kbase + sg * t->seglen) * op->N,
+                 op->wmat + (int64_t)(t->orig + sg * t->orig_stride) * op->N, (size_t)(t->seglen * op->N));
+        kbase += t->rows;
+      }
+    }
   op->n_ktiles = n;
+  free(op->wmat);
+  op->wmat = perm;
   return 0;
 }
 
@@ -348,7 +368,7 @@ static int lower_gemm(Lw *w, int i, int layer_id, const char *what) {
       op->mult[j] = l->rq[oc].mult;
       op->shift[j] = (int32_t)l->rq[oc].shift;
     }
-    if (make_ktiles(op, w->a->rows)) return oom(w);
+    if (make_ktiles(op, w->a->rows, w->a->bus_bytes)) return oom(w);
   }
   return 0;
 }

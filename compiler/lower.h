@@ -45,11 +45,14 @@ typedef struct {
 } TView;
 
 // One K tile of a GEMM's im2col row: NSEG segments of SEGLEN bytes, SEG_STRIDE apart, starting
-// `off` bytes from the window's origin pixel; it holds weight rows kbase .. kbase+rows-1.
+// `off` bytes from the window's origin pixel. It holds rows kbase .. kbase+rows-1 of the weight
+// matrix as stored (MachOp.wmat, rows in K tile order); segment s, byte b is row
+// orig + s*orig_stride + b of the matrix in (ky, kx, ci) order.
 typedef struct {
   int64_t off;
   uint32_t nseg, seglen, seg_stride;
   uint32_t kbase, rows;
+  uint32_t orig, orig_stride;
 } KTile;
 
 // The tiling of one op, chosen by tile.c.
@@ -77,7 +80,7 @@ typedef struct {
   // GEMM
   int kh, kw, sh, sw, dh, dw, pad_t, pad_l;
   int64_t K, N;                   // weight matrix: K rows (ky, kx, ci order), N = output channels
-  int8_t *wmat;                   // K x N, row-major; owned
+  int8_t *wmat;                   // K x N, row-major, rows in K tile order (KTile); owned
   int32_t *bias, *mult, *shift;   // N each; owned (ELT: one value, for every channel)
   uint32_t n_ktiles;
   KTile *ktiles;                  // owned

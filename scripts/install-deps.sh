@@ -1,7 +1,7 @@
 #!/bin/sh
 # install-deps.sh: makes sure the system packages the build needs are present.
 # As root it installs them with apt-get; otherwise it prints the exact command and fails.
-# Usage: sh scripts/install-deps.sh [--rtl]   (--rtl adds verilator and yosys)
+# Usage: sh scripts/install-deps.sh [--rtl [--synth]]   (--rtl adds verilator; --synth also yosys)
 set -u
 need=""
 have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/x86_64-linux-gnu/$1" ] || [ -f "/usr/local/include/$1" ]; }
@@ -9,7 +9,7 @@ have_header zlib.h || need="$need zlib1g-dev"
 have_header jansson.h || need="$need libjansson-dev"
 if [ "${1:-}" = "--rtl" ]; then
   command -v verilator >/dev/null 2>&1 || need="$need verilator"
-  command -v yosys >/dev/null 2>&1 || need="$need yosys"
+  [ "${2:-}" = "--synth" ] && { command -v yosys >/dev/null 2>&1 || need="$need yosys"; }
 fi
 [ -z "$need" ] && exit 0
 echo "install-deps: missing Debian packages:$need" >&2

@@ -169,26 +169,32 @@ static void fetch_commit(Det *m) {
 static void unit_classify(Det *m, Unit u) {
   UnitStats *us = &m->s->stats.unit[u];
   LayerStats *ls = sim_layer(m->s, m->unit_layer[u]);
+  SimUnitState st = SIM_UST_IDLE;
   if (m->inside[u]) {
     if (m->stall[u]) {
       us->wait_resource++;
       ls->wait_resource[u]++;
+      st = SIM_UST_WAIT_RESOURCE;
     } else {
       us->busy++;
       ls->busy[u]++;
+      st = SIM_UST_BUSY;
     }
   } else if (m->q[u].count) {
     const Insn *head = &m->p->insns[m->q[u].entry[m->q[u].head]];
     if (!tokens_ok(m, u, head, NULL)) {
       us->wait_token++;
       ls->wait_token[u]++;
+      st = SIM_UST_WAIT_TOKEN;
     } else {
       us->wait_resource++;
       ls->wait_resource[u]++;
+      st = SIM_UST_WAIT_RESOURCE;
     }
   } else {
     us->idle++;
   }
+  if (m->log) m->log->state[u] = st;
 }
 
 // Step 7: this cycle's pushes become visible at t + 1.
@@ -221,6 +227,16 @@ static int det_cycle(Det *m) {
   det_load_update(m, &rd_resp, rd_ok);
   det_compute_update(m);
   det_store_update(m, &wr_resp, wr_ok);
+  if (m->log) {
+    SimCycleLog *lg = m->log;
+    lg->cycle = m->t;
+    lg->fetched = m->fetched;
+    lg->halt_fetched = m->halted_now;
+    lg->rd_accepted = rd_ok;
+    lg->rd_addr = rd.addr;
+    lg->wr_accepted = wr_ok;
+    if (wr_ok) lg->wr = wr;
+  }
   for (int u = 0; u < NUM_UNITS; u++) {
     unit_classify(m, (Unit)u);
     moved |= m->inside[u];
@@ -330,39 +346,84 @@ static void reset_results(Sim *s) {
   memset(s->times, 0, (s->prog->n_insns ? s->prog->n_insns : 1) * sizeof *s->times);
 }
 
-int sim_detailed_run(Sim *s, Diag *d) {
-  reset_results(s);
+struct SimDetStep {
   Det m;
-  int rc = det_init(&m, s, d);
+  Sim *s;
+  Diag *d;
+  uint64_t patience, last_progress;
+  int rc;        // an error happened (init or run)
+  int finished;  // the program ended (cycles set) or an error was reported
+};
+
+SimDetStep *sim_detailed_begin(Sim *s, Diag *d) {
+  reset_results(s);
+  SimDetStep *st = calloc(1, sizeof *st);
+  if (!st) {
+    diag_error(d, "sim: error: out of memory");
+    return NULL;
+  }
+  st->s = s;
+  st->d = d;
+  st->rc = det_init(&st->m, s, d);
   // Watchdog: the longest legal stretch without progress is about one DRAM latency plus an array
   // drain and a pooling window; far past that, the engine itself is stuck (a bug), so stop.
   const Arch *a = s->arch;
-  uint64_t patience = 4 * ((uint64_t)a->dram_latency + 2 * (a->rows + a->cols) + a->sfu_latency + 256) + 1024;
-  uint64_t last_progress = 0;
-  for (m.t = 0; rc == 0; m.t++) {
-    if (s->max_cycles && m.t >= s->max_cycles) {
-      rc = sim_cycle_limit_error(s, d);
-      break;
-    }
-    int moved = det_cycle(&m);
-    if (m.progressed) last_progress = m.t;
-    if (moved >= 0 && m.t - last_progress > patience) {
-      rc = diag_error(d, "sim: internal error: the detailed engine made no progress from cycle %llu to %llu",
-                      (unsigned long long)last_progress, (unsigned long long)m.t);
-      break;
-    }
-    if (moved < 0) {
-      rc = -1;
-    } else if (m.halted && m.remaining == 0) {
-      s->stats.cycles = m.t + 1;
-      break;
-    } else if (!moved) {
-      rc = report_deadlock(&m);
-    }
-    if (s->progress && m.t % SIM_PROGRESS_CYCLES == SIM_PROGRESS_CYCLES - 1)
-      fprintf(s->progress, "sasim: cycle %llu, %u of %u instructions fetched\n", (unsigned long long)m.t + 1,
-              m.pc, s->prog->n_insns);
+  st->patience = 4 * ((uint64_t)a->dram_latency + 2 * (a->rows + a->cols) + a->sfu_latency + 256) + 1024;
+  return st;
+}
+
+int sim_detailed_step(SimDetStep *st, SimCycleLog *log) {
+  Det *m = &st->m;
+  Sim *s = st->s;
+  Diag *d = st->d;
+  if (st->rc) return -1;
+  if (st->finished) return 0;
+  if (s->max_cycles && m->t >= s->max_cycles) {
+    st->rc = sim_cycle_limit_error(s, d);
+    return -1;
   }
-  det_free(&m);
-  return rc;
+  m->log = log;
+  int moved = det_cycle(m);
+  m->log = NULL;
+  int rc = 0, done = 0;
+  if (m->progressed) st->last_progress = m->t;
+  if (moved >= 0 && m->t - st->last_progress > st->patience) {
+    st->rc = diag_error(d, "sim: internal error: the detailed engine made no progress from cycle %llu to %llu",
+                        (unsigned long long)st->last_progress, (unsigned long long)m->t);
+    return -1;
+  }
+  if (moved < 0) {
+    rc = -1;
+  } else if (m->halted && m->remaining == 0) {
+    s->stats.cycles = m->t + 1;
+    done = 1;
+  } else if (!moved) {
+    rc = report_deadlock(m);
+  }
+  if (!done && s->progress && m->t % SIM_PROGRESS_CYCLES == SIM_PROGRESS_CYCLES - 1)
+    fprintf(s->progress, "sasim: cycle %llu, %u of %u instructions fetched\n", (unsigned long long)m->t + 1, m->pc,
+            s->prog->n_insns);
+  m->t++;
+  if (rc) {
+    st->rc = -1;
+    return -1;
+  }
+  if (done) st->finished = 1;
+  return done ? 0 : 1;
+}
+
+void sim_detailed_end(SimDetStep *st) {
+  if (!st) return;
+  det_free(&st->m);
+  free(st);
+}
+
+int sim_detailed_run(Sim *s, Diag *d) {
+  SimDetStep *st = sim_detailed_begin(s, d);
+  if (!st) return -1;
+  int r;
+  while ((r = sim_detailed_step(st, NULL)) == 1) {
+  }
+  sim_detailed_end(st);
+  return r < 0 ? -1 : 0;
 }

@@ -6,6 +6,7 @@
 #ifndef SA_DETAILED_H
 #define SA_DETAILED_H
 
+#include "detailed_step.h"
 #include "dram.h"
 #include "sim_internal.h"
 
@@ -186,6 +187,7 @@ typedef struct Det {
   StoreUnit su;
   int progressed;                   // this cycle fetched, ended, streamed or moved a beat (watchdog)
   int halted_now;                   // this cycle fetched HALT
+  SimCycleLog *log;                 // sim_detailed_step's record of this cycle, or NULL
 } Det;
 
 // detailed.c: services for the units.

@@ -28,6 +28,12 @@ for b in "$@"; do
   for s in $(ls tests/cli/*.sh 2>/dev/null | grep -v '/lib.sh$' | sort); do
     count "$b:${s#tests/}" sh "$s" "$b"
   done
+  # The RTL model's tests run where it was built (make rtl: the plain build, never build-asan).
+  if [ -x "$b/bin/sasim-rtl" ]; then
+    for s in $(ls tests/rtl/*.sh 2>/dev/null | sort); do
+      count "$b:${s#tests/}" sh "$s" "$b"
+    done
+  fi
 done
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -20,7 +20,8 @@ expect missing-value 2 '--json needs a value' -- $SASIM run x.bin --json
 expect missing-file 1 'nope.bin.*error' -- $SASIM run "$T/nope.bin"
 printf 'hello, not a program' >"$T/junk.bin"
 expect bad-magic 1 'junk.bin: \+0x0: error: .*magic' -- $SASIM run "$T/junk.bin"
-expect engine-rtl 2 'RTL' -- $SASIM run x.bin --engine rtl
+expect engine-unknown 2 'engine frob: expected c, rtl or both' -- $SASIM run x.bin --engine frob
+[ -x "$B/bin/sasim-rtl" ] || expect engine-rtl-missing 1 'build it with make rtl' -- $SASIM run x.bin --engine rtl
 
 for s in workloads/asm/*.s; do
   n=$(basename "$s" .s)

@@ -1,0 +1,16 @@
+// c_api.h: the project's C headers the RTL harness uses, with C linkage.
+#ifndef SA_RTL_C_API_H
+#define SA_RTL_C_API_H
+
+extern "C" {
+#include "../../isa/asm.h"
+#include "../../isa/isa.h"
+#include "../../isa/program.h"
+#include "../../sim/detailed_step.h"
+#include "../../sim/dram.h"
+#include "../../sim/report.h"
+#include "../../sim/run_cmd.h"
+#include "../../sim/sim_internal.h"
+}
+
+#endif

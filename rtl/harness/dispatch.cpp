@@ -1,0 +1,78 @@
+// dispatch.cpp: sasim-rtl, the RTL engine's entry point. A Verilated model has its array and
+// memory sizes built in, so there is one model per arch configuration, in
+// $(BUILD)/rtl/<config>/sasim-rtl-model; sasim-rtl reads the program's arch, names its config
+// (config_key), builds the model when it is missing (make rtl-model, progress on stderr) and
+// runs it with the same arguments. `sasim-rtl --config-key ARCH.json` prints a config's name.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "c_api.h"
+
+#ifndef SA_REPO_ROOT
+#define SA_REPO_ROOT "."
+#endif
+
+// Everything the RTL is built with (docs/RTL.md): DRAM size and latency stay in the C model.
+static std::string config_key(const Arch *a) {
+  char b[256];
+  snprintf(b, sizeof b, "R%u_C%u_SP%u_WB%u_AC%u_PA%u_B%u_F%u_QL%u_QC%u_QS%u_D%u_S%u_T%u", a->rows, a->cols,
+           a->spad_rows, a->wbuf_rows, a->acc_rows, a->param_rows, a->bus_bytes, a->dram_inflight,
+           a->queue_depth[0], a->queue_depth[1], a->queue_depth[2], a->store_fifo_rows, a->sfu_latency,
+           a->token_max);
+  return b;
+}
+
+static std::string self_dir() {
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return ".";
+  self[n] = 0;
+  std::string s(self);
+  size_t k = s.rfind('/');
+  return k == std::string::npos ? "." : s.substr(0, k);
+}
+
+int main(int argc, char **argv) {
+  Diag d;
+  diag_init(&d);
+  if (argc == 3 && !strcmp(argv[1], "--config-key")) {
+    Arch a;
+    if (arch_load_file(argv[2], &a, &d)) return cli_fail(&d);
+    printf("%s\n", config_key(&a).c_str());
+    return 0;
+  }
+  if (argc < 2 || strcmp(argv[1], "run")) {
+    fprintf(stderr, "usage: sasim-rtl run PROG.bin [options of sasim run]\n"
+                    "       sasim-rtl --config-key ARCH.json\n");
+    return 2;
+  }
+  RunArgs a;
+  int rc = run_args_parse(argc - 2, argv + 2, &a);
+  if (rc) return rc == 1 ? 0 : rc;
+  Program *p = nullptr;
+  if (prog_load(a.prog_path, &p, &d)) return cli_fail(&d);
+  std::string key = config_key(&p->arch), arch_name = p->arch.name;
+  prog_free(p);
+  std::string bin = self_dir(), build = bin + "/..";
+  char real[4096];
+  if (realpath(build.c_str(), real)) build = real;   // make sees one spelling of $(BUILD)
+  std::string model = build + "/rtl/" + key + "/sasim-rtl-model";
+  if (access(model.c_str(), X_OK)) {
+    std::string cmd = "make --no-print-directory -C '" SA_REPO_ROOT "' BUILD='" + build + "' rtl-model RTL_CONFIG=" + key;
+    fprintf(stderr, "sasim-rtl: no RTL model for arch \"%s\" yet: building it (%s)\n", arch_name.c_str(), cmd.c_str());
+    std::string quiet = cmd + " 1>&2";
+    if (system(quiet.c_str()) != 0 || access(model.c_str(), X_OK)) {
+      fprintf(stderr, "sasim-rtl: error: building the RTL model failed; run by hand: %s\n", cmd.c_str());
+      return 1;
+    }
+  }
+  argv[0] = const_cast<char *>(model.c_str());
+  execv(model.c_str(), argv);
+  fprintf(stderr, "sasim-rtl: error: cannot run %s: %s\n", model.c_str(), strerror(errno));
+  return 1;
+}

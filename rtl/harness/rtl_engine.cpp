@@ -1,0 +1,523 @@
+// rtl_engine.cpp: see rtl_engine.h. One call of cycle() is one clock of the machine:
+//  1. the program word at the model's pc is put on imem_data_i, the model settles and offers
+//     its DRAM requests;
+//  2. dram_cycle() answers them (responses due now, acceptance), exactly as in detailed.c;
+//  3. the answers go back in, the model settles again, and its probes are read: fetches,
+//     starts, ready and end events, unit states, row and memory events. They fill times[] and
+//     the statistics the way detailed.c fills them;
+//  4. the clock edge.
+// Lockstep (--engine both) steps sim_detailed_step() first and compares the two cycles.
+#include "rtl_engine.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vsa_top.h"
+#include "bits.h"
+#include "verilated.h"
+
+namespace {
+
+const int kIdxW = 32;
+const int kSlots = 3;
+
+struct Events {
+  bool fetch, halt, fetch_stall, halted;
+  bool start[NUM_UNITS], ready[NUM_UNITS], stall[NUM_UNITS], active[NUM_UNITS];
+  uint32_t start_idx[NUM_UNITS], ready_idx[NUM_UNITS];
+  bool end[NUM_UNITS][kSlots];
+  uint32_t end_idx[NUM_UNITS][kSlots];
+  unsigned state[NUM_UNITS];
+};
+
+class RtlRun {
+ public:
+  RtlRun(Sim *s, const RunArgs *a, Diag *d) : s_(s), p_(s->prog), a_(s->arch), args_(a), d_(d) {}
+  ~RtlRun() {
+    if (top_) top_->final();
+    dram_free(dram_);
+    sim_detailed_end(ref_step_);
+    sim_free(ref_);
+  }
+  int run();
+
+ private:
+  int init();
+  void cycle(uint64_t t, SimCycleLog *mine);
+  void read_events(Events *e);
+  void account(uint64_t t, const Events &e, int rd_ok, int wr_ok);
+  int deadlock(uint64_t t, const Events &e);
+  int compare_cycle(const SimCycleLog &ref, const SimCycleLog &mine, const Events &e);
+  int compare_end();
+  int diverge(uint64_t t, int unit, int64_t insn, const std::string &what);
+  std::string disasm(uint32_t k) const;
+  bool records(int u, uint32_t k) const { return p_->insns[k].op != OP_LAYER || u == UNIT_LOAD; }
+  LayerStats *layer_of(uint32_t k) { return sim_layer(s_, insn_layer_[k]); }
+  unsigned tokw() const;
+
+  Sim *s_;
+  const Program *p_;
+  const Arch *a_;
+  const RunArgs *args_;
+  Diag *d_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Vsa_top> top_;
+  Dram *dram_ = nullptr;
+  std::vector<uint8_t> words_;          // the program, 16 bytes per instruction
+  std::vector<int64_t> insn_layer_;
+  int64_t unit_layer_[NUM_UNITS] = {-1, -1, -1};
+  uint32_t dma_insn_[NUM_UNITS] = {0, 0, 0};   // the LOAD / STORE in progress (stall cycles)
+  uint64_t remaining_ = 0;
+  uint64_t writes_ = 0;                 // write beats accepted (for --flip-write-bit)
+  Events ev_{};
+  bool frozen_ = false;                 // nothing moved in the last cycle
+  // lockstep
+  Sim *ref_ = nullptr;
+  SimDetStep *ref_step_ = nullptr;
+  std::string ref_error_;               // the detailed engine's runtime error, once it stopped
+  uint64_t ref_error_cycle_ = 0;
+};
+
+int RtlRun::init() {
+  const Arch *a = a_;
+  ctx_.reset(new VerilatedContext);
+  ctx_->randReset(0);
+  top_.reset(new Vsa_top(ctx_.get(), "sa_top"));
+  dram_ = dram_new(a, s_->dram);
+  if (!dram_) return diag_error(d_, "sasim-rtl: error: out of memory");
+  words_.resize((size_t)p_->n_insns * ISA_WORD_BYTES);
+  for (uint32_t k = 0; k < p_->n_insns; k++) isa_encode(&p_->insns[k], &words_[(size_t)k * ISA_WORD_BYTES]);
+  insn_layer_.assign(p_->n_insns ? p_->n_insns : 1, -1);
+  for (uint32_t k = 0; k < p_->n_insns; k++) {
+    Unit route = isa_ops[p_->insns[k].op].unit;
+    remaining_ += route == UNIT_ALL ? NUM_UNITS : route == UNIT_FETCH ? 0 : 1;
+  }
+  // Reset: statistics from zero, as the C engines do, and the model's reset pulse.
+  LayerStats *layers = s_->stats.layers;
+  uint32_t n_layers = s_->stats.n_layers;
+  memset(&s_->stats, 0, sizeof s_->stats);
+  s_->stats.layers = layers;
+  s_->stats.n_layers = n_layers;
+  memset(layers, 0, (n_layers + 1) * sizeof *layers);
+  memset(s_->times, 0, (p_->n_insns ? p_->n_insns : 1) * sizeof *s_->times);
+  top_->clk_i = 0;
+  top_->rst_ni = 0;
+  top_->eval();
+  top_->rst_ni = 1;
+  top_->eval();
+  if (args_->engine == RUN_ENGINE_BOTH) {
+    ref_ = sim_new(p_, SIM_DETAILED, d_);
+    if (!ref_) return -1;
+    // The inputs applied to s (--input writes tensors): copy every tensor's bytes. Touching all of
+    // a large DRAM would cost more than the whole run.
+    for (uint32_t i = 0; i < p_->n_tensors; i++) {
+      const TensorInfo *ti = &p_->tensors[i];
+      uint64_t span = prog_tensor_span(ti);
+      if (ti->addr < a->dram_bytes && span <= a->dram_bytes - ti->addr) memcpy(ref_->dram + ti->addr, s_->dram + ti->addr, span);
+    }
+    sim_set_max_cycles(ref_, s_->max_cycles);
+    ref_step_ = sim_detailed_begin(ref_, d_);
+    if (!ref_step_) return -1;
+  }
+  return 0;
+}
+
+unsigned RtlRun::tokw() const {
+  unsigned w = 0;
+  while ((1ull << w) < (uint64_t)a_->token_max + 1) w++;
+  return w + 2;
+}
+
+void RtlRun::read_events(Events *e) {
+  Vsa_top *m = top_.get();
+  e->fetch = m->fetch_o;
+  e->halt = m->fetch_halt_o;
+  e->fetch_stall = m->fetch_stall_o;
+  e->halted = m->halted_o;
+  for (int u = 0; u < NUM_UNITS; u++) {
+    e->start[u] = get_bits(m->start_o, u, 1);
+    e->start_idx[u] = (uint32_t)get_bits(m->start_idx_o, u * kIdxW, kIdxW);
+    e->ready[u] = get_bits(m->ready_o, u, 1);
+    e->ready_idx[u] = (uint32_t)get_bits(m->ready_idx_o, u * kIdxW, kIdxW);
+    e->stall[u] = get_bits(m->stall_o, u, 1);
+    e->active[u] = get_bits(m->active_o, u, 1);
+    e->state[u] = (unsigned)get_bits(m->state_o, 2 * u, 2);
+    for (int k = 0; k < kSlots; k++) {
+      e->end[u][k] = get_bits(m->end_o, u * kSlots + k, 1);
+      e->end_idx[u][k] = (uint32_t)get_bits(m->end_idx_o, (u * kSlots + k) * kIdxW, kIdxW);
+    }
+  }
+}
+
+// The statistics of one cycle, filled as detailed.c fills them (TIMING §9, §10).
+void RtlRun::account(uint64_t t, const Events &e, int rd_ok, int wr_ok) {
+  Vsa_top *m = top_.get();
+  SimStats *st = &s_->stats;
+  const Arch *a = a_;
+  uint32_t pc = m->imem_addr_o;
+  if (e.halt) {
+    InsnTime *tm = &s_->times[pc];
+    tm->fetch = tm->start = tm->end = t;
+    tm->ready = t + 1;
+  }
+  if (e.fetch) s_->times[pc].fetch = t;
+  if (e.fetch_stall) st->fetch_stall++;
+  for (int u = 0; u < NUM_UNITS; u++) {
+    if (!e.start[u]) continue;
+    uint32_t k = e.start_idx[u];
+    const Insn *in = &p_->insns[k];
+    if (in->op == OP_LAYER) unit_layer_[u] = in->f[FLD_LAYER_ID];
+    insn_layer_[k] = unit_layer_[u];
+    if (records(u, k)) {
+      s_->times[k].start = t;
+      s_->times[k].stall = 0;
+    }
+    st->unit[u].insns++;
+    LayerStats *ls = layer_of(k);
+    if (!ls->seen) {
+      ls->seen = 1;
+      ls->first_start = ls->last_end = t;
+    }
+    if (in->op == OP_LOAD || in->op == OP_STORE) dma_insn_[u] = k;
+    if (in->op == OP_COMPUTE) {
+      uint64_t rows = (uint64_t)in->f[FLD_ROWS], kk = m->cu_start_k_o;
+      st->macs += rows * kk * a->cols;
+      ls->macs += rows * kk * a->cols;
+      st->pe_cycles += rows * a->rows * a->cols;
+    }
+  }
+  for (int u = 0; u < NUM_UNITS; u++) {
+    if (e.ready[u] && records(u, e.ready_idx[u])) s_->times[e.ready_idx[u]].ready = t + 1;
+    for (int k = 0; k < kSlots; k++) {
+      if (!e.end[u][k]) continue;
+      uint32_t i = e.end_idx[u][k];
+      if (records(u, i)) s_->times[i].end = t;
+      LayerStats *ls = layer_of(i);
+      if (t > ls->last_end) ls->last_end = t;
+      remaining_--;
+    }
+    if (e.stall[u]) s_->times[dma_insn_[u]].stall++;
+  }
+  // Work and traffic.
+  if (rd_ok) st->dram_read_beats++;
+  if (wr_ok) st->dram_write_beats++;
+  if (m->ld_row_o) {
+    static const MemStatId ids[4] = {MEM_ST_SPAD, MEM_ST_WBUF, MEM_ST_ACC, MEM_ST_PARAM};
+    st->mem_writes[ids[m->ld_row_mem_o & 3]]++;
+    if ((m->ld_row_mem_o & 3) == MEM_ACC && m->ld_row_accum_o) st->mem_reads[MEM_ST_ACC]++;
+    st->dram_read_bytes += m->ld_row_bytes_o;
+    layer_of(m->ld_row_idx_o)->dram_read_bytes += m->ld_row_bytes_o;
+  }
+  if (m->su_row_o) {
+    st->dram_write_bytes += m->su_row_bytes_o;
+    layer_of(m->su_row_idx_o)->dram_write_bytes += m->su_row_bytes_o;
+  }
+  if (m->cu_spad_rd_o) st->mem_reads[MEM_ST_SPAD]++;
+  if (m->cu_wbuf_rd_o) st->mem_reads[MEM_ST_WBUF]++;
+  if (m->cu_acc_wr_o) {
+    st->mem_writes[MEM_ST_ACC]++;
+    if (m->cu_acc_wr_accum_o) st->mem_reads[MEM_ST_ACC]++;
+  }
+  if (m->su_acc_rd_o) st->mem_reads[MEM_ST_ACC]++;
+  if (m->su_param_rd_o) st->mem_reads[MEM_ST_PARAM] += 3;
+  // Unit states.
+  for (int u = 0; u < NUM_UNITS; u++) {
+    UnitStats *us = &st->unit[u];
+    LayerStats *ls = sim_layer(s_, unit_layer_[u]);
+    switch (e.state[u]) {
+      case SIM_UST_BUSY: us->busy++; ls->busy[u]++; break;
+      case SIM_UST_WAIT_TOKEN: us->wait_token++; ls->wait_token[u]++; break;
+      case SIM_UST_WAIT_RESOURCE: us->wait_resource++; ls->wait_resource[u]++; break;
+      default: us->idle++; break;
+    }
+  }
+}
+
+void RtlRun::cycle(uint64_t t, SimCycleLog *mine) {
+  Vsa_top *m = top_.get();
+  const unsigned B = a_->bus_bytes;
+  uint32_t pc = m->imem_addr_o;
+  static const uint8_t zero[ISA_WORD_BYTES] = {0};
+  set_bytes(m->imem_data_i, pc < p_->n_insns ? &words_[(size_t)pc * ISA_WORD_BYTES] : zero, ISA_WORD_BYTES);
+  m->rd_req_accept_i = 0;
+  m->rd_resp_valid_i = 0;
+  m->wr_req_accept_i = 0;
+  m->wr_resp_valid_i = 0;
+  m->eval();
+  DramReq rd{}, wr{};
+  rd.valid = m->rd_req_valid_o;
+  rd.addr = m->rd_req_addr_o;
+  rd.tag = m->rd_req_tag_o;
+  wr.valid = m->wr_req_valid_o;
+  wr.addr = m->wr_req_addr_o;
+  wr.tag = m->wr_req_tag_o;
+  get_bytes(m->wr_req_data_o, wr.data, B);
+  for (unsigned x = 0; x < B; x++) wr.strobe[x] = (uint8_t)get_bits(m->wr_req_strb_o, x, 1);
+  if (wr.valid && args_->flip_write_bit && writes_ + 1 == (uint64_t)args_->flip_write_bit) {
+    for (unsigned x = 0; x < B; x++)   // a planted bug: bit 0 of the beat's first written byte
+      if (wr.strobe[x]) {
+        wr.data[x] ^= 1;
+        break;
+      }
+  }
+  DramResp rd_resp{}, wr_resp{};
+  int rd_ok = 0, wr_ok = 0;
+  dram_cycle(dram_, &rd, &wr, &rd_resp, &wr_resp, &rd_ok, &wr_ok);
+  if (wr_ok) writes_++;
+  m->rd_req_accept_i = rd_ok;
+  m->rd_resp_valid_i = rd_resp.valid;
+  m->rd_resp_tag_i = rd_resp.tag;
+  set_bytes(m->rd_resp_data_i, rd_resp.data, B);
+  m->wr_req_accept_i = wr_ok;
+  m->wr_resp_valid_i = wr_resp.valid;
+  m->wr_resp_tag_i = wr_resp.tag;
+  m->eval();
+  read_events(&ev_);
+  account(t, ev_, rd_ok, wr_ok);
+  if (mine) {
+    mine->cycle = t;
+    mine->fetched = ev_.fetch ? (int64_t)pc : -1;
+    mine->halt_fetched = ev_.halt;
+    for (int u = 0; u < NUM_UNITS; u++) mine->state[u] = (SimUnitState)ev_.state[u];
+    mine->rd_accepted = rd_ok;
+    mine->rd_addr = rd.addr;
+    mine->wr_accepted = wr_ok;
+    if (wr_ok) mine->wr = wr;
+  }
+  // Moved this cycle (for the deadlock check, as in detailed.c).
+  bool moved = ev_.fetch || ev_.halt || rd_resp.valid || wr_resp.valid || !dram_idle(dram_);
+  for (int u = 0; u < NUM_UNITS; u++) {
+    moved = moved || ev_.start[u] || ev_.state[u] == SIM_UST_BUSY || ev_.stall[u] || ev_.active[u];
+    for (int k = 0; k < kSlots; k++) moved = moved || ev_.end[u][k];
+  }
+  frozen_ = !moved;
+  m->clk_i = 1;
+  m->eval();
+  m->clk_i = 0;
+  m->eval();
+}
+
+std::string RtlRun::disasm(uint32_t k) const {
+  Program *one = prog_new(&p_->arch);
+  if (!one) return "?";
+  for (uint32_t l = 0; l < p_->n_layers; l++) prog_add_layer(one, p_->layer_names[l]);
+  prog_add_insn(one, &p_->insns[k]);
+  char *text = asm_disassemble(one);
+  prog_free(one);
+  if (!text) return "?";
+  std::string all(text), line;
+  free(text);
+  size_t end = all.find_last_not_of('\n');
+  size_t start = all.rfind('\n', end);
+  line = all.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
+  return line;
+}
+
+int RtlRun::diverge(uint64_t t, int unit, int64_t insn, const std::string &what) {
+  std::string where;
+  if (unit >= 0) where += std::string(", ") + isa_unit_names[unit] + " unit";
+  if (insn >= 0 && (uint64_t)insn < p_->n_insns)
+    where += ", insn " + std::to_string(insn) + " (" + disasm((uint32_t)insn) + ")";
+  return diag_error(d_, "sasim-rtl: error: RTL and detailed engine diverge at cycle %llu%s: %s",
+                    (unsigned long long)t, where.c_str(), what.c_str());
+}
+
+static const char *state_name(unsigned s) {
+  static const char *n[] = {"idle", "busy", "wait_token", "wait_resource"};
+  return s < 4 ? n[s] : "?";
+}
+
+static std::string times_text(const InsnTime &x) {
+  char b[160];
+  snprintf(b, sizeof b, "fetch %llu start %llu ready %llu end %llu stall %llu", (unsigned long long)x.fetch,
+           (unsigned long long)x.start, (unsigned long long)x.ready, (unsigned long long)x.end,
+           (unsigned long long)x.stall);
+  return b;
+}
+
+static bool times_equal(const InsnTime &x, const InsnTime &y) {
+  return x.fetch == y.fetch && x.start == y.start && x.ready == y.ready && x.end == y.end && x.stall == y.stall;
+}
+
+int RtlRun::compare_cycle(const SimCycleLog &ref, const SimCycleLog &mine, const Events &e) {
+  uint64_t t = mine.cycle;
+  char b[400];
+  if (ref.fetched != mine.fetched || ref.halt_fetched != mine.halt_fetched) {
+    snprintf(b, sizeof b, "fetch: detailed fetched %lld%s, rtl %lld%s", (long long)ref.fetched,
+             ref.halt_fetched ? " (HALT)" : "", (long long)mine.fetched, mine.halt_fetched ? " (HALT)" : "");
+    return diverge(t, -1, ref.fetched >= 0 ? ref.fetched : mine.fetched, b);
+  }
+  for (int u = 0; u < NUM_UNITS; u++)
+    if (ref.state[u] != mine.state[u]) {
+      snprintf(b, sizeof b, "unit state: detailed %s, rtl %s", state_name(ref.state[u]), state_name(mine.state[u]));
+      return diverge(t, u, e.start[u] ? (int64_t)e.start_idx[u] : -1, b);
+    }
+  if (ref.rd_accepted != mine.rd_accepted || (ref.rd_accepted && ref.rd_addr != mine.rd_addr)) {
+    snprintf(b, sizeof b, "DRAM read beat: detailed %s 0x%llx, rtl %s 0x%llx", ref.rd_accepted ? "reads" : "none",
+             (unsigned long long)ref.rd_addr, mine.rd_accepted ? "reads" : "none", (unsigned long long)mine.rd_addr);
+    return diverge(t, UNIT_LOAD, dma_insn_[UNIT_LOAD], b);
+  }
+  bool wr_same = ref.wr_accepted == mine.wr_accepted;
+  if (wr_same && ref.wr_accepted) {
+    wr_same = ref.wr.addr == mine.wr.addr;
+    for (unsigned x = 0; x < a_->bus_bytes && wr_same; x++)
+      wr_same = ref.wr.strobe[x] == mine.wr.strobe[x] && (!ref.wr.strobe[x] || ref.wr.data[x] == mine.wr.data[x]);
+  }
+  if (!wr_same) {
+    std::string w[2];
+    const SimCycleLog *l[2] = {&ref, &mine};
+    for (int i = 0; i < 2; i++) {
+      if (!l[i]->wr_accepted) {
+        w[i] = "none";
+        continue;
+      }
+      snprintf(b, sizeof b, "0x%llx [", (unsigned long long)l[i]->wr.addr);
+      w[i] = b;
+      for (unsigned x = 0; x < a_->bus_bytes; x++) {
+        if (l[i]->wr.strobe[x]) snprintf(b, sizeof b, "%s%02x", x ? " " : "", l[i]->wr.data[x]);
+        else snprintf(b, sizeof b, "%s--", x ? " " : "");
+        w[i] += b;
+      }
+      w[i] += "]";
+    }
+    return diverge(t, UNIT_STORE, dma_insn_[UNIT_STORE],
+                   "DRAM write beat: detailed " + w[0] + ", rtl " + w[1]);
+  }
+  // Every instruction the RTL reported on this cycle has the same times as in the C engine.
+  for (int u = 0; u < NUM_UNITS; u++) {
+    std::vector<uint32_t> ks;
+    if (e.start[u]) ks.push_back(e.start_idx[u]);
+    if (e.ready[u]) ks.push_back(e.ready_idx[u]);
+    for (int k = 0; k < kSlots; k++)
+      if (e.end[u][k]) ks.push_back(e.end_idx[u][k]);
+    for (uint32_t k : ks) {
+      if (!records(u, k) || times_equal(ref_->times[k], s_->times[k])) continue;
+      return diverge(t, u, k, "times: detailed " + times_text(ref_->times[k]) + "; rtl " + times_text(s_->times[k]));
+    }
+  }
+  return 0;
+}
+
+int RtlRun::compare_end() {
+  uint64_t t = s_->stats.cycles;
+  for (uint32_t k = 0; k < p_->n_insns; k++)
+    if (!times_equal(ref_->times[k], s_->times[k]))
+      return diverge(t, isa_ops[p_->insns[k].op].unit < NUM_UNITS ? (int)isa_ops[p_->insns[k].op].unit : -1, k,
+                     "times: detailed " + times_text(ref_->times[k]) + "; rtl " + times_text(s_->times[k]));
+  const SimStats *x = &ref_->stats, *y = &s_->stats;
+  SimStats xs = *x, ys = *y;
+  xs.layers = ys.layers = nullptr;
+  if (memcmp(&xs, &ys, sizeof xs) || memcmp(x->layers, y->layers, (x->n_layers + 1) * sizeof *x->layers)) {
+    char b[200];
+    snprintf(b, sizeof b, "statistics differ (cycles detailed %llu, rtl %llu; compare --json of both engines)",
+             (unsigned long long)x->cycles, (unsigned long long)y->cycles);
+    return diverge(t, -1, -1, b);
+  }
+  // Every write beat was compared as it happened; here the tensors (outputs included) once more.
+  for (uint32_t k = 0; k < p_->n_tensors; k++) {
+    const TensorInfo *ti = &p_->tensors[k];
+    uint64_t span = prog_tensor_span(ti);
+    if (ti->addr >= a_->dram_bytes || span > a_->dram_bytes - ti->addr) continue;
+    for (uint64_t i = ti->addr; i < ti->addr + span; i++)
+      if (ref_->dram[i] != s_->dram[i]) {
+        char b[200];
+        snprintf(b, sizeof b, "DRAM byte 0x%llx (tensor %s): detailed %02x, rtl %02x", (unsigned long long)i, ti->name,
+                 ref_->dram[i], s_->dram[i]);
+        return diverge(t, -1, -1, b);
+      }
+  }
+  return 0;
+}
+
+int RtlRun::deadlock(uint64_t t, const Events &) {
+  Vsa_top *m = top_.get();
+  std::string msg;
+  unsigned w = tokw();
+  for (int u = 0; u < NUM_UNITS; u++) {
+    if (!get_bits(m->head_valid_o, u, 1)) continue;
+    uint32_t k = (uint32_t)get_bits(m->head_idx_o, u * kIdxW, kIdxW);
+    const Insn *in = &p_->insns[k];
+    int64_t pop = isa_has_field(in->op, FLD_POP) ? in->f[FLD_POP] : 0;
+    int missing = -1;
+    for (int v = 0; v < NUM_UNITS && missing < 0; v++)
+      if (((pop >> v) & 1) && get_bits(m->tokens_o, (v * 3 + u) * w, w) == 0) missing = v;
+    if (!msg.empty()) msg += "; ";
+    msg += std::string(isa_unit_names[u]) + " waits at insn " + std::to_string(k) + " (" + isa_ops[in->op].name + ")";
+    if (missing >= 0) {
+      msg += std::string(" for a token on ") + isa_unit_names[missing] + "->" + isa_unit_names[u];
+    } else if (u == UNIT_COMPUTE && in->op == OP_PRELOAD) {
+      msg += m->chain_busy_o ? " for the weight shift chain" : " for its weight bank to be released by the array";
+    } else if (u == UNIT_COMPUTE && in->op == OP_COMPUTE) {
+      msg += " for weights (no PRELOAD filled its bank)";
+    } else {
+      msg += " for nothing";
+    }
+  }
+  if (!m->halted_o && m->imem_addr_o < p_->n_insns) {
+    if (!msg.empty()) msg += "; ";
+    msg += "fetch waits at insn " + std::to_string(m->imem_addr_o) + " (" +
+           isa_ops[p_->insns[m->imem_addr_o].op].name + ") for queue space";
+  }
+  if (msg.empty()) msg = std::to_string(remaining_) + " instruction copies never ended";
+  return diag_error(d_, "sim: error: deadlock at cycle %llu: %s", (unsigned long long)t, msg.c_str());
+}
+
+int RtlRun::run() {
+  if (init()) return -1;
+  const bool both = ref_step_ != nullptr;
+  for (uint64_t t = 0;; t++) {
+    if (s_->max_cycles && t >= s_->max_cycles) {
+      if (both && sim_detailed_step(ref_step_, nullptr) != -1)
+        return diverge(t, -1, -1, "the detailed engine did not stop at the cycle limit");
+      return sim_cycle_limit_error(s_, d_);
+    }
+    SimCycleLog ref{}, mine{};
+    int ref_rc = both && ref_error_.empty() ? sim_detailed_step(ref_step_, &ref) : 0;
+    if (both && ref_rc < 0) {
+      // A runtime error (deadlock, token overflow): the RTL must stop with one too. The cycle a
+      // deadlock is noticed is informative only, so the RTL runs on a little to find its own.
+      ref_error_ = diag_first(d_);
+      diag_init(d_);
+      ref_error_cycle_ = t;
+    }
+    bool ref_live = both && ref_error_.empty();
+    cycle(t, ref_live ? &mine : nullptr);
+    bool frozen = frozen_;
+    if (ref_live && compare_cycle(ref, mine, ev_)) return -1;
+    if (both && !ref_live && t > ref_error_cycle_ + 100000)
+      return diverge(t, -1, -1, "the detailed engine stopped with \"" + ref_error_ + "\"; the RTL runs on");
+    Vsa_top *m = top_.get();
+    if (m->tok_overflow_o) {
+      unsigned w = tokw();
+      for (int f = 0; f < NUM_UNITS; f++)
+        for (int to = 0; to < NUM_UNITS; to++)
+          if (get_bits(m->tokens_o, (f * 3 + to) * w, w) > a_->token_max)
+            return diag_error(d_, "sim: error: token overflow on channel %s->%s at cycle %llu (tokens.max %u)",
+                              isa_unit_names[f], isa_unit_names[to], (unsigned long long)(t + 1), a_->token_max);
+    }
+    bool done = m->halted_o && remaining_ == 0;
+    if (both && !ref_live && done)
+      return diverge(t, -1, -1, "the detailed engine stopped with \"" + ref_error_ + "\"; the RTL finished");
+    if (ref_live && done != (ref_rc == 0))
+      return diverge(t, -1, -1, done ? "the RTL finished, the detailed engine did not" : "the detailed engine finished, the RTL did not");
+    if (done) {
+      s_->stats.cycles = t + 1;
+      return ref_live ? compare_end() : 0;
+    }
+    if (frozen) return deadlock(t, ev_);
+    if (s_->progress && t % SIM_PROGRESS_CYCLES == SIM_PROGRESS_CYCLES - 1)
+      fprintf(s_->progress, "sasim-rtl: cycle %llu\n", (unsigned long long)t + 1);
+  }
+}
+
+}  // namespace
+
+int rtl_engine_run(void *, Sim *s, const RunArgs *a, Diag *d) {
+  if (a->vcd) return diag_error(d, "sasim-rtl: error: --vcd is not supported by this model yet");
+  RtlRun r(s, a, d);
+  return r.run();
+}

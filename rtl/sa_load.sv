@@ -1,0 +1,319 @@
+// sa_load.sv: the load unit (docs/TIMING.md §5, sim/detailed_load.c). CFG_LOAD and LAYER execute
+// in their start cycle. A LOAD latches its fields and the CFG_LOAD registers at its start; its
+// beat generator walks rows (o outer, i inner), segments g and the aligned beats covering each
+// segment, offering one beat per cycle to the read channel from the start cycle on (in the start
+// cycle the generator state comes straight from the instruction). A refused beat is offered again
+// next cycle (a stall). Each accepted beat's destination goes into an in-flight table (responses
+// come back in order); the response's bytes land in the target memory in the response cycle, and
+// the row's last beat also zeroes the rest of the row (not for an accumulating ACC load).
+// ready = I_last + 1, and the LOAD ends with its last response (e = I_last + L).
+module sa_load
+  import sa_isa_pkg::*;
+  import sa_pkg::*;
+#(
+  parameter int unsigned ArrayRows = 4,
+  parameter int unsigned ArrayCols = 4,
+  parameter int unsigned BusBytes = 4,
+  parameter int unsigned MaxInflight = 4,
+  localparam int unsigned RowBytes = (ArrayRows > 4 * ArrayCols) ? ArrayRows : 4 * ArrayCols,
+  localparam int unsigned TagW = (MaxInflight > 1) ? $clog2(MaxInflight) : 1,
+  localparam int unsigned BW = $clog2(BusBytes) + 1,
+  localparam int unsigned OffW = $clog2(BusBytes) > 0 ? $clog2(BusBytes) : 1
+) (
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+  // queue head
+  input  logic                          head_valid_i,
+  input  logic [INSN_W-1:0]             head_insn_i,
+  input  logic [IDX_W-1:0]              head_idx_i,
+  input  logic                          tok_ok_i,
+  output logic                          start_o,
+  // DRAM read channel
+  output logic                          rd_valid_o,
+  output logic [ADDR_W-1:0]             rd_addr_o,
+  output logic [TagW-1:0]               rd_tag_o,
+  input  logic                          rd_accept_i,
+  input  logic                          rd_resp_valid_i,
+  input  logic [TagW-1:0]               rd_resp_tag_i,
+  input  logic [BusBytes-1:0][7:0]      rd_resp_data_i,
+  // one row write per cycle into SPAD, WBUF or PARAM (bytes) or ACC (scaled columns)
+  output logic                          mw_valid_o,
+  output logic [1:0]                    mw_mem_o,
+  output logic [15:0]                   mw_row_o,
+  output logic [RowBytes-1:0]           mw_be_o,
+  output logic [RowBytes-1:0][7:0]      mw_data_o,
+  output logic [ArrayCols-1:0]          acc_en_o,
+  output logic [ArrayCols-1:0][31:0]    acc_data_o,
+  output logic                          acc_accum_o,
+  // events (statistics and the harness)
+  output logic                          inside_o,     // inside an instruction this cycle
+  output logic                          stall_o,      // ... waiting for a read slot
+  output logic                          active_o,     // a LOAD is issuing beats
+  output logic                          ready_o,
+  output logic [IDX_W-1:0]              ready_idx_o,
+  output logic                          end_cfg_o,    // the instruction started now ends now
+  output logic                          end_ld_o,     // a LOAD's last response landed
+  output logic [IDX_W-1:0]              end_ld_idx_o,
+  output logic [2:0]                    end_ld_push_o,
+  output logic                          row_o,        // a destination row is complete
+  output logic [IDX_W-1:0]              row_idx_o,
+  output logic [15:0]                   row_bytes_o,
+  output logic [1:0]                    row_mem_o,
+  output logic                          row_accum_o
+);
+  // What travels with a beat in flight (detailed.h LoadBeat).
+  typedef struct packed {
+    logic [IDX_W-1:0]  idx;
+    logic [2:0]        push;
+    logic [1:0]        mem;
+    logic              accum;
+    logic              last_of_row;
+    logic              last_of_insn;
+    logic [15:0]       row;
+    logic [BW-1:0]     x_lo;       // bytes x_lo .. x_hi-1 of the beat belong to the segment
+    logic [BW-1:0]     x_hi;
+    logic signed [17:0] pos0;      // row position of beat byte 0 (negative: before the segment)
+    logic [15:0]       row_bytes;  // NSEG * SEGLEN
+    logic [31:0]       mult;
+    logic [5:0]        shift;
+  } beat_t;
+
+  // The LOAD being issued, with the position of its next beat.
+  typedef struct packed {
+    logic              issuing;
+    logic [IDX_W-1:0]  idx;
+    logic [2:0]        push;
+    logic [1:0]        mem;
+    logic              accum;
+    logic [31:0]       addr;
+    logic [15:0]       row;
+    logic [11:0]       outer, inner, o, i;
+    logic [7:0]        nseg, g;
+    logic [15:0]       seglen;
+    logic [15:0]       seg_pos;
+    logic [15:0]       row_bytes;
+    logic [23:0]       so;
+    logic [19:0]       si, ss;
+    logic [31:0]       mult;
+    logic [5:0]        shift;
+    logic [31:0]       beat, beat_last;
+  } gen_t;
+
+  // CFG_LOAD registers
+  logic [23:0] so_q;
+  logic [19:0] si_q, ss_q;
+  logic [31:0] mult_q;
+  logic [5:0]  shift_q;
+
+  gen_t  gen_q, gen_cur, gen_d, gen_init;
+  opcode_e op;
+  logic  start_ld, start_cfg;
+  logic  accepted, done;
+
+  function automatic logic [31:0] align(logic [31:0] a);
+    return a & ~32'(BusBytes - 1);
+  endfunction
+
+  // DRAM address of segment s of row (o, i).
+  function automatic logic [31:0] seg_addr(logic [31:0] a, logic [23:0] so, logic [19:0] si, logic [19:0] ss,
+                                           logic [11:0] o, logic [11:0] i, logic [7:0] s);
+    return a + 32'(o) * 32'(so) + 32'(i) * 32'(si) + 32'(s) * 32'(ss);
+  endfunction
+
+  assign op        = opcode_e'(head_insn_i[OP_LSB +: OP_W]);
+  assign start_o   = head_valid_i && tok_ok_i && !gen_q.issuing;
+  assign start_ld  = start_o && op == OP_LOAD;
+  assign start_cfg = start_o && op != OP_LOAD;
+
+  always_comb begin
+    gen_init           = '0;
+    gen_init.issuing   = 1'b1;
+    gen_init.idx       = head_idx_i;
+    gen_init.push      = head_insn_i[PUSH_LSB +: PUSH_W];
+    gen_init.mem       = head_insn_i[MEM_LSB +: MEM_W];
+    gen_init.accum     = head_insn_i[ACCUM_LSB];
+    gen_init.addr      = head_insn_i[DRAM_ADDR_LSB +: DRAM_ADDR_W];
+    gen_init.row       = head_insn_i[DST_LSB +: DST_W];
+    gen_init.outer     = head_insn_i[OUTER_LSB +: OUTER_W];
+    gen_init.inner     = head_insn_i[INNER_LSB +: INNER_W];
+    gen_init.nseg      = head_insn_i[NSEG_LSB +: NSEG_W];
+    gen_init.seglen    = head_insn_i[SEGLEN_LSB +: SEGLEN_W];
+    gen_init.row_bytes = 16'(32'(gen_init.nseg) * 32'(gen_init.seglen));
+    gen_init.so        = so_q;
+    gen_init.si        = si_q;
+    gen_init.ss        = ss_q;
+    gen_init.mult      = mult_q;
+    gen_init.shift     = shift_q;
+    gen_init.beat      = align(gen_init.addr);
+    gen_init.beat_last = align(gen_init.addr + 32'(gen_init.seglen) - 32'd1);
+  end
+
+  assign gen_cur = start_ld ? gen_init : gen_q;
+
+  // The beat offered this cycle and what it carries.
+  logic [31:0]      seg;
+  logic             last_of_row, last_of_insn;
+  beat_t            bt_new, bt_head;
+  logic [31:0]      seg_end;
+
+  assign seg          = seg_addr(gen_cur.addr, gen_cur.so, gen_cur.si, gen_cur.ss, gen_cur.o, gen_cur.i, gen_cur.g);
+  assign seg_end      = seg + 32'(gen_cur.seglen);
+  assign last_of_row  = gen_cur.beat == gen_cur.beat_last && 32'(gen_cur.g) + 1 == 32'(gen_cur.nseg);
+  assign last_of_insn = last_of_row && 32'(gen_cur.i) + 1 == 32'(gen_cur.inner) &&
+                        32'(gen_cur.o) + 1 == 32'(gen_cur.outer);
+
+  always_comb begin
+    bt_new              = '0;
+    bt_new.idx          = gen_cur.idx;
+    bt_new.push         = gen_cur.push;
+    bt_new.mem          = gen_cur.mem;
+    bt_new.accum        = gen_cur.accum;
+    bt_new.last_of_row  = last_of_row;
+    bt_new.last_of_insn = last_of_insn;
+    bt_new.row          = gen_cur.row;
+    bt_new.x_lo         = (seg > gen_cur.beat) ? BW'(seg - gen_cur.beat) : '0;
+    bt_new.x_hi         = (seg_end - gen_cur.beat >= 32'(BusBytes)) ? BW'(BusBytes) : BW'(seg_end - gen_cur.beat);
+    bt_new.pos0         = 18'(32'(gen_cur.seg_pos) + gen_cur.beat - seg);
+    bt_new.row_bytes    = gen_cur.row_bytes;
+    bt_new.mult         = gen_cur.mult;
+    bt_new.shift        = gen_cur.shift;
+  end
+
+  assign rd_valid_o = gen_cur.issuing;
+  assign rd_addr_o  = gen_cur.beat;
+  assign accepted   = gen_cur.issuing && rd_accept_i;
+
+  // Next generator position after an accepted beat.
+  always_comb begin
+    logic [31:0] nseg_addr;
+    gen_d     = gen_cur;
+    done      = 1'b0;
+    nseg_addr = '0;
+    if (accepted) begin
+      if (gen_cur.beat != gen_cur.beat_last) begin
+        gen_d.beat = gen_cur.beat + 32'(BusBytes);
+      end else begin
+        if (32'(gen_cur.g) + 1 < 32'(gen_cur.nseg)) begin
+          gen_d.g       = gen_cur.g + 8'd1;
+          gen_d.seg_pos = gen_cur.seg_pos + gen_cur.seglen;
+        end else begin
+          gen_d.g       = '0;
+          gen_d.seg_pos = '0;
+          gen_d.row     = gen_cur.row + 16'd1;
+          if (32'(gen_cur.i) + 1 < 32'(gen_cur.inner)) begin
+            gen_d.i = gen_cur.i + 12'd1;
+          end else begin
+            gen_d.i = '0;
+            if (32'(gen_cur.o) + 1 < 32'(gen_cur.outer)) begin
+              gen_d.o = gen_cur.o + 12'd1;
+            end else begin
+              done = 1'b1;
+            end
+          end
+        end
+        nseg_addr       = seg_addr(gen_cur.addr, gen_cur.so, gen_cur.si, gen_cur.ss, gen_d.o, gen_d.i, gen_d.g);
+        gen_d.beat      = align(nseg_addr);
+        gen_d.beat_last = align(nseg_addr + 32'(gen_cur.seglen) - 32'd1);
+      end
+      if (done) gen_d.issuing = 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      gen_q   <= '0;
+      so_q    <= '0;
+      si_q    <= '0;
+      ss_q    <= '0;
+      mult_q  <= '0;
+      shift_q <= '0;
+    end else begin
+      gen_q <= gen_d;
+      if (start_cfg && op == OP_CFG_LOAD) begin
+        so_q    <= head_insn_i[STRIDE_OUTER_LSB +: STRIDE_OUTER_W];
+        si_q    <= head_insn_i[STRIDE_INNER_LSB +: STRIDE_INNER_W];
+        ss_q    <= head_insn_i[SEG_STRIDE_LSB +: SEG_STRIDE_W];
+        mult_q  <= head_insn_i[MULT_LSB +: MULT_W];
+        shift_q <= head_insn_i[SHIFT_LSB +: SHIFT_W];
+      end
+    end
+  end
+
+  // In-flight table: the read channel answers in order, so a FIFO; the tag is its slot number.
+  logic [TagW-1:0] tag_q, resp_tag_q;
+  logic [$clog2(MaxInflight + 1)-1:0] fly_count;
+
+  sa_fifo #(
+    .Width ($bits(beat_t)),
+    .Depth (MaxInflight)
+  ) u_fly (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .push_i  (accepted),
+    .wdata_i (bt_new),
+    .pop_i   (rd_resp_valid_i),
+    .rdata_o (bt_head),
+    .count_o (fly_count),
+    .head_o  (resp_tag_q),
+    .tail_o  (tag_q)
+  );
+
+  assign rd_tag_o = tag_q;
+
+`ifdef SA_ASSERT
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && rd_resp_valid_i) begin
+      assert (rd_resp_tag_i == resp_tag_q && fly_count != '0) else $error("sa_load: unexpected read response");
+    end
+  end
+`endif
+
+  // The response lands: the beat's bytes at their row positions, then (last beat of the row) zeros
+  // past NSEG * SEGLEN, except for an accumulating ACC load.
+  logic zero_fill;
+  assign zero_fill = bt_head.last_of_row && !(bt_head.mem == MEM_ACC && bt_head.accum);
+
+  always_comb begin
+    for (int p = 0; p < RowBytes; p++) begin
+      logic signed [18:0] x;
+      logic               in_beat;
+      x       = 19'(p) - 19'(bt_head.pos0);
+      in_beat = x >= $signed(19'(bt_head.x_lo)) && x < $signed(19'(bt_head.x_hi));
+      mw_be_o[p]   = in_beat || (zero_fill && 32'(p) >= 32'(bt_head.row_bytes));
+      mw_data_o[p] = in_beat ? rd_resp_data_i[x[OffW-1:0]] : 8'd0;
+    end
+  end
+
+  assign mw_valid_o  = rd_resp_valid_i;
+  assign mw_mem_o    = bt_head.mem;
+  assign mw_row_o    = bt_head.row;
+  assign acc_accum_o = bt_head.accum;
+
+  for (genvar c = 0; c < ArrayCols; c++) begin : g_scale
+    sa_requant u_scale (
+      .p_i     (64'($signed(mw_data_o[c])) * 64'($signed(bt_head.mult))),
+      .shift_i (bt_head.shift),
+      .q_o     (acc_data_o[c])
+    );
+    assign acc_en_o[c] = mw_be_o[c];
+  end
+
+  // Events.
+  assign inside_o      = start_o || gen_cur.issuing;
+  assign stall_o       = gen_cur.issuing && !rd_accept_i;
+  assign active_o      = gen_q.issuing;
+  assign ready_o       = start_cfg || (accepted && done);
+  assign ready_idx_o   = start_cfg ? head_idx_i : gen_cur.idx;
+  assign end_cfg_o     = start_cfg;
+  assign end_ld_o      = rd_resp_valid_i && bt_head.last_of_insn;
+  assign end_ld_idx_o  = bt_head.idx;
+  assign end_ld_push_o = bt_head.push;
+  assign row_o         = rd_resp_valid_i && bt_head.last_of_row;
+  assign row_idx_o     = bt_head.idx;
+  assign row_bytes_o   = bt_head.row_bytes;
+  assign row_mem_o     = bt_head.mem;
+  assign row_accum_o   = bt_head.accum;
+
+  logic unused_fly;
+  assign unused_fly = ^{fly_count, rd_resp_tag_i, resp_tag_q};
+endmodule

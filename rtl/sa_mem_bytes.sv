@@ -1,0 +1,33 @@
+// sa_mem_bytes.sv: an on-chip memory of Rows rows of RowBytes bytes (SPAD, WBUF, PARAM), built
+// as a flop array read combinationally (docs/TIMING.md §1: the C engines model such memories).
+// One write port with a byte enable per byte (the load unit's beats land in part of a row);
+// NumRd read ports (PARAM: the three rows a STORE latches at its start). Contents are zero at
+// reset: the model is built with --x-initial 0 and memories are never reset row by row.
+module sa_mem_bytes #(
+  parameter int unsigned Rows = 64,
+  parameter int unsigned RowBytes = 4,
+  parameter int unsigned NumRd = 1,
+  localparam int unsigned RowW = (Rows > 1) ? $clog2(Rows) : 1
+) (
+  input  logic                               clk_i,
+  input  logic                               we_i,
+  input  logic [RowW-1:0]                    wrow_i,
+  input  logic [RowBytes-1:0]                wbe_i,
+  input  logic [RowBytes-1:0][7:0]           wdata_i,
+  input  logic [NumRd-1:0][RowW-1:0]         rrow_i,
+  output logic [NumRd-1:0][RowBytes-1:0][7:0] rdata_o
+);
+  logic [RowBytes-1:0][7:0] mem_q [Rows];
+
+  always_ff @(posedge clk_i) begin
+    if (we_i) begin
+      for (int b = 0; b < RowBytes; b++) begin
+        if (wbe_i[b]) mem_q[wrow_i][b] <= wdata_i[b];
+      end
+    end
+  end
+
+  for (genvar k = 0; k < NumRd; k++) begin : g_rd
+    assign rdata_o[k] = mem_q[rrow_i[k]];
+  end
+endmodule

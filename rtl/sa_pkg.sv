@@ -1,0 +1,23 @@
+// sa_pkg.sv: constants and types shared by the sa_* modules (the ISA itself is in the generated
+// sa_isa_pkg.sv). Widths here are those of the machine's registers, not of the arch parameters.
+package sa_pkg;
+
+  // Instruction index carried with every instruction (queues, in-flight tables): it is what the
+  // harness reports per instruction, as a debug tag in a real design would be.
+  localparam int unsigned IDX_W = 32;
+  // DRAM byte addresses (the ISA's DRAM_ADDR is 32 bits; prog_check keeps every byte below 4 GiB).
+  localparam int unsigned ADDR_W = 32;
+
+  // State of a unit in one cycle (docs/TIMING.md §9).
+  typedef enum logic [1:0] {
+    UST_IDLE       = 2'd0,
+    UST_BUSY       = 2'd1,
+    UST_WAIT_TOKEN = 2'd2,
+    UST_WAIT_RES   = 2'd3
+  } unit_state_e;
+
+  // Ends a unit can report in one cycle: a configuration-class instruction ending at its start,
+  // a DMA or weight-chain end, and (compute only) the array's last accumulator write.
+  localparam int unsigned END_SLOTS = 3;
+
+endpackage

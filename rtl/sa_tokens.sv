@@ -1,0 +1,44 @@
+// sa_tokens.sv: the six token counters, one per ordered pair of units (docs/TIMING.md §4).
+// count_o[from][to] is the count at the start of the cycle; the pops of the cycle (pop_i[to][from],
+// one per channel at most: only the receiving unit pops) and its pushes (push_i[from][to], up to
+// END_SLOTS per channel: one unit can end several instructions in a cycle) land at the edge, so a
+// token pushed by an instruction ending in cycle e is visible from e + 1. The counters are one bit
+// wider than TokenMax needs; overflow_o says a count went past TokenMax (a program bug; the
+// harness reports it for the cycle the token becomes visible).
+module sa_tokens #(
+  parameter int unsigned TokenMax = 255,
+  localparam int unsigned TokW = $clog2(TokenMax + 1) + 2
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  logic [2:0][2:0]     pop_i,    // [to][from]
+  input  logic [2:0][2:0][1:0] push_i,  // [from][to]: number of pushes this cycle
+  output logic [2:0][2:0][TokW-1:0] count_o,  // [from][to]
+  output logic                overflow_o
+);
+  logic [2:0][2:0][TokW-1:0] count_q, count_d;
+
+  always_comb begin
+    overflow_o = 1'b0;
+    for (int f = 0; f < 3; f++) begin
+      for (int t = 0; t < 3; t++) begin
+        count_d[f][t] = count_q[f][t] - TokW'(pop_i[t][f]) + TokW'(push_i[f][t]);
+      end
+    end
+    for (int f = 0; f < 3; f++) begin
+      for (int t = 0; t < 3; t++) begin
+        if (32'(count_q[f][t]) > TokenMax) overflow_o = 1'b1;
+      end
+    end
+  end
+
+  assign count_o = count_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      count_q <= '0;
+    end else begin
+      count_q <= count_d;
+    end
+  end
+endmodule

@@ -1,0 +1,428 @@
+// sa_top.sv: the whole machine of docs/ARCH.md and docs/TIMING.md, except DRAM and the program
+// memory, which the harness serves through ports: fetch and the three instruction queues, the
+// token counters, the load unit, the on-chip memories (SPAD, WBUF, ACC, PARAM; the two weight
+// banks live in the PEs), the compute unit with its R x C array and the store unit.
+// Parameters come from the arch (rtl/config.sh turns an arch into -G options); DRAM latency and
+// in-flight limit are the DRAM model's (sim/dram.c), MaxInflight only sizes the DMA in-flight
+// tables. The probe outputs (starts, ends, unit states, row events) let the harness fill the
+// same statistics as the C engines without recomputing any of them.
+module sa_top
+  import sa_isa_pkg::*;
+  import sa_pkg::*;
+#(
+  parameter int unsigned ArrayRows = 4,
+  parameter int unsigned ArrayCols = 4,
+  parameter int unsigned SpadRows = 64,
+  parameter int unsigned WbufRows = 32,
+  parameter int unsigned AccRows = 64,
+  parameter int unsigned ParamRows = 8,
+  parameter int unsigned BusBytes = 4,
+  parameter int unsigned MaxInflight = 4,
+  parameter int unsigned LoadQueue = 4,
+  parameter int unsigned ComputeQueue = 4,
+  parameter int unsigned StoreQueue = 4,
+  parameter int unsigned FifoRows = 2,
+  parameter int unsigned SfuLatency = 3,
+  parameter int unsigned TokenMax = 255,
+  localparam int unsigned TagW = (MaxInflight > 1) ? $clog2(MaxInflight) : 1,
+  localparam int unsigned TokW = $clog2(TokenMax + 1) + 2,
+  localparam int unsigned KW = $clog2(ArrayRows + 1)
+) (
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+  // program memory (read combinationally)
+  output logic [IDX_W-1:0]              imem_addr_o,
+  input  logic [INSN_W-1:0]             imem_data_i,
+  // DRAM read channel
+  output logic                          rd_req_valid_o,
+  output logic [ADDR_W-1:0]             rd_req_addr_o,
+  output logic [TagW-1:0]               rd_req_tag_o,
+  input  logic                          rd_req_accept_i,
+  input  logic                          rd_resp_valid_i,
+  input  logic [TagW-1:0]               rd_resp_tag_i,
+  input  logic [BusBytes*8-1:0]         rd_resp_data_i,
+  // DRAM write channel
+  output logic                          wr_req_valid_o,
+  output logic [ADDR_W-1:0]             wr_req_addr_o,
+  output logic [TagW-1:0]               wr_req_tag_o,
+  output logic [BusBytes*8-1:0]         wr_req_data_o,
+  output logic [BusBytes-1:0]           wr_req_strb_o,
+  input  logic                          wr_req_accept_i,
+  input  logic                          wr_resp_valid_i,
+  input  logic [TagW-1:0]               wr_resp_tag_i,
+  // probes: fetch
+  output logic                          fetch_o,
+  output logic                          fetch_halt_o,
+  output logic                          fetch_stall_o,
+  output logic                          halted_o,
+  // probes: per unit (0 load, 1 compute, 2 store)
+  output logic [2:0]                    start_o,
+  output logic [2:0][IDX_W-1:0]         start_idx_o,
+  output logic [2:0]                    ready_o,
+  output logic [2:0][IDX_W-1:0]         ready_idx_o,
+  output logic [2:0][END_SLOTS-1:0]     end_o,
+  output logic [2:0][END_SLOTS-1:0][IDX_W-1:0] end_idx_o,
+  output logic [2:0][1:0]               state_o,      // unit_state_e
+  output logic [2:0]                    stall_o,
+  output logic [2:0]                    active_o,
+  output logic [2:0]                    head_valid_o,
+  output logic [2:0][IDX_W-1:0]         head_idx_o,
+  output logic [2:0][2:0][TokW-1:0]     tokens_o,     // [from][to]
+  output logic                          tok_overflow_o,
+  output logic                          chain_busy_o,
+  // probes: work counted in the statistics
+  output logic                          ld_row_o,
+  output logic [IDX_W-1:0]              ld_row_idx_o,
+  output logic [15:0]                   ld_row_bytes_o,
+  output logic [1:0]                    ld_row_mem_o,
+  output logic                          ld_row_accum_o,
+  output logic [KW-1:0]                 cu_start_k_o,
+  output logic                          cu_spad_rd_o,
+  output logic                          cu_wbuf_rd_o,
+  output logic                          cu_acc_wr_o,
+  output logic                          cu_acc_wr_accum_o,
+  output logic                          su_acc_rd_o,
+  output logic                          su_param_rd_o,
+  output logic                          su_row_o,
+  output logic [IDX_W-1:0]              su_row_idx_o,
+  output logic [15:0]                   su_row_bytes_o
+);
+  localparam int unsigned QW = IDX_W + INSN_W;
+  localparam int unsigned RowBytes = (ArrayRows > 4 * ArrayCols) ? ArrayRows : 4 * ArrayCols;
+  localparam int unsigned SpadW = (SpadRows > 1) ? $clog2(SpadRows) : 1;
+  localparam int unsigned WbufW = (WbufRows > 1) ? $clog2(WbufRows) : 1;
+  localparam int unsigned AccW = (AccRows > 1) ? $clog2(AccRows) : 1;
+  localparam int unsigned ParamW = (ParamRows > 1) ? $clog2(ParamRows) : 1;
+
+  // ---- fetch and queues ----------------------------------------------------------------------
+  logic [2:0] q_push;
+  logic [$clog2(LoadQueue + 1)-1:0]    q0_count;
+  logic [$clog2(ComputeQueue + 1)-1:0] q1_count;
+  logic [$clog2(StoreQueue + 1)-1:0]   q2_count;
+  logic [2:0][QW-1:0] q_head;
+  logic [QW-1:0] q_in;
+  logic [2:0] unit_start;
+
+  sa_fetch #(
+    .QueueDepth0 (LoadQueue),
+    .QueueDepth1 (ComputeQueue),
+    .QueueDepth2 (StoreQueue)
+  ) u_fetch (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .pc_o     (imem_addr_o),
+    .insn_i   (imem_data_i),
+    .count0_i (q0_count),
+    .count1_i (q1_count),
+    .count2_i (q2_count),
+    .push_o   (q_push),
+    .fetch_o  (fetch_o),
+    .halt_o   (fetch_halt_o),
+    .stall_o  (fetch_stall_o),
+    .halted_o (halted_o)
+  );
+
+  assign q_in = {imem_addr_o, imem_data_i};
+
+  sa_fifo #(.Width (QW), .Depth (LoadQueue)) u_q_load (
+    .clk_i (clk_i), .rst_ni (rst_ni), .push_i (q_push[0]), .wdata_i (q_in), .pop_i (unit_start[0]),
+    .rdata_o (q_head[0]), .count_o (q0_count), .head_o (), .tail_o ()
+  );
+  sa_fifo #(.Width (QW), .Depth (ComputeQueue)) u_q_compute (
+    .clk_i (clk_i), .rst_ni (rst_ni), .push_i (q_push[1]), .wdata_i (q_in), .pop_i (unit_start[1]),
+    .rdata_o (q_head[1]), .count_o (q1_count), .head_o (), .tail_o ()
+  );
+  sa_fifo #(.Width (QW), .Depth (StoreQueue)) u_q_store (
+    .clk_i (clk_i), .rst_ni (rst_ni), .push_i (q_push[2]), .wdata_i (q_in), .pop_i (unit_start[2]),
+    .rdata_o (q_head[2]), .count_o (q2_count), .head_o (), .tail_o ()
+  );
+
+  logic [2:0] head_valid;
+  logic [2:0][INSN_W-1:0] head_insn;
+  logic [2:0][IDX_W-1:0]  head_idx;
+  assign head_valid[0] = q0_count != '0;
+  assign head_valid[1] = q1_count != '0;
+  assign head_valid[2] = q2_count != '0;
+  for (genvar u = 0; u < 3; u++) begin : g_head
+    assign head_insn[u] = q_head[u][INSN_W-1:0];
+    assign head_idx[u]  = q_head[u][QW-1:INSN_W];
+  end
+
+  // ---- tokens --------------------------------------------------------------------------------
+  logic [2:0][2:0][TokW-1:0] tokens;
+  logic [2:0][2:0]           tok_pop;     // [to][from]
+  logic [2:0][2:0][1:0]      tok_push;    // [from][to]
+  logic [2:0]                tok_ok;
+  logic [2:0][END_SLOTS-1:0][2:0] end_push;
+
+  for (genvar u = 0; u < 3; u++) begin : g_tok
+    logic [2:0] pop_set;
+    assign pop_set = head_insn[u][POP_LSB +: POP_W];
+    always_comb begin
+      tok_ok[u] = 1'b1;
+      for (int v = 0; v < 3; v++) begin
+        if (pop_set[v] && tokens[v][u] == '0) tok_ok[u] = 1'b0;
+      end
+    end
+    assign tok_pop[u] = unit_start[u] ? pop_set : 3'b000;
+    for (genvar v = 0; v < 3; v++) begin : g_push
+      always_comb begin
+        tok_push[u][v] = '0;
+        for (int s = 0; s < END_SLOTS; s++) begin
+          if (end_o[u][s] && end_push[u][s][v]) tok_push[u][v] = tok_push[u][v] + 2'd1;
+        end
+      end
+    end
+  end
+
+  sa_tokens #(
+    .TokenMax (TokenMax)
+  ) u_tokens (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .pop_i      (tok_pop),
+    .push_i     (tok_push),
+    .count_o    (tokens),
+    .overflow_o (tok_overflow_o)
+  );
+
+  // ---- memories ------------------------------------------------------------------------------
+  logic                         mw_valid;
+  logic [1:0]                   mw_mem;
+  logic [15:0]                  mw_row;
+  logic [RowBytes-1:0]          mw_be;
+  logic [RowBytes-1:0][7:0]     mw_data;
+  logic [ArrayCols-1:0]         ld_acc_en;
+  logic [ArrayCols-1:0][31:0]   ld_acc_data;
+  logic                         ld_acc_accum;
+  logic [SpadW-1:0]             spad_rrow;
+  logic [0:0][ArrayRows-1:0][7:0] spad_rdata;
+  logic [WbufW-1:0]             wbuf_rrow;
+  logic [0:0][ArrayCols-1:0][7:0] wbuf_rdata;
+  logic [2:0][ParamW-1:0]       param_rrow;
+  logic [2:0][4*ArrayCols-1:0][7:0] param_rdata;
+  logic [ArrayCols-1:0]         arr_we, arr_accum;
+  logic [ArrayCols-1:0][AccW-1:0] arr_row;
+  logic [ArrayCols-1:0][31:0]   arr_data;
+  logic [AccW-1:0]              st_acc_row;
+  logic [ArrayCols-1:0][31:0]   st_acc_data;
+
+  sa_mem_bytes #(
+    .Rows (SpadRows), .RowBytes (ArrayRows), .NumRd (1)
+  ) u_spad (
+    .clk_i   (clk_i),
+    .we_i    (mw_valid && mw_mem == MEM_SPAD),
+    .wrow_i  (SpadW'(mw_row)),
+    .wbe_i   (mw_be[ArrayRows-1:0]),
+    .wdata_i (mw_data[ArrayRows-1:0]),
+    .rrow_i  (spad_rrow),
+    .rdata_o (spad_rdata)
+  );
+
+  sa_mem_bytes #(
+    .Rows (WbufRows), .RowBytes (ArrayCols), .NumRd (1)
+  ) u_wbuf (
+    .clk_i   (clk_i),
+    .we_i    (mw_valid && mw_mem == MEM_WBUF),
+    .wrow_i  (WbufW'(mw_row)),
+    .wbe_i   (mw_be[ArrayCols-1:0]),
+    .wdata_i (mw_data[ArrayCols-1:0]),
+    .rrow_i  (wbuf_rrow),
+    .rdata_o (wbuf_rdata)
+  );
+
+  sa_mem_bytes #(
+    .Rows (ParamRows), .RowBytes (4 * ArrayCols), .NumRd (3)
+  ) u_param (
+    .clk_i   (clk_i),
+    .we_i    (mw_valid && mw_mem == MEM_PARAM),
+    .wrow_i  (ParamW'(mw_row)),
+    .wbe_i   (mw_be[4*ArrayCols-1:0]),
+    .wdata_i (mw_data[4*ArrayCols-1:0]),
+    .rrow_i  (param_rrow),
+    .rdata_o (param_rdata)
+  );
+
+  sa_acc #(
+    .Rows (AccRows), .Cols (ArrayCols)
+  ) u_acc (
+    .clk_i       (clk_i),
+    .arr_we_i    (arr_we),
+    .arr_row_i   (arr_row),
+    .arr_accum_i (arr_accum),
+    .arr_data_i  (arr_data),
+    .ld_we_i     (mw_valid && mw_mem == MEM_ACC),
+    .ld_row_i    (AccW'(mw_row)),
+    .ld_en_i     (ld_acc_en),
+    .ld_accum_i  (ld_acc_accum),
+    .ld_data_i   (ld_acc_data),
+    .st_row_i    (st_acc_row),
+    .st_data_o   (st_acc_data)
+  );
+
+  // ---- units ---------------------------------------------------------------------------------
+  logic [2:0] in_insn, stall, ready;
+  logic [2:0][IDX_W-1:0] ready_idx;
+  logic ld_end_cfg, ld_end, cu_end_cfg, cu_end_chain, cu_end_arr, su_end_cfg, su_end_ack;
+  logic [IDX_W-1:0] ld_end_idx, cu_end_chain_idx, cu_end_arr_idx, su_end_ack_idx;
+  logic [2:0] ld_end_push, cu_end_chain_push, cu_end_arr_push, su_end_ack_push;
+
+  sa_load #(
+    .ArrayRows (ArrayRows), .ArrayCols (ArrayCols), .BusBytes (BusBytes), .MaxInflight (MaxInflight)
+  ) u_load (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .head_valid_i    (head_valid[0]),
+    .head_insn_i     (head_insn[0]),
+    .head_idx_i      (head_idx[0]),
+    .tok_ok_i        (tok_ok[0]),
+    .start_o         (unit_start[0]),
+    .rd_valid_o      (rd_req_valid_o),
+    .rd_addr_o       (rd_req_addr_o),
+    .rd_tag_o        (rd_req_tag_o),
+    .rd_accept_i     (rd_req_accept_i),
+    .rd_resp_valid_i (rd_resp_valid_i),
+    .rd_resp_tag_i   (rd_resp_tag_i),
+    .rd_resp_data_i  (rd_resp_data_i),
+    .mw_valid_o      (mw_valid),
+    .mw_mem_o        (mw_mem),
+    .mw_row_o        (mw_row),
+    .mw_be_o         (mw_be),
+    .mw_data_o       (mw_data),
+    .acc_en_o        (ld_acc_en),
+    .acc_data_o      (ld_acc_data),
+    .acc_accum_o     (ld_acc_accum),
+    .inside_o        (in_insn[0]),
+    .stall_o         (stall[0]),
+    .active_o        (active_o[0]),
+    .ready_o         (ready[0]),
+    .ready_idx_o     (ready_idx[0]),
+    .end_cfg_o       (ld_end_cfg),
+    .end_ld_o        (ld_end),
+    .end_ld_idx_o    (ld_end_idx),
+    .end_ld_push_o   (ld_end_push),
+    .row_o           (ld_row_o),
+    .row_idx_o       (ld_row_idx_o),
+    .row_bytes_o     (ld_row_bytes_o),
+    .row_mem_o       (ld_row_mem_o),
+    .row_accum_o     (ld_row_accum_o)
+  );
+
+  sa_compute #(
+    .ArrayRows (ArrayRows), .ArrayCols (ArrayCols), .SpadRows (SpadRows), .WbufRows (WbufRows),
+    .AccRows (AccRows)
+  ) u_compute (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .head_valid_i     (head_valid[1]),
+    .head_insn_i      (head_insn[1]),
+    .head_idx_i       (head_idx[1]),
+    .tok_ok_i         (tok_ok[1]),
+    .start_o          (unit_start[1]),
+    .spad_row_o       (spad_rrow),
+    .spad_data_i      (spad_rdata[0]),
+    .wbuf_row_o       (wbuf_rrow),
+    .wbuf_data_i      (wbuf_rdata[0]),
+    .acc_we_o         (arr_we),
+    .acc_row_o        (arr_row),
+    .acc_accum_o      (arr_accum),
+    .acc_data_o       (arr_data),
+    .inside_o         (in_insn[1]),
+    .active_o         (active_o[1]),
+    .chain_busy_o     (chain_busy_o),
+    .ready_o          (ready[1]),
+    .ready_idx_o      (ready_idx[1]),
+    .end_cfg_o        (cu_end_cfg),
+    .end_chain_o      (cu_end_chain),
+    .end_chain_idx_o  (cu_end_chain_idx),
+    .end_chain_push_o (cu_end_chain_push),
+    .end_arr_o        (cu_end_arr),
+    .end_arr_idx_o    (cu_end_arr_idx),
+    .end_arr_push_o   (cu_end_arr_push),
+    .start_k_o        (cu_start_k_o),
+    .spad_rd_o        (cu_spad_rd_o),
+    .wbuf_rd_o        (cu_wbuf_rd_o),
+    .acc_wr_o         (cu_acc_wr_o),
+    .acc_wr_accum_o   (cu_acc_wr_accum_o)
+  );
+  assign stall[1] = 1'b0;
+
+  sa_store #(
+    .ArrayCols (ArrayCols), .AccRows (AccRows), .ParamRows (ParamRows), .BusBytes (BusBytes),
+    .MaxInflight (MaxInflight), .FifoRows (FifoRows), .SfuLatency (SfuLatency)
+  ) u_store (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .head_valid_i    (head_valid[2]),
+    .head_insn_i     (head_insn[2]),
+    .head_idx_i      (head_idx[2]),
+    .tok_ok_i        (tok_ok[2]),
+    .start_o         (unit_start[2]),
+    .acc_row_o       (st_acc_row),
+    .acc_data_i      (st_acc_data),
+    .param_row_o     (param_rrow),
+    .param_data_i    (param_rdata),
+    .wr_valid_o      (wr_req_valid_o),
+    .wr_addr_o       (wr_req_addr_o),
+    .wr_tag_o        (wr_req_tag_o),
+    .wr_data_o       (wr_req_data_o),
+    .wr_strb_o       (wr_req_strb_o),
+    .wr_accept_i     (wr_req_accept_i),
+    .wr_resp_valid_i (wr_resp_valid_i),
+    .wr_resp_tag_i   (wr_resp_tag_i),
+    .inside_o        (in_insn[2]),
+    .stall_o         (stall[2]),
+    .active_o        (active_o[2]),
+    .ready_o         (ready[2]),
+    .ready_idx_o     (ready_idx[2]),
+    .end_cfg_o       (su_end_cfg),
+    .end_ack_o       (su_end_ack),
+    .end_ack_idx_o   (su_end_ack_idx),
+    .end_ack_push_o  (su_end_ack_push),
+    .row_o           (su_row_o),
+    .row_idx_o       (su_row_idx_o),
+    .row_bytes_o     (su_row_bytes_o),
+    .acc_rd_o        (su_acc_rd_o),
+    .param_rd_o      (su_param_rd_o)
+  );
+
+  // ---- probes --------------------------------------------------------------------------------
+  // End slots: 0 the instruction started this cycle (configuration class), 1 a DMA or weight
+  // chain end, 2 the array's last accumulator write.
+  always_comb begin
+    end_o    = '0;
+    end_idx_o = '0;
+    end_push = '0;
+    end_o[0][0] = ld_end_cfg;  end_idx_o[0][0] = head_idx[0];
+    end_push[0][0] = head_insn[0][PUSH_LSB +: PUSH_W];
+    end_o[0][1] = ld_end;      end_idx_o[0][1] = ld_end_idx;   end_push[0][1] = ld_end_push;
+    end_o[1][0] = cu_end_cfg;  end_idx_o[1][0] = head_idx[1];
+    end_push[1][0] = head_insn[1][PUSH_LSB +: PUSH_W];
+    end_o[1][1] = cu_end_chain; end_idx_o[1][1] = cu_end_chain_idx; end_push[1][1] = cu_end_chain_push;
+    end_o[1][2] = cu_end_arr;  end_idx_o[1][2] = cu_end_arr_idx; end_push[1][2] = cu_end_arr_push;
+    end_o[2][0] = su_end_cfg;  end_idx_o[2][0] = head_idx[2];
+    end_push[2][0] = head_insn[2][PUSH_LSB +: PUSH_W];
+    end_o[2][1] = su_end_ack;  end_idx_o[2][1] = su_end_ack_idx; end_push[2][1] = su_end_ack_push;
+  end
+
+  for (genvar u = 0; u < 3; u++) begin : g_probe
+    always_comb begin
+      if (in_insn[u]) state_o[u] = stall[u] ? UST_WAIT_RES : UST_BUSY;
+      else if (head_valid[u]) state_o[u] = tok_ok[u] ? UST_WAIT_RES : UST_WAIT_TOKEN;
+      else state_o[u] = UST_IDLE;
+    end
+    assign start_idx_o[u] = head_idx[u];
+  end
+
+  assign start_o      = unit_start;
+  assign ready_o      = ready;
+  assign ready_idx_o  = ready_idx;
+  assign stall_o      = stall;
+  assign head_valid_o = head_valid;
+  assign head_idx_o   = head_idx;
+  assign tokens_o     = tokens;
+
+  // Row numbers are 16 bits in the ISA; each memory uses the bits its size needs.
+  logic unused_top;
+  assign unused_top = ^mw_row;
+endmodule

@@ -1,0 +1,293 @@
+// run_cmd.c: `sasim run`: option parsing, loading, inputs, running an engine, reports and
+// output tensors (see run_cmd.h). sasim's main.c and the RTL harness both call it.
+#include "run_cmd.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <zlib.h>
+
+#include "../isa/npy.h"
+#include "report.h"
+
+static const char usage_run[] =
+    "usage: sasim run PROG.bin [options]\n"
+    "  --stats              print the statistics table (cycles, units, traffic, layers)\n"
+    "  --json FILE          write the statistics as JSON (- for stdout)\n"
+    "  --csv FILE           write per-layer statistics as CSV (- for stdout)\n"
+    "  --trace FILE         write a Chrome/Perfetto trace (a track per unit; 1 us = 1 cycle)\n"
+    "  --mode fast|detailed fast: per-instruction timing (default); detailed: cycle by cycle, PE by PE\n"
+    "  --pe-trace           (detailed) print the array state every active cycle to stdout\n"
+    "  --engine c|rtl|both  c: the C simulator (default); rtl: the Verilator model of rtl/ (sasim-rtl,\n"
+    "                       built by `make rtl`); both: the RTL and the detailed engine in lockstep,\n"
+    "                       stopping at the first difference\n"
+    "  --vcd FILE           (rtl) write a waveform of cycles [--vcd-from N, --vcd-to M)\n"
+    "  --max-cycles N       stop with an error instead of simulating past N cycles\n"
+    "  --arch FILE.json     refuse to run unless the program was compiled for this arch\n"
+    "  --input NAME=X.npy   replace input tensor NAME (shape and dtype must match); repeatable\n"
+    "  --output-dir DIR     write every output tensor as DIR/NAME.npy\n"
+    "Output tensors are listed with their CRC32 either way.\n";
+
+// Prints the recorded errors and returns the exit status for an error.
+int cli_fail(const Diag *d) {
+  diag_print(d);
+  return 1;
+}
+
+int cli_usage_error(const char *usage, const char *fmt, const char *arg) {
+  fprintf(stderr, "sasim: error: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n%s", usage);
+  return 2;
+}
+
+int cli_is_help(const char *a) { return !strcmp(a, "--help") || !strcmp(a, "-h"); }
+
+FILE *cli_open_out(const char *path, Diag *d) {
+  if (!strcmp(path, "-")) return stdout;
+  FILE *f = fopen(path, "w");
+  if (!f) diag_error(d, "%s: error: cannot write: %s", path, strerror(errno));
+  return f;
+}
+
+int cli_close_out(FILE *f, const char *path, Diag *d) {
+  if (f == stdout) return fflush(f) ? diag_error(d, "%s: error: write failed", path) : 0;
+  int bad = ferror(f);
+  if (fclose(f) || bad) return diag_error(d, "%s: error: write failed", path);
+  return 0;
+}
+
+// --input NAME=X.npy: checks shape and dtype against the tensor, then writes it into DRAM.
+static int apply_input(Sim *s, const char *spec, Diag *d) {
+  const Program *p = sim_program(s);
+  char name[PROG_NAME_MAX];
+  const char *eq = strchr(spec, '=');
+  const char *path = spec;
+  const TensorInfo *t = NULL;
+  if (eq) {
+    size_t n = (size_t)(eq - spec);
+    if (n >= sizeof name) return diag_error(d, "sasim: error: --input %s: tensor name too long", spec);
+    memcpy(name, spec, n);
+    name[n] = 0;
+    path = eq + 1;
+    t = prog_find_tensor(p, name);
+    if (!t) return diag_error(d, "sasim: error: --input %s: the program has no tensor \"%s\"", spec, name);
+  } else {
+    for (uint32_t i = 0; i < p->n_tensors; i++)
+      if (p->tensors[i].role == ROLE_INPUT) {
+        if (t) return diag_error(d, "sasim: error: --input %s: the program has several inputs; use NAME=FILE", spec);
+        t = &p->tensors[i];
+      }
+    if (!t) return diag_error(d, "sasim: error: --input %s: the program has no input tensor", spec);
+  }
+  NpyArray arr;
+  if (npy_read(path, &arr, d)) return -1;
+  int rc = 0;
+  NpyType want = t->dtype == DT_INT8 ? NPY_I8 : NPY_I32;
+  if (arr.type != want) {
+    rc = diag_error(d, "%s: error: dtype does not match tensor \"%s\" (%s expected)", path, t->name,
+                    t->dtype == DT_INT8 ? "int8" : "int32");
+  } else if (arr.ndim != t->ndim) {
+    rc = diag_error(d, "%s: error: %u dimensions, tensor \"%s\" has %u", path, arr.ndim, t->name, t->ndim);
+  } else {
+    for (uint32_t i = 0; i < t->ndim && !rc; i++)
+      if (arr.dims[i] != t->dims[i])
+        rc = diag_error(d, "%s: error: dimension %u is %llu, tensor \"%s\" has %u", path, i,
+                        (unsigned long long)arr.dims[i], t->name, t->dims[i]);
+  }
+  if (!rc) rc = sim_set_tensor(s, t->name, arr.data, arr.count * npy_type_size(arr.type), d);
+  npy_free(&arr);
+  return rc;
+}
+
+static uint64_t tensor_elems(const TensorInfo *t) {
+  uint64_t n = 1;
+  for (uint32_t i = 0; i < t->ndim; i++) n *= t->dims[i];
+  return n;
+}
+
+// A tensor name (from the binary) that can be a file name inside --output-dir: no '/' or '\\',
+// no control characters, not starting with '.' (so neither ".." nor hidden files).
+static int name_is_file_safe(const char *name) {
+  if (!name[0] || name[0] == '.') return 0;
+  for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+    if (*c == '/' || *c == '\\' || *c < 0x20 || *c == 0x7f) return 0;
+  return 1;
+}
+
+// Lists output tensors with a CRC32 of their bytes; writes .npy files when dir is set.
+static int emit_outputs(const Sim *s, const char *dir, Diag *d) {
+  const Program *p = sim_program(s);
+  if (dir) {
+    for (uint32_t i = 0; i < p->n_tensors; i++)   // refuse before writing anything
+      if (p->tensors[i].role == ROLE_OUTPUT && !name_is_file_safe(p->tensors[i].name))
+        return diag_error(d, "sasim: tensor \"%s\": error: not usable as a file name in --output-dir", p->tensors[i].name);
+    if (mkdir(dir, 0777) && errno != EEXIST)
+      return diag_error(d, "%s: error: cannot create directory: %s", dir, strerror(errno));
+  }
+  for (uint32_t i = 0; i < p->n_tensors; i++) {
+    const TensorInfo *t = &p->tensors[i];
+    if (t->role != ROLE_OUTPUT) continue;
+    uint64_t n = tensor_elems(t), bytes = n * prog_dtype_size(t->dtype);
+    void *buf = malloc(bytes ? bytes : 1);
+    if (!buf) return diag_error(d, "sasim: error: out of memory");
+    sim_get_tensor(s, t, buf);
+    uLong crc = crc32_z(0L, buf, (z_size_t)bytes);
+    printf("output %s: %s [", t->name, t->dtype == DT_INT8 ? "int8" : "int32");
+    for (uint32_t k = 0; k < t->ndim; k++) printf("%s%u", k ? "," : "", t->dims[k]);
+    printf("] crc32 %08lx\n", crc);
+    int rc = 0;
+    if (dir) {
+      char path[4096];
+      uint64_t dims[PROG_MAX_DIMS];
+      for (uint32_t k = 0; k < t->ndim; k++) dims[k] = t->dims[k];
+      if ((size_t)snprintf(path, sizeof path, "%s/%s.npy", dir, t->name) >= sizeof path)
+        rc = diag_error(d, "%s: error: output path too long", dir);
+      else
+        rc = npy_write(path, t->dtype == DT_INT8 ? NPY_I8 : NPY_I32, t->ndim, dims, buf, d);
+    }
+    free(buf);
+    if (rc) return -1;
+  }
+  return 0;
+}
+
+static int write_report(const char *path, const Sim *s, const char *label, int kind, Diag *d) {
+  FILE *f = cli_open_out(path, d);
+  if (!f) return -1;
+  if (kind == 0) report_json(f, s, label);
+  if (kind == 1) report_layers_csv(f, s);
+  if (kind == 2) report_trace(f, s);
+  return cli_close_out(f, path, d);
+}
+
+// Parses a whole decimal number for option `opt`; 0 on success.
+static int parse_count(const char *opt, const char *s, unsigned long long *out, int allow_zero) {
+  char *end;
+  errno = 0;
+  *out = strtoull(s, &end, 10);
+  if (errno || *end || !*s || s[0] == '-' || (!allow_zero && *out == 0)) {
+    char what[64];
+    snprintf(what, sizeof what, "%s %%s: expected a %s whole number", opt, allow_zero ? "non-negative" : "positive");
+    return cli_usage_error(usage_run, what, s);
+  }
+  return 0;
+}
+
+int run_args_parse(int argc, char **argv, RunArgs *a) {
+  memset(a, 0, sizeof *a);
+  a->mode = SIM_FAST;
+  a->engine = RUN_ENGINE_C;
+  for (int i = 0; i < argc; i++) {
+    const char *o = argv[i];
+    const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+    if (cli_is_help(o)) {
+      fputs(usage_run, stdout);
+      return 1;
+    } else if (!strcmp(o, "--stats")) {
+      a->stats = 1;
+    } else if (!strcmp(o, "--pe-trace")) {
+      a->pe_trace = 1;
+    } else if (!strcmp(o, "--json") || !strcmp(o, "--csv") || !strcmp(o, "--trace") || !strcmp(o, "--arch") ||
+               !strcmp(o, "--output-dir") || !strcmp(o, "--input") || !strcmp(o, "--mode") ||
+               !strcmp(o, "--engine") || !strcmp(o, "--max-cycles") || !strcmp(o, "--vcd") ||
+               !strcmp(o, "--vcd-from") || !strcmp(o, "--vcd-to") || !strcmp(o, "--flip-write-bit")) {
+      if (!next) return cli_usage_error(usage_run, "%s needs a value", o);
+      i++;
+      unsigned long long n = 0;
+      if (!strcmp(o, "--json")) a->json = next;
+      if (!strcmp(o, "--csv")) a->csv = next;
+      if (!strcmp(o, "--trace")) a->trace = next;
+      if (!strcmp(o, "--arch")) a->arch_path = next;
+      if (!strcmp(o, "--output-dir")) a->outdir = next;
+      if (!strcmp(o, "--vcd")) a->vcd = next;
+      if (!strcmp(o, "--input")) {
+        if (a->n_inputs == RUN_MAX_INPUTS) return cli_usage_error(usage_run, "%s: at most 64 inputs", o);
+        a->inputs[a->n_inputs++] = next;
+      }
+      if (!strcmp(o, "--mode")) {
+        if (!strcmp(next, "fast")) a->mode = SIM_FAST;
+        else if (!strcmp(next, "detailed")) a->mode = SIM_DETAILED;
+        else return cli_usage_error(usage_run, "--mode %s: expected fast or detailed", next);
+      }
+      if (!strcmp(o, "--engine")) {
+        if (!strcmp(next, "c")) a->engine = RUN_ENGINE_C;
+        else if (!strcmp(next, "rtl")) a->engine = RUN_ENGINE_RTL;
+        else if (!strcmp(next, "both")) a->engine = RUN_ENGINE_BOTH;
+        else return cli_usage_error(usage_run, "--engine %s: expected c, rtl or both", next);
+      }
+      if (!strcmp(o, "--max-cycles") && parse_count(o, next, &a->max_cycles, 0)) return 2;
+      if (!strcmp(o, "--vcd-from") && parse_count(o, next, &a->vcd_from, 1)) return 2;
+      if (!strcmp(o, "--vcd-to") && parse_count(o, next, &a->vcd_to, 1)) return 2;
+      if (!strcmp(o, "--flip-write-bit")) {
+        if (parse_count(o, next, &n, 0)) return 2;
+        a->flip_write_bit = n > 1000000000ull ? 1000000000 : (int)n;
+      }
+    } else if (o[0] == '-' && o[1]) {
+      return cli_usage_error(usage_run, "unknown option %s", o);
+    } else if (a->prog_path) {
+      return cli_usage_error(usage_run, "more than one program given (%s)", o);
+    } else {
+      a->prog_path = o;
+    }
+  }
+  if (!a->prog_path) return cli_usage_error(usage_run, "%s", "no program given");
+  if (a->pe_trace && (a->mode != SIM_DETAILED || a->engine != RUN_ENGINE_C))
+    return cli_usage_error(usage_run, "%s", "--pe-trace needs --mode detailed (and the C engine)");
+  if ((a->vcd || a->flip_write_bit) && a->engine == RUN_ENGINE_C)
+    return cli_usage_error(usage_run, "%s", "--vcd and --flip-write-bit need --engine rtl or both");
+  return 0;
+}
+
+static const char *engine_label(const RunArgs *a) {
+  if (a->engine == RUN_ENGINE_RTL) return "rtl";
+  if (a->engine == RUN_ENGINE_BOTH) return "rtl and detailed in lockstep";
+  return a->mode == SIM_FAST ? "fast" : "detailed";
+}
+
+int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
+  Diag d;
+  diag_init(&d);
+  Program *p = NULL;
+  if (prog_load(a->prog_path, &p, &d)) return cli_fail(&d);
+  if (a->arch_path) {
+    Arch want;
+    if (arch_load_file(a->arch_path, &want, &d)) {
+      prog_free(p);
+      return cli_fail(&d);
+    }
+    if (!arch_equal(&want, &p->arch)) {
+      diag_error(&d, "%s: error: arch mismatch: compiled for \"%s\" (%ux%u), but %s describes \"%s\" (%ux%u)",
+                 a->prog_path, p->arch.name, p->arch.rows, p->arch.cols, a->arch_path, want.name, want.rows,
+                 want.cols);
+      prog_free(p);
+      return cli_fail(&d);
+    }
+  }
+  Sim *s = sim_new(p, engine ? SIM_DETAILED : a->mode, &d);
+  int rc = s ? 0 : -1;
+  for (int i = 0; i < a->n_inputs && !rc; i++) rc = apply_input(s, a->inputs[i], &d);
+  if (!rc && a->pe_trace) sim_set_pe_trace(s, stdout);
+  if (!rc) sim_set_progress(s, stderr);
+  if (!rc) sim_set_max_cycles(s, a->max_cycles);
+  clock_t t0 = clock();
+  if (!rc && !engine && a->mode == SIM_DETAILED)
+    fprintf(stderr, "sasim: running %s cycle by cycle...\n", a->prog_path);
+  if (!rc) rc = engine ? engine(ctx, s, a, &d) : sim_run(s, &d);
+  double host_s = (double)(clock() - t0) / CLOCKS_PER_SEC;
+  if (!rc && a->stats) {
+    report_text(stdout, s, a->prog_path);
+    printf("\nhost time      %.3f s (%s mode)\n", host_s, engine_label(a));
+  } else if (!rc) {
+    printf("%llu cycles\n", (unsigned long long)sim_stats(s)->cycles);
+  }
+  if (!rc && a->json) rc = write_report(a->json, s, a->prog_path, 0, &d);
+  if (!rc && a->csv) rc = write_report(a->csv, s, a->prog_path, 1, &d);
+  if (!rc && a->trace) rc = write_report(a->trace, s, a->prog_path, 2, &d);
+  if (!rc) rc = emit_outputs(s, a->outdir, &d);
+  sim_free(s);
+  prog_free(p);
+  return rc ? cli_fail(&d) : 0;
+}

@@ -1,0 +1,57 @@
+// run_cmd.h: the `sasim run` command, shared by sasim (the C engines) and sasim-rtl (the RTL
+// model, rtl/harness/), so both take the same options and print the same reports and outputs.
+// Also the few command-line helpers every sasim command uses.
+#ifndef SA_RUN_CMD_H
+#define SA_RUN_CMD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { RUN_ENGINE_C, RUN_ENGINE_RTL, RUN_ENGINE_BOTH } RunEngineKind;
+
+#define RUN_MAX_INPUTS 64
+
+typedef struct {
+  const char *prog_path, *json, *csv, *trace, *arch_path, *outdir;
+  const char *inputs[RUN_MAX_INPUTS];
+  int n_inputs, stats, pe_trace;
+  unsigned long long max_cycles;
+  SimMode mode;
+  RunEngineKind engine;
+  const char *vcd;                   // RTL engines: waveform file, or NULL
+  unsigned long long vcd_from, vcd_to;   // cycles traced: [from, to) (to 0: to the end)
+  int flip_write_bit;                // RTL engines, tests only: flip bit 0 of the Nth write beat (1-based)
+} RunArgs;
+
+// An engine other than the C ones: runs s to completion, filling its DRAM, times and
+// statistics exactly as sim_run would. Returns 0, or -1 with a message in d.
+typedef int (*RunEngine)(void *ctx, Sim *s, const RunArgs *a, Diag *d);
+
+// Parses the arguments after `run`. Returns 0 to run, 1 when --help was printed, 2 after a usage
+// error (printed with the usage).
+int run_args_parse(int argc, char **argv, RunArgs *a);
+// Loads the program, checks --arch, applies --input, runs it (engine NULL: the C engine of
+// a->mode), prints the cycles or --stats, writes --json/--csv/--trace and the outputs.
+// Returns the exit status (0, or 1 after printing the errors).
+int run_cmd(const RunArgs *a, RunEngine engine, void *ctx);
+
+// Command-line helpers. cli_fail prints the recorded errors and returns 1; cli_usage_error prints
+// "sasim: error: " fmt (with arg) and the usage, and returns 2.
+int cli_fail(const Diag *d);
+int cli_usage_error(const char *usage, const char *fmt, const char *arg);
+int cli_is_help(const char *a);
+// "-" is stdout. cli_close_out reports write errors.
+FILE *cli_open_out(const char *path, Diag *d);
+int cli_close_out(FILE *f, const char *path, Diag *d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

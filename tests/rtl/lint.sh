@@ -1,0 +1,20 @@
+#!/bin/sh
+# lint.sh: verilator --lint-only -Wall over the whole sa_top in a few configurations (the default
+# parameters, a 2x2 with one-slot queues and a 1-byte bus, a 16x16): no warning may appear
+# (waivers live in rtl/lint.vlt, each with its reason). Prints PASS/FAIL lines for tests/run.sh.
+set -u
+command -v verilator >/dev/null 2>&1 || { echo "FAIL rtl-lint: verilator is not installed (make deps)"; exit 0; }
+SV="rtl/sa_isa_pkg.sv rtl/sa_pkg.sv $(ls rtl/sa_*.sv | grep -v -e sa_isa_pkg.sv -e sa_pkg.sv)"
+T=$(mktemp); trap 'rm -f "$T"' EXIT
+n=0
+for cfg in "" \
+  "-GArrayRows=2 -GArrayCols=2 -GBusBytes=1 -GMaxInflight=1 -GLoadQueue=1 -GComputeQueue=1 -GStoreQueue=1 -GFifoRows=1 -GSfuLatency=1 -GSpadRows=8 -GWbufRows=4 -GAccRows=6 -GParamRows=6" \
+  "-GArrayRows=16 -GArrayCols=16 -GBusBytes=16 -GMaxInflight=128 -GSpadRows=8192 -GWbufRows=2048 -GAccRows=2048 -GParamRows=64 -GSfuLatency=3 -GFifoRows=4"; do
+  n=$((n + 1))
+  # shellcheck disable=SC2086
+  if verilator --lint-only -Wall --top-module sa_top rtl/lint.vlt $SV $cfg >"$T" 2>&1; then
+    echo "PASS rtl-lint-$n"
+  else
+    echo "FAIL rtl-lint-$n: $(grep -m3 '%' "$T" | tr '\n' ' ')"
+  fi
+done

@@ -1,0 +1,55 @@
+#!/bin/sh
+# rtl.sh BUILD_DIR: the RTL model (sasim-rtl) against the C detailed engine. Every shipped program
+# (workloads/asm/*.s) through --engine rtl and --engine both: identical output lines (CRC32 of
+# every output), statistics JSON and output files; SA_RTL_RANDOM (default 200) random legal
+# programs (tests/common/randprog.c) split over the fixed archs below, each in lockstep (--engine
+# both compares every cycle's unit states, fetches, DRAM beats and instruction times, then the
+# statistics and all of DRAM); and a planted bug (--flip-write-bit) that lockstep must report.
+# Prints PASS/FAIL lines for tests/run.sh. Run from the repository root.
+set -u
+B=${1:-build}
+SASIM=$B/bin/sasim
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+CLI_PREFIX=rtl
+. tests/cli/lib.sh
+[ -x "$B/bin/sasim-rtl" ] || { fail built "no $B/bin/sasim-rtl (make rtl)"; exit 0; }
+
+for s in workloads/asm/*.s; do
+  n=$(basename "$s" .s)
+  $SASIM asm "$s" -o "$T/$n.bin" || { fail "asm-$n" "does not assemble"; continue; }
+  $SASIM run "$T/$n.bin" --mode detailed --json "$T/$n.c.json" --output-dir "$T/$n.c" >"$T/$n.c.out" 2>/dev/null
+  if $SASIM run "$T/$n.bin" --engine rtl --json "$T/$n.r.json" --output-dir "$T/$n.r" >"$T/$n.r.out" 2>"$T/$n.r.err" &&
+     cmp -s "$T/$n.c.json" "$T/$n.r.json" && cmp -s "$T/$n.c.out" "$T/$n.r.out" && diff -r "$T/$n.c" "$T/$n.r" >/dev/null
+  then pass "shipped-$n"
+  else fail "shipped-$n" "rtl differs from detailed: $(head -c 300 "$T/$n.r.err") $(diff "$T/$n.c.out" "$T/$n.r.out" | head -c 200)"; fi
+  expect "lockstep-$n" 0 'cycles' -- $SASIM run "$T/$n.bin" --engine both
+done
+
+# The --stats table and the exit status come through sasim's exec of sasim-rtl unchanged.
+if [ -f "$T/gemm_small.bin" ]; then
+  expect stats-table 0 '^cycles +[0-9]+' -- $SASIM run "$T/gemm_small.bin" --engine rtl --stats
+  expect max-cycles 1 'cycle limit 50 reached' -- $SASIM run "$T/gemm_small.bin" --engine rtl --max-cycles 50
+  # A planted bug: bit 0 of the first written byte flipped on its way to DRAM. Lockstep stops at
+  # that beat and names the cycle, the STORE and both values.
+  expect planted-bug 1 'diverge at cycle [0-9]+, store unit, insn [0-9]+ \(STORE .*DRAM write beat: detailed 0x[0-9a-f]+ \[.*\], rtl' \
+    -- $SASIM run "$T/gemm_small.bin" --engine both --flip-write-bit 1
+fi
+
+# Random programs, split over the archs (one Verilator model each).
+total=${SA_RTL_RANDOM:-200}
+set -- tests/rtl/arch_2x2.json workloads/arch/tiny.json
+per=$(( (total + $# - 1) / $# ))
+for arch in "$@"; do
+  a=$(basename "$arch" .json)
+  mkdir -p "$T/r-$a"
+  if ! "$B/tests/rtl/gen_randprog" "$arch" 1 "$per" "$T/r-$a" 2>"$T/gen.err"; then
+    fail "random-$a" "gen_randprog: $(head -c 300 "$T/gen.err")"; continue
+  fi
+  bad=0 first=""
+  for p in "$T/r-$a"/r*.bin; do
+    if ! "$B/bin/sasim-rtl" run "$p" --engine both >"$T/out" 2>&1; then
+      bad=$((bad + 1)); [ -n "$first" ] || first="seed $(basename "$p" .bin | tr -d r): $(head -c 400 "$T/out")"
+    fi
+  done
+  [ $bad -eq 0 ] && pass "random-$a-$per-programs" || fail "random-$a" "$bad of $per programs diverge; first: $first"
+done

@@ -558,12 +558,18 @@ static int read_code(const Reader *r, Section *s, Program *p) {
     return err_sec(r, s, s->raw - s->raw % ISA_WORD_BYTES, "0x%llx bytes are not a whole number of %d-byte words",
                    (unsigned long long)s->raw, ISA_WORD_BYTES);
   uint32_t n = (uint32_t)(s->raw / ISA_WORD_BYTES);
+  if (prog_reserve_insns(p, n)) return err_sec(r, s, 0, "out of memory");
+  Diag quiet;   // the message's place is formatted only when an instruction is bad
+  diag_init(&quiet);
   for (uint32_t i = 0; i < n; i++) {
-    char loc[64], where[512];
-    sec_loc(s, (uint64_t)i * ISA_WORD_BYTES, loc, sizeof loc);
-    snprintf(where, sizeof where, "%s: %s (insn %u)", r->file, loc, i);
     Insn in;
-    if (isa_decode(s->data + (size_t)i * ISA_WORD_BYTES, &in, where, r->d)) return -1;
+    const uint8_t *word = s->data + (size_t)i * ISA_WORD_BYTES;
+    if (isa_decode(word, &in, "", &quiet)) {
+      char loc[64], where[512];
+      sec_loc(s, (uint64_t)i * ISA_WORD_BYTES, loc, sizeof loc);
+      snprintf(where, sizeof where, "%s: %s (insn %u)", r->file, loc, i);
+      return isa_decode(word, &in, where, r->d);
+    }
     if (prog_add_insn(p, &in)) return err_sec(r, s, 0, "out of memory");
   }
   return 0;
@@ -667,11 +673,15 @@ static int read_layers(const Reader *r, Section *s, Program *p) {
 static int check_program(const Reader *r, const Section *code, const Program *p) {
   ProgCheckState st;
   memset(&st, 0, sizeof st);
+  Diag quiet;   // the message's place is formatted only when an instruction is bad
+  diag_init(&quiet);
   for (uint32_t i = 0; i < p->n_insns; i++) {
+    ProgCheckState before = st;
+    if (!prog_check_insn(p, &st, &p->insns[i], "", &quiet)) continue;
     char loc[64], where[512];
     sec_loc(code, (uint64_t)i * ISA_WORD_BYTES, loc, sizeof loc);
     snprintf(where, sizeof where, "%s: %s (insn %u)", r->file, loc, i);
-    if (prog_check_insn(p, &st, &p->insns[i], where, r->d)) return -1;
+    return prog_check_insn(p, &before, &p->insns[i], where, r->d);
   }
   return prog_check(p, r->file, r->d);
 }

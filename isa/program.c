@@ -33,6 +33,10 @@ static int grow(void **arr, uint32_t *cap, uint32_t n, size_t elem) {
   return 0;
 }
 
+int prog_reserve_insns(Program *p, uint32_t n) {
+  return n ? grow((void **)&p->insns, &p->cap_insns, n - 1, sizeof *p->insns) : 0;
+}
+
 int prog_add_insn(Program *p, const Insn *in) {
   if (grow((void **)&p->insns, &p->cap_insns, p->n_insns, sizeof *p->insns)) return -1;
   p->insns[p->n_insns++] = *in;

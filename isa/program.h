@@ -54,6 +54,8 @@ Program *prog_new(const Arch *arch);
 void prog_free(Program *p);   // prog_free(NULL) is a no-op
 // Builders: copy their arguments. Return 0, or -1 on out of memory.
 int prog_add_insn(Program *p, const Insn *in);
+// Makes room for n instructions in all (a loader that knows the count avoids regrowing).
+int prog_reserve_insns(Program *p, uint32_t n);
 int prog_add_tensor(Program *p, const TensorInfo *t);
 int prog_add_data(Program *p, uint64_t addr, const void *bytes, uint64_t len);
 int prog_add_layer(Program *p, const char *name);

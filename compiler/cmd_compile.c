@@ -9,13 +9,14 @@
 #include <unistd.h>
 
 #include "../isa/asm.h"
+#include "cli_args.h"
 #include "compile.h"
 #include "net.h"
 
 const char cmd_compile_usage[] =
     "       sacc compile NET.json [-o OUT] [--arch ARCH.json] [--emit bin|asm] [--no-double-buffer]\n"
     "                [--dump-ir fuse|layout|lower|tiling|memplan|schedule|all] [--stats] [--json F]\n"
-    "                [--seed N] [--no-compress]\n"
+    "                [--seed N] [--no-compress] [--calib [NAME=]X.npy]...\n"
     "\n"
     "  compile lower the network onto the machine (docs/COMPILER.md) and write the program:\n"
     "          a binary (default OUT: NET.bin in the current directory) or, with --emit asm,\n"
@@ -64,8 +65,12 @@ int cmd_compile(int argc, char **argv) {
   int asm_out = 0, stats = 0, compress = 1;
   CompileOptions o;
   compile_options_default(&o);
+  CliCalib calib = {0};
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
+    int c = cli_calib_option(argc, argv, &i, &calib);
+    if (c < 0) return usage_error("--calib needs a file (at most 64)");
+    if (c) continue;
     int has_val = i + 1 < argc;
     if (!strcmp(a, "-o") || !strcmp(a, "--arch") || !strcmp(a, "--emit") || !strcmp(a, "--dump-ir") ||
         !strcmp(a, "--json") || !strcmp(a, "--seed")) {
@@ -110,11 +115,8 @@ int cmd_compile(int argc, char **argv) {
   Graph *g = NULL;
   Program *p = NULL;
   char *def = NULL;
-  NetOptions nopt;
-  net_options_default(&nopt);
   int rc = arch_path ? arch_load_file(arch_path, &arch, &d) : 0;
-  if (!rc) rc = net_load(net, &nopt, &g, &d);
-  if (!rc) rc = net_prepare(g, &nopt, &d);
+  if (!rc) rc = cli_load(net, &calib, &g, &d);
   CompileStats st = {0};
   if (!rc && !(p = compile_graph(g, &arch, &o, &st, &d))) rc = -1;
   if (!rc && !out && !(out = def = default_out(net, asm_out ? ".s" : ".bin"))) rc = diag_error(&d, "sacc: error: out of memory");
@@ -137,6 +139,7 @@ int cmd_compile(int argc, char **argv) {
   }
   if (rc) diag_print(&d);
   compile_stats_free(&st);
+  cli_calib_free(&calib);
   free(def);
   prog_free(p);
   graph_free(g);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "cli_args.h"
 #include "cmd_compile.h"
 #include "net.h"
 #include "qerror.h"
@@ -41,91 +42,12 @@ static int fail(Diag *d, Graph *g) {
   return 1;
 }
 
-// Which network input a `[NAME=]FILE` argument is for: NAME's, or the first one not yet taken.
-// Sets *t (index into Graph.inputs) and *file; -1 with a message when there is none.
-static int pick_input(const Graph *g, const char *arg, const char *opt, void *const *taken, int *t, const char **file,
-                      Diag *d) {
-  const char *eq = strchr(arg, '=');
-  *t = -1;
-  *file = eq ? eq + 1 : arg;
-  if (eq) {
-    char name[80];
-    snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
-    for (int i = 0; i < g->n_inputs; i++)
-      if (!strcmp(g->tensors[g->inputs[i]].name, name)) *t = i;
-    if (*t < 0) return diag_error(d, "sacc: error: %s %s: the network has no input \"%s\"", opt, arg, name);
-  } else {
-    for (int i = 0; i < g->n_inputs && *t < 0; i++)
-      if (!taken[i]) *t = i;
-    if (*t < 0) return diag_error(d, "sacc: error: more %s files than network inputs", opt);
-  }
-  if (taken[*t]) return diag_error(d, "sacc: error: input \"%s\" given twice", g->tensors[g->inputs[*t]].name);
-  return 0;
-}
-
-// --calib [NAME=]X.npy (repeatable): real calibration inputs, float32 or float64 of the input's shape.
-typedef struct {
-  const char *args[64];    // as given on the command line
-  int n;
-  float *data[64];         // per network input (Graph.inputs order), filled by load(); owned
-} Calib;
-
-static void calib_free(Calib *c) {
-  for (int i = 0; c && i < 64; i++) free(c->data[i]), c->data[i] = NULL;
-}
-
-static void calib_net_options(const Calib *c, NetOptions *opt) {
-  net_options_default(opt);
-  if (c && c->n) opt->calib = (const float *const *)c->data;
-}
-
-static int read_calib(const Graph *g, Calib *c, Diag *d) {
-  for (int k = 0; k < c->n; k++) {
-    int t;
-    const char *file;
-    if (pick_input(g, c->args[k], "--calib", (void *const *)c->data, &t, &file, d)) return -1;
-    NpyArray a;
-    if (npy_read(file, &a, d)) return -1;
-    const Tensor *tt = &g->tensors[g->inputs[t]];
-    int ok = (a.type == NPY_F32 || a.type == NPY_F64) && a.ndim == (uint32_t)tt->rank;
-    for (int i = 0; ok && i < tt->rank; i++) ok = a.dims[i] == (uint64_t)tt->dims[i];
-    int64_t count = graph_tensor_count(tt);
-    if (ok && !(c->data[t] = malloc((size_t)count * sizeof(float) + 1))) ok = 0;
-    for (int64_t i = 0; ok && i < count; i++)
-      c->data[t][i] = a.type == NPY_F32 ? ((const float *)a.data)[i] : (float)((const double *)a.data)[i];
-    npy_free(&a);
-    if (!ok)
-      return diag_error(d, "%s: error: input \"%s\" needs a float32 or float64 array of the tensor's shape", file,
-                        tt->name);
-  }
-  return 0;
-}
-
-// Loads and prepares a network; calib (may be NULL) holds the --calib arguments and receives
-// their data, which calibrates the scales a network leaves out.
-static int load(const char *path, Calib *calib, Graph **g, Diag *d) {
-  NetOptions opt;
-  net_options_default(&opt);
-  if (net_load(path, &opt, g, d)) return -1;
-  if (calib && calib->n && read_calib(*g, calib, d)) return -1;
-  calib_net_options(calib, &opt);
-  return net_prepare(*g, &opt, d);
-}
-
-// Takes `--calib X` at argv[*i] into c; 1 if it was one, 0 if not, -1 on a usage error.
-static int calib_option(int argc, char **argv, int *i, Calib *c) {
-  if (strcmp(argv[*i], "--calib")) return 0;
-  if (*i + 1 >= argc || c->n == 64) return -1;
-  c->args[c->n++] = argv[++*i];
-  return 1;
-}
-
 static int cmd_check(int argc, char **argv) {
   const char *path = NULL;
   int dump = 0, c;
-  Calib calib = {0};
+  CliCalib calib = {0};
   for (int i = 0; i < argc; i++) {
-    if ((c = calib_option(argc, argv, &i, &calib)) < 0) return usage_error("--calib needs a file (at most 64)");
+    if ((c = cli_calib_option(argc, argv, &i, &calib)) < 0) return usage_error("--calib needs a file (at most 64)");
     else if (c) continue;
     else if (!strcmp(argv[i], "--dump-ir")) dump = 1;
     else if (argv[i][0] == '-' && argv[i][1]) return usage_error("unknown option for check");
@@ -137,11 +59,11 @@ static int cmd_check(int argc, char **argv) {
   diag_init(&d);
   Graph *g = NULL;
   NetOptions opt;
-  calib_net_options(&calib, &opt);
-  int rc = load(path, &calib, &g, &d);
+  cli_net_options(&calib, &opt);
+  int rc = cli_load(path, &calib, &g, &d);
   if (!rc && dump) graph_dump(g, stdout);
   if (!rc) rc = qerror_report(g, &opt, dump, stdout, &d);
-  calib_free(&calib);
+  cli_calib_free(&calib);
   if (rc) return fail(&d, g);
   graph_free(g);
   return 0;
@@ -179,9 +101,9 @@ static int cmd_ref(int argc, char **argv) {
   int n_inputs = 0;
   uint64_t seed = 1;
   int layer_stats = 0, c;
-  Calib calib = {0};
+  CliCalib calib = {0};
   for (int i = 0; i < argc; i++) {
-    if ((c = calib_option(argc, argv, &i, &calib)) < 0) {
+    if ((c = cli_calib_option(argc, argv, &i, &calib)) < 0) {
       return usage_error("--calib needs a file (at most 64)");
     } else if (c) {
       continue;
@@ -212,14 +134,14 @@ static int cmd_ref(int argc, char **argv) {
   Diag d;
   diag_init(&d);
   Graph *g = NULL;
-  int rc = load(path, &calib, &g, &d);
-  calib_free(&calib);
+  int rc = cli_load(path, &calib, &g, &d);
+  cli_calib_free(&calib);
   if (rc) return fail(&d, g);
   int8_t *data[64] = {0};
   for (int k = 0; k < n_inputs && !rc; k++) {  // NAME=FILE, or FILE for the next unnamed input
     int t;
     const char *file;
-    rc = pick_input(g, inputs[k], "--input", (void *const *)data, &t, &file, &d);
+    rc = cli_pick_input(g, inputs[k], "--input", (void *const *)data, &t, &file, &d);
     if (!rc) rc = read_input(g, g->inputs[t], file, &data[t], &d);
   }
   for (int i = 0; i < g->n_inputs && !rc; i++) {

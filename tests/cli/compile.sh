@@ -67,6 +67,19 @@ for n in tiny_cnn residual edge_odd edge_channels edge_depthwise; do
   then pass "tiny-arch-$n"; else fail "tiny-arch-$n" "$(head -c 300 "$T/err")"; fi
 done
 
+# --calib: the compiled program matches `sacc ref --calib` with the same file (float network).
+python3 -c 'import struct, sys
+v = [-3 + 6 * i / 191 for i in range(192)]
+h = "{\x27descr\x27: \x27<f4\x27, \x27fortran_order\x27: False, \x27shape\x27: (1, 8, 8, 3), }"
+h += " " * (63 - (10 + len(h)) % 64) + "\n"
+open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode() + struct.pack("<192f", *v))' "$T/c.npy"
+$SACC ref workloads/nets/edge_float_bn.json --calib "$T/c.npy" >"$T/ref_c" 2>&1
+if $SACC compile workloads/nets/edge_float_bn.json --calib "$T/c.npy" -o "$T/c.bin" >"$T/err" 2>&1 &&
+   $SASIM run "$T/c.bin" >"$T/c.out" 2>&1 && [ -n "$(outputs "$T/ref_c")" ] &&
+   [ "$(outputs "$T/c.out")" = "$(outputs "$T/ref_c")" ] &&
+   [ "$(outputs "$T/c.out")" != "$(outputs tests/golden/edge_float_bn.ref.txt)" ]
+then pass calib; else fail calib "compile --calib differs from ref --calib (or --calib changed nothing): $(head -c 200 "$T/err")"; fi
+
 # Dumps, stats, usage, errors.
 expect dump-tiling 0 '^  chosen band' -- $SACC compile workloads/nets/lenet5.json -o "$T/x.bin" --dump-ir tiling
 expect dump-all 0 '^# memplan:' -- $SACC compile workloads/nets/lenet5.json -o "$T/x.bin" --dump-ir all

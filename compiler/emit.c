@@ -89,7 +89,7 @@ static Access dram(int64_t addr, int64_t outer, int64_t so, int64_t inner, int64
 }
 
 static int64_t at(const MachProg *mp, const TView *v, int64_t img, int64_t y, int64_t x) {
-  return (int64_t)mp->tensors[v->t].addr + img * v->img_stride + y * v->row_stride + x * v->pix_stride + v->c_off;
+  return (int64_t)mp->tensors[v->t].addr + img * v->img_stride + y * v->row_stride + x * v->pix_stride + v->c_off + v->byte_off;
 }
 
 static Insn load(int64_t mem, int64_t dst, int64_t addr, int64_t outer, int64_t inner, int64_t nseg, int64_t seglen) {

@@ -214,7 +214,7 @@ static TView view_of(const MachProg *mp, int i) {
   const DTensor *t = &mp->tensors[i], *o = &mp->tensors[owner(mp, i)];
   TView v;
   v.t = i;
-  v.n = t->n, v.h = t->h, v.w = t->w, v.c = t->c, v.c_off = 0;
+  v.n = t->n, v.h = t->h, v.w = t->w, v.c = t->c, v.c_off = 0, v.byte_off = 0;
   v.img_stride = dt_img_stride(o);
   v.row_stride = dt_row_stride(o);
   v.pix_stride = o->c;
@@ -390,6 +390,52 @@ static MachOp *elt_op(Lw *w, int i, int layer_id, const char *what, int k, Requa
   return op;
 }
 
+// Runs of output positions (along one axis) whose windows hold the same number of input
+// positions: runs[k] .. runs[k+1]-1 for k < *n. Returns the count of each run in cnt.
+static int count_runs(int64_t out, int64_t in, int k, int s, int pad, int64_t *runs, int *cnt, int max) {
+  int n = 0;
+  for (int64_t o = 0; o < out; o++) {
+    int c = 0;
+    for (int j = 0; j < k; j++) c += o * s - pad + j >= 0 && o * s - pad + j < in;
+    if (n && cnt[n - 1] == c) continue;
+    if (n == max) return -1;
+    runs[n] = o, cnt[n++] = c;
+  }
+  runs[n] = out;
+  return n;
+}
+
+// avgpool with count_include_pad=false: each window divides by the positions inside the input.
+// Output positions are grouped in rectangles of equal row and column counts; each rectangle is
+// its own element-wise op over the input rows and columns its windows touch, with its own
+// multiplier (rq[count - 1]).
+static int lower_avgpool_exclusive(Lw *w, int i, int layer_id, const char *what) {
+  const Graph *g = w->g;
+  const Layer *l = &g->layers[i];
+  const Tensor *ti = &g->tensors[l->in[0]], *to = &g->tensors[l->out];
+  int64_t H = ti->dims[1], W = ti->dims[2], OH = to->dims[1], OW = to->dims[2];
+  int64_t ry[64], rx[64];
+  int cy[64], cx[64];
+  int ny = count_runs(OH, H, l->kh, l->sh, l->pad_t, ry, cy, 63), nx = count_runs(OW, W, l->kw, l->sw, l->pad_l, rx, cx, 63);
+  if (ny < 0 || nx < 0) return graph_layer_error(g, l, w->d, "too many distinct window sizes for the lowering");
+  for (int a = 0; a < ny; a++)
+    for (int b = 0; b < nx; b++) {
+      MachOp *op = elt_op(w, i, layer_id, what, 0, l->rq[cy[a] * cx[b] - 1]);
+      if (!op) return oom(w);
+      int64_t ya = ry[a], yb = ry[a + 1], xa = rx[b], xb = rx[b + 1];
+      int64_t r_lo = ya * l->sh - l->pad_t, r_hi = (yb - 1) * l->sh - l->pad_t + l->kh;
+      int64_t c_lo = xa * l->sw - l->pad_l, c_hi = (xb - 1) * l->sw - l->pad_l + l->kw;
+      int64_t r0 = r_lo < 0 ? 0 : r_lo, r1 = r_hi > H ? H : r_hi, c0 = c_lo < 0 ? 0 : c_lo, c1 = c_hi > W ? W : c_hi;
+      set_pool(op, l, r1 - r0, c1 - c0, yb - ya, xb - xa);
+      op->ppt = (int)(r0 - r_lo), op->ppl = (int)(c0 - c_lo);
+      op->in[0].h = r1 - r0, op->in[0].w = c1 - c0;
+      op->in[0].byte_off = r0 * op->in[0].row_stride + c0 * op->in[0].pix_stride;
+      op->out.h = yb - ya, op->out.w = xb - xa;
+      op->out.byte_off = ya * op->out.row_stride + xa * op->out.pix_stride;
+    }
+  return 0;
+}
+
 static int lower_layer(Lw *w, int i, int layer_id) {
   const Graph *g = w->g;
   const Layer *l = &g->layers[i];
@@ -413,13 +459,11 @@ static int lower_layer(Lw *w, int i, int layer_id) {
     return elt_op(w, i, layer_id, what, 0, l->rq[0]) ? 0 : oom(w);
   case LOP_MAXPOOL: case LOP_AVGPOOL: case LOP_GLOBAL_AVGPOOL: {
     const Tensor *to = &g->tensors[l->out];
-    if (l->op == LOP_AVGPOOL && l->n_rq > 1 && (l->pad_t || l->pad_l || l->pad_b || l->pad_r))
-      return graph_layer_error(g, l, w->d, "avgpool with count_include_pad=false and padding is not supported by "
-                                           "the lowering yet");
     if (l->kh > 15 || l->kw > 15 || l->sh > 15 || l->sw > 15 || l->pad_t > 15 || l->pad_l > 15)
       return graph_layer_error(g, l, w->d, "pooling window %dx%d (stride %dx%d, padding %d,%d) exceeds the "
                                            "machine's pooling limits (15)", l->kh, l->kw, l->sh, l->sw, l->pad_t,
                                l->pad_l);
+    if (l->op == LOP_AVGPOOL && l->n_rq > 1) return lower_avgpool_exclusive(w, i, layer_id, what);
     if (!(op = elt_op(w, i, layer_id, what, 0, l->rq[0]))) return oom(w);
     set_pool(op, l, op->in[0].h, op->in[0].w, to->dims[1], to->dims[2]);
     return 0;

@@ -42,6 +42,7 @@ typedef struct {
   int t;                          // DTensor index
   int64_t n, h, w, c, c_off;
   int64_t img_stride, row_stride, pix_stride;
+  int64_t byte_off;               // where pixel (0, 0) of the view is, from the tensor's (0, 0)
 } TView;
 
 // One K tile of a GEMM's im2col row: NSEG segments of SEGLEN bytes, SEG_STRIDE apart, starting

@@ -82,7 +82,7 @@ static double seg_beats(int64_t off, int64_t len, uint32_t B) {
 // Byte offset modulo B that every row of a gather keeps, or -1 when rows differ.
 static int64_t fixed_align(const TView *v, int64_t sy, int64_t sx, int64_t off, uint32_t B) {
   if ((v->row_stride * sy) % B || (v->pix_stride * sx) % B || v->img_stride % B) return -1;
-  int64_t o = (v->c_off + off) % (int64_t)B;
+  int64_t o = (v->c_off + v->byte_off + off) % (int64_t)B;
   return o < 0 ? o + B : o;
 }
 

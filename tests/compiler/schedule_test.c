@@ -14,7 +14,7 @@
 
 static const char *const nets[] = {"tiny_cnn", "residual", "lenet5", "edge_odd", "edge_channels", "edge_concat",
                                    "edge_depthwise", "edge_dilation", "edge_padding", "edge_residual",
-                                   "edge_gap_fc", "edge_activations", "edge_float_bn"};
+                                   "edge_gap_fc", "edge_activations", "edge_float_bn", "edge_pooling", "depthwise"};
 
 static Program *compile_net(const char *name, const Arch *a, int db) {
   char path[256];

@@ -60,6 +60,7 @@ typedef struct {
   int *readers;      // per graph tensor: how many layers read it
   int *is_output;    // per graph tensor: a network output
   int *dt;           // per graph tensor: its DTensor, -1 when internal to a group
+  int *padded;       // per DTensor: its padded twin (read by convolutions), -1 when none
   unsigned *gact;    // per head layer: the group's composed activation ...
   int8_t *glo, *ghi;
   int *gpool;        // per head layer: the fused max pool layer, -1 when none
@@ -166,26 +167,59 @@ static void need_halo(DTensor *t, const Layer *l, int64_t oh, int64_t ow) {
   if (right > t->halo_r) t->halo_r = (int)right;
 }
 
+// Whether convolution l (output oh x ow) reads outside a tensor of h x w.
+static int needs_halo(const Layer *l, int64_t h, int64_t w, int64_t oh, int64_t ow) {
+  DTensor t;
+  memset(&t, 0, sizeof t);
+  t.h = h, t.w = w;
+  need_halo(&t, l, oh, ow);
+  return t.halo_t || t.halo_b || t.halo_l || t.halo_r;
+}
+
+// A tensor that is read as dense bytes (fc, flatten, reshape) and by a padded convolution keeps
+// its dense layout; the convolutions read a padded twin, filled by a copy op after the producer.
 static int layout(Lw *w) {
   const Graph *g = w->g;
   MachProg *mp = w->mp;
+  int n0 = mp->n_tensors;
+  int *dense = calloc((size_t)n0 + 1, sizeof(int));
+  w->padded = malloc(((size_t)2 * n0 + 1) * sizeof(int));
+  if (!dense || !w->padded) return free(dense), oom(w);
+  for (int i = 0; i < 2 * n0; i++) w->padded[i] = -1;
   for (int i = 0; i < g->n_layers; i++) {
+    const Layer *l = &g->layers[i];
+    if (l->op == LOP_FC || l->op == LOP_FLATTEN || l->op == LOP_RESHAPE) dense[owner(mp, w->dt[l->in[0]])] = 1;
+  }
+  int rc = 0;
+  for (int i = 0; i < g->n_layers && !rc; i++) {
     const Layer *l = &g->layers[i];
     if (l->op != LOP_CONV2D || w->group[i] != i) continue;
     const Tensor *to = &g->tensors[l->out];
-    need_halo(&mp->tensors[owner(mp, w->dt[l->in[0]])], l, to->dims[1], to->dims[2]);
+    int src = w->dt[l->in[0]];
+    int shared = mp->tensors[src].alias >= 0 || dense[src];   // its layout must stay dense
+    if (shared && needs_halo(l, mp->tensors[src].h, mp->tensors[src].w, to->dims[1], to->dims[2])) {
+      if (w->padded[src] < 0) {
+        if (mp->n_tensors == mp->cap_tensors) {
+          DTensor *nt = realloc(mp->tensors, (size_t)(2 * mp->cap_tensors + 1) * sizeof *nt);
+          if (!nt) {
+            rc = oom(w);
+            break;
+          }
+          mp->tensors = nt, mp->cap_tensors = 2 * mp->cap_tensors + 1;
+        }
+        DTensor *twin = &mp->tensors[mp->n_tensors];
+        *twin = mp->tensors[src];
+        snprintf(twin->name, sizeof twin->name, "%.*s.pad", PROG_NAME_MAX - 5, mp->tensors[src].name);
+        twin->role = ROLE_SCRATCH;
+        twin->alias = -1;
+        w->padded[src] = mp->n_tensors++;
+      }
+      src = w->padded[src];
+    }
+    if (!shared || src != w->dt[l->in[0]]) need_halo(&mp->tensors[src], l, to->dims[1], to->dims[2]);
   }
-  // Readers that need dense bytes: flatten/reshape (aliases) and fc.
-  for (int i = 0; i < g->n_layers; i++) {
-    const Layer *l = &g->layers[i];
-    if (l->op != LOP_FC && l->op != LOP_FLATTEN && l->op != LOP_RESHAPE) continue;
-    const DTensor *t = &mp->tensors[owner(mp, w->dt[l->in[0]])];
-    if (t->halo_t || t->halo_b || t->halo_l || t->halo_r)
-      return graph_layer_error(g, l, w->d,
-                               "reads \"%s\" as dense bytes, but a padded convolution also reads it (a layout "
-                               "copy is not implemented yet)", t->name);
-  }
-  return 0;
+  free(dense);
+  return rc;
 }
 
 // ---- ops -------------------------------------------------------------------------------------
@@ -209,15 +243,17 @@ static MachOp *new_op(Lw *w, MopKind kind, int layer, const char *what) {
   return op;
 }
 
-// A view of the whole DTensor i (its owner's layout; an alias has the owner's bytes).
+// A view of the whole DTensor i. An alias (flatten, reshape) has its owner's bytes, which are
+// dense, in its own shape.
 static TView view_of(const MachProg *mp, int i) {
-  const DTensor *t = &mp->tensors[i], *o = &mp->tensors[owner(mp, i)];
+  const DTensor *t = &mp->tensors[i];
   TView v;
+  memset(&v, 0, sizeof v);
   v.t = i;
-  v.n = t->n, v.h = t->h, v.w = t->w, v.c = t->c, v.c_off = 0, v.byte_off = 0;
-  v.img_stride = dt_img_stride(o);
-  v.row_stride = dt_row_stride(o);
-  v.pix_stride = o->c;
+  v.n = t->n, v.h = t->h, v.w = t->w, v.c = t->c;
+  v.img_stride = t->alias >= 0 ? t->h * t->w * t->c : dt_img_stride(t);
+  v.row_stride = t->alias >= 0 ? t->w * t->c : dt_row_stride(t);
+  v.pix_stride = t->c;
   return v;
 }
 
@@ -306,6 +342,8 @@ static void set_pool(MachOp *op, const Layer *p, int64_t in_h, int64_t in_w, int
   op->poh = oh, op->pow = ow;
 }
 
+static int is_fc_op(const Layer *l) { return l->op == LOP_FC; }
+
 // conv2d or fc (head of group i): one GEMM per block of q groups.
 static int lower_gemm(Lw *w, int i, int layer_id, const char *what) {
   const Graph *g = w->g;
@@ -313,6 +351,7 @@ static int lower_gemm(Lw *w, int i, int layer_id, const char *what) {
   MachProg *mp = w->mp;
   const Layer *tail = &g->layers[w->gtail[i]];
   int in = w->dt[l->in[0]], out = w->dt[tail->out];
+  if (!is_fc_op(l) && w->padded[in] >= 0) in = w->padded[in];
   const Tensor *to = &g->tensors[l->out];
   int is_fc = l->op == LOP_FC;
   int64_t groups = is_fc ? 1 : l->groups, cpg = l->cin / groups, opg = l->cout / groups;
@@ -436,6 +475,23 @@ static int lower_avgpool_exclusive(Lw *w, int i, int layer_id, const char *what)
   return 0;
 }
 
+// The copy of DTensor src into its padded twin (identity scale, no activation).
+static int copy_to_twin(Lw *w, int src, int layer_id) {
+  MachProg *mp = w->mp;
+  char what[96];
+  snprintf(what, sizeof what, "copy %.40s -> padded", mp->tensors[src].name);
+  MachOp *op = new_op(w, MOP_ELT, layer_id, what);
+  if (!op) return oom(w);
+  op->n_in = 1;
+  op->in[0] = view_of(mp, src);
+  op->out = view_of(mp, w->padded[src]);
+  op->oh = op->poh = op->in[0].h, op->ow = op->pow = op->in[0].w;
+  op->N = op->out.c;
+  if (alloc_params(op, op->N)) return oom(w);
+  for (int64_t j = 0; j < op->N; j++) op->mult[j] = ID_MULT, op->shift[j] = (int32_t)ID_SHIFT;
+  return 0;
+}
+
 static int lower_layer(Lw *w, int i, int layer_id) {
   const Graph *g = w->g;
   const Layer *l = &g->layers[i];
@@ -518,7 +574,7 @@ int lower_graph(const Graph *g, const Arch *a, MachProg *mp, Diag *d) {
   w.readers = calloc(nt, sizeof(int));
   w.is_output = calloc(nt, sizeof(int));
   w.dt = calloc(nt, sizeof(int));
-  mp->layer_names = calloc(nl, sizeof *mp->layer_names);
+  mp->layer_names = calloc(nl + (size_t)g->n_inputs, sizeof *mp->layer_names);   // + input copies
   int rc = 0;
   if (!w.group || !w.gact || !w.glo || !w.ghi || !w.gpool || !w.gtail || !w.readers || !w.is_output || !w.dt ||
       !mp->layer_names)
@@ -530,6 +586,13 @@ int lower_graph(const Graph *g, const Arch *a, MachProg *mp, Diag *d) {
     fuse(&w);
     rc = make_tensors(&w) || layout(&w) ? -1 : 0;
   }
+  for (int i = 0; i < g->n_inputs && !rc; i++) {   // padded twins of network inputs come first
+    int t = w.dt[g->inputs[i]];
+    if (w.padded[t] < 0) continue;
+    int id = mp->n_layers++;
+    snprintf(mp->layer_names[id], PROG_NAME_MAX, "%s", mp->tensors[w.padded[t]].name);
+    rc = copy_to_twin(&w, t, id);
+  }
   for (int i = 0; i < g->n_layers && !rc; i++) {
     if (w.group[i] != i) continue;
     const Layer *l = &g->layers[i];
@@ -537,10 +600,13 @@ int lower_graph(const Graph *g, const Arch *a, MachProg *mp, Diag *d) {
     int id = mp->n_layers++;
     snprintf(mp->layer_names[id], PROG_NAME_MAX, "%.*s", PROG_NAME_MAX - 1, l->name);
     rc = lower_layer(&w, i, id);
+    int out = rc ? -1 : owner(mp, w.dt[g->layers[w.gtail[i]].out]);
+    for (int t = 0; t < mp->n_tensors && !rc; t++)   // its padded twins, and its aliases' ones
+      if (w.padded[t] >= 0 && owner(mp, t) == out) rc = copy_to_twin(&w, t, id);
   }
   if (!rc) liveness(mp);
   free(w.group), free(w.gact), free(w.glo), free(w.ghi), free(w.gpool), free(w.gtail);
-  free(w.readers), free(w.is_output), free(w.dt);
+  free(w.readers), free(w.is_output), free(w.dt), free(w.padded);
   return rc;
 }
 

@@ -120,6 +120,9 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
   for (int i = 0; i < mp.n_layers; i++)
     if (prog_add_layer(p, mp.layer_names[i])) goto oom;
   if (add_constants(&mp, p) || add_tensors(&mp, g, o, p)) goto oom;
+  double guess = 16;   // the instruction count the plans expect: one allocation instead of regrowing
+  for (int i = 0; i < mp.n_ops; i++) guess += mp.ops[i].plan.est_insns + 8;
+  if (prog_reserve_insns(p, guess * 1.25 < 1e9 ? (uint32_t)(guess * 1.25) : 1000000000u)) goto oom;
   if (emit_program(&mp, p, &st->emit, d)) goto fail;
   st->n_ops = mp.n_ops, st->n_layers = mp.n_layers;
   st->layer_macs = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_macs);

@@ -15,7 +15,7 @@
 
 const char cmd_compile_usage[] =
     "       sacc compile NET.json [-o OUT] [--arch ARCH.json] [--emit bin|asm] [--no-double-buffer]\n"
-    "                [--dump-ir fuse|layout|lower|tiling|memplan|schedule|all] [--stats] [--json F]\n"
+    "                [--dump-ir graph|fuse|layout|lower|tiling|memplan|schedule|all] [--stats] [--json F]\n"
     "                [--seed N] [--no-compress] [--calib [NAME=]X.npy]...\n"
     "\n"
     "  compile lower the network onto the machine (docs/COMPILER.md) and write the program:\n"
@@ -80,10 +80,10 @@ int cmd_compile(int argc, char **argv) {
       else if (!strcmp(a, "--arch")) arch_path = v;
       else if (!strcmp(a, "--json")) json = v;
       else if (!strcmp(a, "--dump-ir")) {
-        static const char *passes[] = {"fuse", "layout", "lower", "tiling", "memplan", "schedule", "all"};
+        static const char *passes[] = {"graph", "fuse", "layout", "lower", "tiling", "memplan", "schedule", "all"};
         int ok = 0;
         for (size_t k = 0; k < sizeof passes / sizeof *passes; k++) ok |= !strcmp(v, passes[k]);
-        if (!ok) return usage_error("--dump-ir: unknown pass (fuse|layout|lower|tiling|memplan|schedule|all)");
+        if (!ok) return usage_error("--dump-ir: unknown pass (graph|fuse|layout|lower|tiling|memplan|schedule|all)");
         o.dump = v;
       } else if (!strcmp(a, "--emit")) {
         if (strcmp(v, "bin") && strcmp(v, "asm")) return usage_error("--emit takes bin or asm");
@@ -117,6 +117,7 @@ int cmd_compile(int argc, char **argv) {
   char *def = NULL;
   int rc = arch_path ? arch_load_file(arch_path, &arch, &d) : 0;
   if (!rc) rc = cli_load(net, &calib, &g, &d);
+  if (!rc && o.dump && (!strcmp(o.dump, "graph") || !strcmp(o.dump, "all"))) graph_dump(g, stdout);
   CompileStats st = {0};
   if (!rc && !(p = compile_graph(g, &arch, &o, &st, &d))) rc = -1;
   if (!rc && !out && !(out = def = default_out(net, asm_out ? ".s" : ".bin"))) rc = diag_error(&d, "sacc: error: out of memory");

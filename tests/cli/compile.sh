@@ -92,6 +92,7 @@ then pass calib; else fail calib "compile --calib differs from ref --calib (or -
 
 # Dumps, stats, usage, errors.
 expect dump-tiling 0 '^  chosen band' -- $SACC compile workloads/nets/lenet5.json -o "$T/x.bin" --dump-ir tiling
+expect dump-graph 0 'conv' -- $SACC compile workloads/nets/lenet5.json -o "$T/x.bin" --dump-ir graph
 expect dump-all 0 '^# memplan:' -- $SACC compile workloads/nets/lenet5.json -o "$T/x.bin" --dump-ir all
 expect stats 0 '^  DRAM ' -- $SACC compile workloads/nets/lenet5.json -o "$T/x.bin" --stats
 expect json 0 '"activations_peak"' -- $SACC compile workloads/nets/lenet5.json -o "$T/x.bin" --json -
@@ -101,6 +102,9 @@ expect missing-net 1 'nosuch.json' -- $SACC compile "$T/nosuch.json" -o "$T/x.bi
 expect bad-arch 1 'error' -- $SACC compile workloads/nets/lenet5.json --arch "$T/nosuch.json" -o "$T/x.bin"
 printf '{"name":"t","dram":{"bytes":65536}}' >"$T/small.json"
 expect dram-too-small 1 'needs [0-9]+ bytes of DRAM' -- $SACC compile workloads/nets/lenet5.json --arch "$T/small.json" -o "$T/x.bin"
+# A layer no tiling of the arch can hold: a 6x6 global average pool needs 36 accumulator rows.
+printf '{"name":"t","array":{"rows":4,"cols":4},"acc":{"rows":16},"spad":{"rows":64},"wbuf":{"rows":32},"param":{"rows":8}}' >"$T/acc16.json"
+expect no-tiling 1 'op [0-9]+ \(gap\): error: no tiling fits arch "t"' -- $SACC compile workloads/nets/residual.json --arch "$T/acc16.json" -o "$T/x.bin"
 # No half-written output: a failed compile leaves no file behind.
 rm -f "$T/none.bin"
 $SACC compile workloads/nets/lenet5.json --arch "$T/small.json" -o "$T/none.bin" >/dev/null 2>&1

@@ -49,6 +49,8 @@ help:
 	@echo "make golden     rewrite tests/golden/*.stats.json (review the diff)"
 	@echo "make fuzz       run the libFuzzer targets (clang) for FUZZ_SECONDS each (default 60)"
 	@echo "make bench      run bench/sim-speed and bench/compile"
+	@echo "make rtl        build sasim-rtl and the Verilator models the tests use (docs/RTL.md)"
+	@echo "make synth      yosys: cell counts and area estimate of a PE and an array (ARRAY=4x4)"
 
 # System packages (zlib, jansson): installed by apt-get when root, else the exact command is shown.
 $(DEPS_OK): scripts/install-deps.sh

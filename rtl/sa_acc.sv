@@ -25,20 +25,19 @@ module sa_acc #(
   input  logic [RowW-1:0]            st_row_i,
   output logic [Cols-1:0][31:0]      st_data_o
 );
-  logic [31:0] mem_q [Rows][Cols];
-
-  always_ff @(posedge clk_i) begin
-    for (int c = 0; c < Cols; c++) begin
+  // One memory per column, each with its own always_ff: a column loop of non-blocking writes
+  // into one [Rows][Cols] array would stop Verilator 5.006 past 64 columns (it unrolls at most
+  // 64 iterations and cannot schedule such writes in a loop it keeps).
+  for (genvar c = 0; c < Cols; c++) begin : g_col
+    logic [31:0] mem_q [Rows];
+    always_ff @(posedge clk_i) begin
       if (ld_we_i && ld_en_i[c]) begin
-        mem_q[ld_row_i][c] <= ld_accum_i ? mem_q[ld_row_i][c] + ld_data_i[c] : ld_data_i[c];
+        mem_q[ld_row_i] <= ld_accum_i ? mem_q[ld_row_i] + ld_data_i[c] : ld_data_i[c];
       end
       if (arr_we_i[c]) begin
-        mem_q[arr_row_i[c]][c] <= arr_accum_i[c] ? mem_q[arr_row_i[c]][c] + arr_data_i[c] : arr_data_i[c];
+        mem_q[arr_row_i[c]] <= arr_accum_i[c] ? mem_q[arr_row_i[c]] + arr_data_i[c] : arr_data_i[c];
       end
     end
-  end
-
-  for (genvar c = 0; c < Cols; c++) begin : g_rd
-    assign st_data_o[c] = mem_q[st_row_i][c];
+    assign st_data_o[c] = mem_q[st_row_i];
   end
 endmodule

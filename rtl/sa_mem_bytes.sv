@@ -18,13 +18,17 @@ module sa_mem_bytes #(
   output logic [NumRd-1:0][RowBytes-1:0][7:0] rdata_o
 );
   logic [RowBytes-1:0][7:0] mem_q [Rows];
+  logic [RowBytes-1:0][7:0] bit_en;   // wbe_i widened to one bit per data bit
+
+  // A masked write of the whole row. (A byte loop of non-blocking writes into mem_q is what one
+  // would write, but Verilator 5.006 cannot schedule one that it does not unroll, and it unrolls
+  // at most 64 iterations: PARAM rows of a 32-column array have 128 bytes.)
+  always_comb begin
+    for (int b = 0; b < RowBytes; b++) bit_en[b] = {8{wbe_i[b]}};
+  end
 
   always_ff @(posedge clk_i) begin
-    if (we_i) begin
-      for (int b = 0; b < RowBytes; b++) begin
-        if (wbe_i[b]) mem_q[wrow_i][b] <= wdata_i[b];
-      end
-    end
+    if (we_i) mem_q[wrow_i] <= (mem_q[wrow_i] & ~bit_en) | (wdata_i & bit_en);
   end
 
   for (genvar k = 0; k < NumRd; k++) begin : g_rd

@@ -23,7 +23,8 @@ static const char usage_run[] =
     "  --engine c|rtl|both  c: the C simulator (default); rtl: the Verilator model of rtl/ (sasim-rtl,\n"
     "                       built by `make rtl`); both: the RTL and the detailed engine in lockstep,\n"
     "                       stopping at the first difference\n"
-    "  --vcd FILE           (rtl) write a waveform of cycles [--vcd-from N, --vcd-to M)\n"
+    "  --vcd FILE           (rtl) write a waveform (VCD, for GTKWave) of cycles [--vcd-from N, --vcd-to M)\n"
+    "  --vcd-units LIST     (rtl) trace only these scopes: fetch,load,compute,store,array (docs/RTL.md)\n"
     "  --max-cycles N       stop with an error instead of simulating past N cycles\n"
     "  --arch FILE.json     refuse to run unless the program was compiled for this arch\n"
     "  --input NAME=X.npy   replace input tensor NAME (shape and dtype must match); repeatable\n"
@@ -176,6 +177,28 @@ static int parse_count(const char *opt, const char *s, unsigned long long *out, 
   return 0;
 }
 
+// --vcd-units LIST: comma-separated scope names into RUN_VCD_* bits; 0 on success.
+static int parse_vcd_units(const char *list, unsigned *out) {
+  static const struct {
+    const char *name;
+    unsigned bit;
+  } units[] = {{"fetch", RUN_VCD_FETCH}, {"load", RUN_VCD_LOAD}, {"compute", RUN_VCD_COMPUTE},
+               {"store", RUN_VCD_STORE}, {"array", RUN_VCD_ARRAY}};
+  *out = 0;
+  for (const char *p = list;; p++) {
+    size_t n = strcspn(p, ",");
+    unsigned bit = 0;
+    for (size_t k = 0; k < sizeof units / sizeof units[0] && !bit; k++)
+      if (strlen(units[k].name) == n && !strncmp(p, units[k].name, n)) bit = units[k].bit;
+    if (!bit)
+      return cli_usage_error(usage_run, "--vcd-units %s: expected a comma-separated list of fetch, load, compute, store, array",
+                             list);
+    *out |= bit;
+    p += n;
+    if (!*p) return 0;
+  }
+}
+
 int run_args_parse(int argc, char **argv, RunArgs *a) {
   memset(a, 0, sizeof *a);
   a->mode = SIM_FAST;
@@ -193,7 +216,8 @@ int run_args_parse(int argc, char **argv, RunArgs *a) {
     } else if (!strcmp(o, "--json") || !strcmp(o, "--csv") || !strcmp(o, "--trace") || !strcmp(o, "--arch") ||
                !strcmp(o, "--output-dir") || !strcmp(o, "--input") || !strcmp(o, "--mode") ||
                !strcmp(o, "--engine") || !strcmp(o, "--max-cycles") || !strcmp(o, "--vcd") ||
-               !strcmp(o, "--vcd-from") || !strcmp(o, "--vcd-to") || !strcmp(o, "--flip-write-bit")) {
+               !strcmp(o, "--vcd-from") || !strcmp(o, "--vcd-to") || !strcmp(o, "--vcd-units") ||
+               !strcmp(o, "--flip-write-bit")) {
       if (!next) return cli_usage_error(usage_run, "%s needs a value", o);
       i++;
       unsigned long long n = 0;
@@ -221,6 +245,7 @@ int run_args_parse(int argc, char **argv, RunArgs *a) {
       if (!strcmp(o, "--max-cycles") && parse_count(o, next, &a->max_cycles, 0)) return 2;
       if (!strcmp(o, "--vcd-from") && parse_count(o, next, &a->vcd_from, 1)) return 2;
       if (!strcmp(o, "--vcd-to") && parse_count(o, next, &a->vcd_to, 1)) return 2;
+      if (!strcmp(o, "--vcd-units") && parse_vcd_units(next, &a->vcd_units)) return 2;
       if (!strcmp(o, "--flip-write-bit")) {
         if (parse_count(o, next, &n, 0)) return 2;
         a->flip_write_bit = n > 1000000000ull ? 1000000000 : (int)n;
@@ -238,6 +263,10 @@ int run_args_parse(int argc, char **argv, RunArgs *a) {
     return cli_usage_error(usage_run, "%s", "--pe-trace needs --mode detailed (and the C engine)");
   if ((a->vcd || a->flip_write_bit) && a->engine == RUN_ENGINE_C)
     return cli_usage_error(usage_run, "%s", "--vcd and --flip-write-bit need --engine rtl or both");
+  if (!a->vcd && (a->vcd_from || a->vcd_to || a->vcd_units))
+    return cli_usage_error(usage_run, "%s", "--vcd-from, --vcd-to and --vcd-units need --vcd FILE");
+  if (a->vcd_to && a->vcd_to <= a->vcd_from)
+    return cli_usage_error(usage_run, "%s", "--vcd-to must be greater than --vcd-from (the window is [from, to))");
   return 0;
 }
 

@@ -17,6 +17,15 @@ typedef enum { RUN_ENGINE_C, RUN_ENGINE_RTL, RUN_ENGINE_BOTH } RunEngineKind;
 
 #define RUN_MAX_INPUTS 64
 
+// --vcd-units: the scopes of the RTL a waveform holds (sa_top's own signals are always in it).
+enum {
+  RUN_VCD_FETCH = 1,     // sa_fetch, the three queues, the token counters
+  RUN_VCD_LOAD = 2,      // sa_load
+  RUN_VCD_COMPUTE = 4,   // sa_compute with its array
+  RUN_VCD_STORE = 8,     // sa_store
+  RUN_VCD_ARRAY = 16     // sa_array only (the PE grid and its skew lines)
+};
+
 typedef struct {
   const char *prog_path, *json, *csv, *trace, *arch_path, *outdir;
   const char *inputs[RUN_MAX_INPUTS];
@@ -26,6 +35,7 @@ typedef struct {
   RunEngineKind engine;
   const char *vcd;                   // RTL engines: waveform file, or NULL
   unsigned long long vcd_from, vcd_to;   // cycles traced: [from, to) (to 0: to the end)
+  unsigned vcd_units;                // RUN_VCD_* scopes traced (0: the whole model)
   int flip_write_bit;                // RTL engines, tests only: flip bit 0 of the Nth write beat (1-based)
 } RunArgs;
 

@@ -3,6 +3,8 @@
 // $(BUILD)/rtl/<config>/sasim-rtl-model; sasim-rtl reads the program's arch, names its config
 // (config_key), builds the model when it is missing (make rtl-model, progress on stderr) and
 // runs it with the same arguments. `sasim-rtl --config-key ARCH.json` prints a config's name.
+// --vcd needs the model built with Verilator --trace, a separate variant in
+// $(BUILD)/rtl-vcd/<config>/ (make rtl-model-vcd), so the untraced models stay small and fast.
 #include <unistd.h>
 
 #include <cerrno>
@@ -61,10 +63,13 @@ int main(int argc, char **argv) {
   std::string bin = self_dir(), build = bin + "/..";
   char real[4096];
   if (realpath(build.c_str(), real)) build = real;   // make sees one spelling of $(BUILD)
-  std::string model = build + "/rtl/" + key + "/sasim-rtl-model";
+  const bool traced = a.vcd != nullptr;
+  std::string model = build + (traced ? "/rtl-vcd/" : "/rtl/") + key + "/sasim-rtl-model";
   if (access(model.c_str(), X_OK)) {
-    std::string cmd = "make --no-print-directory -C '" SA_REPO_ROOT "' BUILD='" + build + "' rtl-model RTL_CONFIG=" + key;
-    fprintf(stderr, "sasim-rtl: no RTL model for arch \"%s\" yet: building it (%s)\n", arch_name.c_str(), cmd.c_str());
+    std::string cmd = "make --no-print-directory -C '" SA_REPO_ROOT "' BUILD='" + build + "' " +
+                      (traced ? "rtl-model-vcd" : "rtl-model") + " RTL_CONFIG=" + key;
+    fprintf(stderr, "sasim-rtl: no %sRTL model for arch \"%s\" yet: building it (%s)\n", traced ? "traced " : "",
+            arch_name.c_str(), cmd.c_str());
     std::string quiet = cmd + " 1>&2";
     if (system(quiet.c_str()) != 0 || access(model.c_str(), X_OK)) {
       fprintf(stderr, "sasim-rtl: error: building the RTL model failed; run by hand: %s\n", cmd.c_str());

@@ -5,8 +5,12 @@
 //  3. the answers go back in, the model settles again, and its probes are read: fetches,
 //     starts, ready and end events, unit states, row and memory events. They fill times[] and
 //     the statistics the way detailed.c fills them;
-//  4. the clock edge.
+//  4. the rising clock edge. The falling edge is folded into step 1 of the next cycle: nothing in
+//     sa_top acts on it, and it saves the model an eval per cycle (docs/RTL.md, "Speed").
 // Lockstep (--engine both) steps sim_detailed_step() first and compares the two cycles.
+// --vcd: a model built with Verilator --trace (VM_TRACE, the rtl-vcd variant of rtl.mk) dumps
+// each cycle of the window twice: at 10t the settled values of cycle t (clock low), at 10t+5
+// the registers after its rising edge; the timescale is 100 ps, so cycle t reads as t ns.
 #include "rtl_engine.h"
 
 #include <cstdio>
@@ -19,6 +23,9 @@
 #include "Vsa_top.h"
 #include "bits.h"
 #include "verilated.h"
+#if VM_TRACE
+#include "verilated_vcd_c.h"
+#endif
 
 namespace {
 
@@ -38,6 +45,9 @@ class RtlRun {
  public:
   RtlRun(Sim *s, const RunArgs *a, Diag *d) : s_(s), p_(s->prog), a_(s->arch), args_(a), d_(d) {}
   ~RtlRun() {
+#if VM_TRACE
+    if (vcd_) vcd_->close();
+#endif
     if (top_) top_->final();
     dram_free(dram_);
     sim_detailed_end(ref_step_);
@@ -47,6 +57,10 @@ class RtlRun {
 
  private:
   int init();
+  int open_vcd();
+  bool vcd_on(uint64_t t) const {
+    return vcd_ && t >= args_->vcd_from && (!args_->vcd_to || t < args_->vcd_to);
+  }
   void cycle(uint64_t t, SimCycleLog *mine);
   void read_events(Events *e);
   void account(uint64_t t, const Events &e, int rd_ok, int wr_ok);
@@ -75,6 +89,11 @@ class RtlRun {
   uint64_t writes_ = 0;                 // write beats accepted (for --flip-write-bit)
   Events ev_{};
   bool frozen_ = false;                 // nothing moved in the last cycle
+#if VM_TRACE
+  std::unique_ptr<VerilatedVcdC> vcd_;  // --vcd, open while the run lasts
+#else
+  void *vcd_ = nullptr;
+#endif
   // lockstep
   Sim *ref_ = nullptr;
   SimDetStep *ref_step_ = nullptr;
@@ -86,7 +105,9 @@ int RtlRun::init() {
   const Arch *a = a_;
   ctx_.reset(new VerilatedContext);
   ctx_->randReset(0);
+  if (args_->vcd) ctx_->traceEverOn(true);   // before the model exists, so it registers its signals
   top_.reset(new Vsa_top(ctx_.get(), "sa_top"));
+  if (args_->vcd && open_vcd()) return -1;
   dram_ = dram_new(a, s_->dram);
   if (!dram_) return diag_error(d_, "sasim-rtl: error: out of memory");
   words_.resize((size_t)p_->n_insns * ISA_WORD_BYTES);
@@ -124,6 +145,45 @@ int RtlRun::init() {
     if (!ref_step_) return -1;
   }
   return 0;
+}
+
+// --vcd FILE [--vcd-units LIST]: the scopes of each unit (docs/RTL.md); sa_top's own signals
+// (ports, probes, the wires between units) are always traced, one level deep.
+int RtlRun::open_vcd() {
+#if VM_TRACE
+  static const struct {
+    unsigned bit;
+    const char *scopes[4];
+  } units[] = {
+      {RUN_VCD_FETCH, {"sa_top.u_fetch", "sa_top.u_q_load", "sa_top.u_q_compute", "sa_top.u_q_store"}},
+      {RUN_VCD_FETCH, {"sa_top.u_tokens", nullptr, nullptr, nullptr}},
+      {RUN_VCD_LOAD, {"sa_top.u_load", nullptr, nullptr, nullptr}},
+      {RUN_VCD_COMPUTE, {"sa_top.u_compute", nullptr, nullptr, nullptr}},
+      {RUN_VCD_STORE, {"sa_top.u_store", nullptr, nullptr, nullptr}},
+      {RUN_VCD_ARRAY, {"sa_top.u_compute.u_array", nullptr, nullptr, nullptr}},
+  };
+  vcd_.reset(new VerilatedVcdC);
+  if (args_->vcd_units) {
+    // Verilator's scopes: "sa_top" (the model's name) holds the ports, "sa_top.sa_top" the module.
+    vcd_->dumpvars(1, "sa_top");
+    vcd_->dumpvars(1, "sa_top.sa_top");
+    for (const auto &u : units)
+      if (args_->vcd_units & u.bit)
+        for (const char *sc : u.scopes)
+          if (sc) vcd_->dumpvars(99, std::string("sa_top.") + sc);
+  }
+  top_->trace(vcd_.get(), 99);
+  vcd_->set_time_unit("100ps");
+  vcd_->set_time_resolution("100ps");
+  vcd_->open(args_->vcd);
+  if (!vcd_->isOpen()) {
+    vcd_.reset();
+    return diag_error(d_, "%s: error: cannot write the waveform", args_->vcd);
+  }
+  return 0;
+#else
+  return diag_error(d_, "sasim-rtl: error: --vcd: this model was built without tracing (make rtl-model-vcd)");
+#endif
 }
 
 unsigned RtlRun::tokw() const {
@@ -242,6 +302,7 @@ void RtlRun::cycle(uint64_t t, SimCycleLog *mine) {
   const unsigned B = a_->bus_bytes;
   uint32_t pc = m->imem_addr_o;
   static const uint8_t zero[ISA_WORD_BYTES] = {0};
+  m->clk_i = 0;
   set_bytes(m->imem_data_i, pc < p_->n_insns ? &words_[(size_t)pc * ISA_WORD_BYTES] : zero, ISA_WORD_BYTES);
   m->rd_req_accept_i = 0;
   m->rd_resp_valid_i = 0;
@@ -295,10 +356,15 @@ void RtlRun::cycle(uint64_t t, SimCycleLog *mine) {
     for (int k = 0; k < kSlots; k++) moved = moved || ev_.end[u][k];
   }
   frozen_ = !moved;
+#if VM_TRACE
+  const bool dump = vcd_on(t);
+  if (dump) vcd_->dump(t * 10);
+#endif
   m->clk_i = 1;
   m->eval();
-  m->clk_i = 0;
-  m->eval();
+#if VM_TRACE
+  if (dump) vcd_->dump(t * 10 + 5);
+#endif
 }
 
 std::string RtlRun::disasm(uint32_t k) const {
@@ -517,7 +583,6 @@ int RtlRun::run() {
 }  // namespace
 
 int rtl_engine_run(void *, Sim *s, const RunArgs *a, Diag *d) {
-  if (a->vcd) return diag_error(d, "sasim-rtl: error: --vcd is not supported by this model yet");
   RtlRun r(s, a, d);
   return r.run();
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # lint.sh: verilator --lint-only -Wall over the whole sa_top in a few configurations (the default
-# parameters, a 2x2 with one-slot queues and a 1-byte bus, a 16x16): no warning may appear
+# parameters, a 2x2 with one-slot queues and a 1-byte bus, a 16x16, the 32x32 large arch, whose
+# 128-byte PARAM rows once hit Verilator's 64-iteration unroll limit): no warning may appear
 # (waivers live in rtl/lint.vlt, each with its reason). Prints PASS/FAIL lines for tests/run.sh.
 set -u
 command -v verilator >/dev/null 2>&1 || { echo "FAIL rtl-lint: verilator is not installed (make deps)"; exit 0; }
@@ -9,7 +10,8 @@ T=$(mktemp); trap 'rm -f "$T"' EXIT
 n=0
 for cfg in "" \
   "-GArrayRows=2 -GArrayCols=2 -GBusBytes=1 -GMaxInflight=1 -GLoadQueue=1 -GComputeQueue=1 -GStoreQueue=1 -GFifoRows=1 -GSfuLatency=1 -GSpadRows=8 -GWbufRows=4 -GAccRows=6 -GParamRows=6" \
-  "-GArrayRows=16 -GArrayCols=16 -GBusBytes=16 -GMaxInflight=128 -GSpadRows=8192 -GWbufRows=2048 -GAccRows=2048 -GParamRows=64 -GSfuLatency=3 -GFifoRows=4"; do
+  "-GArrayRows=16 -GArrayCols=16 -GBusBytes=16 -GMaxInflight=128 -GSpadRows=8192 -GWbufRows=2048 -GAccRows=2048 -GParamRows=64 -GSfuLatency=3 -GFifoRows=4" \
+  "$(sh rtl/config.sh R32_C32_SP16384_WB4096_AC4096_PA64_B32_F128_QL32_QC32_QS32_D8_S3_T255)"; do
   n=$((n + 1))
   # shellcheck disable=SC2086
   if verilator --lint-only -Wall --top-module sa_top rtl/lint.vlt $SV $cfg >"$T" 2>&1; then

@@ -1,0 +1,43 @@
+#!/bin/sh
+# nets.sh BUILD_DIR: compiled networks on the RTL (issue 5): small shipped networks (LeNet-5, a
+# residual block, a depthwise block and the depthwise edge case) compiled by `sacc compile` for
+# a 4x4 (tiny) and an 8x8 (small) arch, run with --engine both: the RTL and the detailed engine
+# in lockstep, compared every cycle and at the end (times, statistics, DRAM). Then the RTL's
+# statistics JSON (total cycles, per unit, per layer) and output files must equal the C fast
+# engine's byte for byte, and its output lines (CRC32 per tensor) the reference interpreter's
+# (tests/golden/NAME.ref.txt). Prints PASS/FAIL lines for tests/run.sh. Run from the repo root.
+set -u
+B=${1:-build}
+SACC=$B/bin/sacc
+SASIM=$B/bin/sasim
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+CLI_PREFIX=rtl-net
+. tests/cli/lib.sh
+NETS=${SA_RTL_NETS:-"lenet5 residual depthwise edge_depthwise"}
+outputs() { grep '^output ' "$1" | sort; }
+
+for arch in workloads/arch/tiny.json workloads/arch/small.json; do
+  a=$(basename "$arch" .json)
+  for n in $NETS; do
+    t="$n-$a" d="$T/$n-$a"
+    if ! $SACC compile "workloads/nets/$n.json" --arch "$arch" -o "$d.bin" >"$T/err" 2>&1; then
+      fail "$t" "sacc compile: $(head -c 300 "$T/err")"; continue
+    fi
+    $SASIM run "$d.bin" --json "$d.c.json" --output-dir "$d.c" >"$d.c.out" 2>"$T/err" ||
+      { fail "$t" "sasim run (fast): $(head -c 300 "$T/err")"; continue; }
+    if ! $SASIM run "$d.bin" --engine both --json "$d.r.json" --output-dir "$d.r" >"$d.r.out" 2>"$T/err"; then
+      fail "$t" "lockstep: $(head -c 400 "$T/err")"; continue
+    fi
+    outputs "$d.r.out" >"$T/got"
+    outputs "tests/golden/$n.ref.txt" >"$T/want"
+    if ! cmp -s "$d.c.json" "$d.r.json"; then
+      fail "$t" "statistics differ from the fast engine's: $(diff "$d.c.json" "$d.r.json" | head -n 4 | tr '\n' ' ')"
+    elif ! cmp -s "$d.c.out" "$d.r.out" || ! diff -r "$d.c" "$d.r" >/dev/null; then
+      fail "$t" "outputs differ from the fast engine's: $(diff "$d.c.out" "$d.r.out" | head -n 4 | tr '\n' ' ')"
+    elif [ ! -s "$T/want" ] || ! cmp -s "$T/got" "$T/want"; then
+      fail "$t" "outputs differ from the reference: $(diff "$T/want" "$T/got" | head -n 4 | tr '\n' ' ')"
+    else
+      pass "$t"
+    fi
+  done
+done

@@ -28,9 +28,10 @@ RTL_VFLAGS  := --cc --exe --build -O3 -j 2 --x-assign fast --x-initial 0 --top-m
 
 .PHONY: rtl rtl-model rtl-model-vcd lint-rtl test-long synth
 
-# Verilator (scripts/install-deps.sh --rtl installs it when missing, as the base deps step does).
+# Verilator, and yosys for the synthesis smoke test (scripts/install-deps.sh installs them when
+# missing, as the base deps step does), so that every RTL test runs on a fresh machine.
 $(RTL_DEPS_OK): scripts/install-deps.sh
-	@sh scripts/install-deps.sh --rtl
+	@sh scripts/install-deps.sh --rtl --synth
 	@mkdir -p $(dir $@) && touch $@
 
 $(SASIM_RTL): rtl/harness/dispatch.cpp $(RTL_HDRS) $(SIM_LIB) $(ISA_LIB) | $(RTL_DEPS_OK)
@@ -74,8 +75,8 @@ rtl: $(SASIM) $(SASIM_RTL) $(RTL_TOOLS)
 lint-rtl: | $(RTL_DEPS_OK)
 	@sh tests/rtl/lint.sh
 
-# yosys (scripts/install-deps.sh --rtl --synth installs it). Not part of make test, which only
-# runs the PE through the same scripts (tests/rtl/synth.sh).
+# yosys (scripts/install-deps.sh --rtl --synth installs it). make test only runs the PE through
+# the same scripts (tests/rtl/synth.sh).
 ARRAY ?= 4x4
 RTL_SYNTH_DEPS_OK := $(BUILD)/.deps-synth-ok
 $(RTL_SYNTH_DEPS_OK): scripts/install-deps.sh

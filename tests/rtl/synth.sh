@@ -3,7 +3,8 @@
 # seconds; the array takes longer and is left to make synth): yosys reads the RTL as it is,
 # keeps every register of the PE (valid 1 + activation 8 + bank 1 + row tag 4 + partial sum 32
 # + two weight banks 16 = 62 flip-flops), and the JSON line carries cells and an exact
-# transistor estimate. Skipped (no PASS or FAIL) without yosys: make test does not need it.
+# transistor estimate. make test installs yosys (rtl/rtl.mk); run by hand without it, this is
+# skipped (no PASS or FAIL).
 # Prints PASS/FAIL lines for tests/run.sh. Run from the repository root.
 set -u
 B=${1:-build}

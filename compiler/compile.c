@@ -61,8 +61,7 @@ static TensorInfo tensor_info(const MachProg *mp, const DTensor *t) {
   ti.role = t->role;
   ti.addr = t->addr;
   ti.scale = t->scale;
-  const DTensor *o = t;
-  while (o->alias >= 0) o = &mp->tensors[o->alias];
+  const DTensor *o = &mp->tensors[dt_owner(mp, (int)(t - mp->tensors))];
   if (t->rank == 4) {
     ti.ndim = 4;
     ti.dims[0] = (uint32_t)t->n, ti.dims[1] = (uint32_t)t->h, ti.dims[2] = (uint32_t)t->w, ti.dims[3] = (uint32_t)t->c;

@@ -134,8 +134,7 @@ static int add_dtensor(Lw *w, int gt) {
   return 0;
 }
 
-// The DTensor that owns the bytes of DTensor i (following flatten/reshape aliases).
-static int owner(const MachProg *mp, int i) {
+int dt_owner(const MachProg *mp, int i) {
   while (mp->tensors[i].alias >= 0) i = mp->tensors[i].alias;
   return i;
 }
@@ -188,7 +187,7 @@ static int layout(Lw *w) {
   for (int i = 0; i < 2 * n0; i++) w->padded[i] = -1;
   for (int i = 0; i < g->n_layers; i++) {
     const Layer *l = &g->layers[i];
-    if (l->op == LOP_FC || l->op == LOP_FLATTEN || l->op == LOP_RESHAPE) dense[owner(mp, w->dt[l->in[0]])] = 1;
+    if (l->op == LOP_FC || l->op == LOP_FLATTEN || l->op == LOP_RESHAPE) dense[dt_owner(mp, w->dt[l->in[0]])] = 1;
   }
   int rc = 0;
   for (int i = 0; i < g->n_layers && !rc; i++) {
@@ -274,21 +273,22 @@ static int alloc_params(MachOp *op, int64_t n) {
   return op->bias && op->mult && op->shift ? 0 : -1;
 }
 
-// The K tiles of a GEMM's im2col row (lower.h KTile) for an R-row array and a B-byte bus.
+// The K tiles of a GEMM's im2col row (lower.h KTile) for arch a (R rows, C columns, B-byte bus).
 // The input bytes of one output pixel's window form `lines` lines of `per_line` runs of `run`
 // contiguous bytes, runs of a line `spacing` bytes apart: one line of kh whole kernel rows when a
 // kernel row is contiguous, else kh lines of kw taps of cin bytes. A tile takes g consecutive runs
 // of a line and the same len-byte piece of each (g*len <= R): one LOAD row of g segments. The
 // (g, len) kept makes the fewest tiles per N tile while the gather's expected beats stay below the
 // array's work (max of the two, per output pixel); the weight rows are then permuted to tile order.
-static int make_ktiles(MachOp *op, uint32_t R, uint32_t B) {
+static int make_ktiles(MachOp *op, const Arch *a) {
+  uint32_t R = a->rows, B = a->bus_bytes;
   const TView *in = &op->in[0];
   int64_t cin = in->c;
   int contiguous = (op->dw == 1 || op->kw == 1) && cin == in->pix_stride;
   int64_t run = contiguous ? op->kw * cin : cin;
   int64_t lines = contiguous ? 1 : op->kh, per_line = contiguous ? op->kh : op->kw;
   int64_t spacing = contiguous ? op->dh * in->row_stride : op->dw * in->pix_stride;
-  int64_t nN = (op->N + R - 1) / R;   // ~N tiles (the exact count needs cols; this only weighs)
+  int64_t nN = (op->N + a->cols - 1) / a->cols;   // N tiles: each K tile is streamed once per N tile
   int64_t best_len = 0, best_g = 0;
   double best = 0;
   for (int64_t len = 1; len <= run && len <= R; len++) {
@@ -342,8 +342,6 @@ static void set_pool(MachOp *op, const Layer *p, int64_t in_h, int64_t in_w, int
   op->poh = oh, op->pow = ow;
 }
 
-static int is_fc_op(const Layer *l) { return l->op == LOP_FC; }
-
 // conv2d or fc (head of group i): one GEMM per block of q groups.
 static int lower_gemm(Lw *w, int i, int layer_id, const char *what) {
   const Graph *g = w->g;
@@ -351,9 +349,9 @@ static int lower_gemm(Lw *w, int i, int layer_id, const char *what) {
   MachProg *mp = w->mp;
   const Layer *tail = &g->layers[w->gtail[i]];
   int in = w->dt[l->in[0]], out = w->dt[tail->out];
-  if (!is_fc_op(l) && w->padded[in] >= 0) in = w->padded[in];
   const Tensor *to = &g->tensors[l->out];
   int is_fc = l->op == LOP_FC;
+  if (!is_fc && w->padded[in] >= 0) in = w->padded[in];   // a conv reads the padded twin
   int64_t groups = is_fc ? 1 : l->groups, cpg = l->cin / groups, opg = l->cout / groups;
   int64_t q = 1;
   if (groups > 1) {
@@ -407,7 +405,7 @@ static int lower_gemm(Lw *w, int i, int layer_id, const char *what) {
       op->mult[j] = l->rq[oc].mult;
       op->shift[j] = (int32_t)l->rq[oc].shift;
     }
-    if (make_ktiles(op, w->a->rows, w->a->bus_bytes)) return oom(w);
+    if (make_ktiles(op, w->a)) return oom(w);
   }
   return 0;
 }
@@ -545,17 +543,17 @@ static int lower_layer(Lw *w, int i, int layer_id) {
 static void liveness(MachProg *mp) {
   for (int o = 0; o < mp->n_ops; o++) {
     MachOp *op = &mp->ops[o];
-    DTensor *out = &mp->tensors[owner(mp, op->out.t)];
+    DTensor *out = &mp->tensors[dt_owner(mp, op->out.t)];
     if (out->first_op < 0) out->first_op = o;
     if (out->last_op < o) out->last_op = o;
     for (int k = 0; k < op->n_in; k++) {
-      DTensor *t = &mp->tensors[owner(mp, op->in[k].t)];
+      DTensor *t = &mp->tensors[dt_owner(mp, op->in[k].t)];
       if (t->last_op < o) t->last_op = o;
     }
   }
   for (int i = 0; i < mp->n_tensors; i++) {
     DTensor *t = &mp->tensors[i];
-    if (t->role == ROLE_OUTPUT || t->role == ROLE_INPUT) mp->tensors[owner(mp, i)].last_op = mp->n_ops;
+    if (t->role == ROLE_OUTPUT || t->role == ROLE_INPUT) mp->tensors[dt_owner(mp, i)].last_op = mp->n_ops;
     if (t->role == ROLE_INPUT) t->first_op = -1;
   }
 }
@@ -600,9 +598,9 @@ int lower_graph(const Graph *g, const Arch *a, MachProg *mp, Diag *d) {
     int id = mp->n_layers++;
     snprintf(mp->layer_names[id], PROG_NAME_MAX, "%.*s", PROG_NAME_MAX - 1, l->name);
     rc = lower_layer(&w, i, id);
-    int out = rc ? -1 : owner(mp, w.dt[g->layers[w.gtail[i]].out]);
+    int out = rc ? -1 : dt_owner(mp, w.dt[g->layers[w.gtail[i]].out]);
     for (int t = 0; t < mp->n_tensors && !rc; t++)   // its padded twins, and its aliases' ones
-      if (w.padded[t] >= 0 && owner(mp, t) == out) rc = copy_to_twin(&w, t, id);
+      if (w.padded[t] >= 0 && dt_owner(mp, t) == out) rc = copy_to_twin(&w, t, id);
   }
   if (!rc) liveness(mp);
   free(w.group), free(w.gact), free(w.glo), free(w.ghi), free(w.gpool), free(w.gtail);

@@ -110,6 +110,9 @@ typedef struct {
   const Arch *arch;
 } MachProg;
 
+// The DTensor that holds the bytes of DTensor i (following flatten/reshape aliases).
+int dt_owner(const MachProg *mp, int i);
+
 // Fusion, layout and lowering. On error -1 with a message naming the layer.
 int lower_graph(const Graph *g, const Arch *a, MachProg *mp, Diag *d);
 void machprog_free(MachProg *mp);

@@ -100,11 +100,6 @@ static int heap_free(Heap *h, const MachProg *mp, int ti) {
   return 0;
 }
 
-static int owner(const MachProg *mp, int i) {
-  while (mp->tensors[i].alias >= 0) i = mp->tensors[i].alias;
-  return i;
-}
-
 static void place(DTensor *t, uint64_t base) {
   t->base = base;
   t->addr = base + (uint64_t)((int64_t)t->halo_t * dt_row_stride(t) + (int64_t)t->halo_l * t->c);
@@ -174,7 +169,7 @@ int memplan_run(MachProg *mp, MemPlan *m, Diag *d) {
   for (int i = 0; i < mp->n_tensors; i++) {
     DTensor *t = &mp->tensors[i];
     if (t->alias >= 0) {
-      const DTensor *o = &mp->tensors[owner(mp, i)];
+      const DTensor *o = &mp->tensors[dt_owner(mp, i)];
       t->base = o->base, t->addr = o->addr;
     }
   }
@@ -202,7 +197,7 @@ void memplan_dump(const MachProg *mp, const MemPlan *m, FILE *f) {
   for (int i = 0; i < mp->n_tensors; i++) {
     const DTensor *t = &mp->tensors[i];
     fprintf(f, "tensor %s: 0x%llx..0x%llx (element 0 at 0x%llx), live ops %d..%d\n", t->name,
-            (unsigned long long)t->base, (unsigned long long)(t->base + dt_bytes(&mp->tensors[owner(mp, i)])),
+            (unsigned long long)t->base, (unsigned long long)(t->base + dt_bytes(&mp->tensors[dt_owner(mp, i)])),
             (unsigned long long)t->addr, t->first_op, t->last_op);
   }
   fprintf(f, "on-chip peak rows: spad %u, wbuf %u, acc %u, param %u\n", m->onchip_peak[0], m->onchip_peak[1],

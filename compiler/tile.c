@@ -34,7 +34,7 @@ static int pooled(const MachOp *op) { return op->pool != POOL_NONE; }
 // Output map the M tiles cover (pooled when the op pools).
 static int64_t out_h(const MachOp *op) { return pooled(op) ? op->poh : op->oh; }
 static int64_t out_w(const MachOp *op) { return pooled(op) ? op->pow : op->ow; }
-static int64_t n_images(const MachOp *op) { return op->kind == MOP_GEMM ? op->in[0].n : op->in[0].n; }
+static int64_t n_images(const MachOp *op) { return op->in[0].n; }
 
 static int64_t pieces_per_row(const MachOp *op, const TilePlan *p) {
   return p->band_cols < out_w(op) ? cdiv(out_w(op), p->band_cols) : 1;

@@ -8,7 +8,7 @@
 
 #include "../../compiler/lower.h"
 #include "../../compiler/memplan.h"
-#include "../../compiler/net.h"
+#include "../../compiler/cli_args.h"
 #include "../../compiler/tile.h"
 #include "../common/check.h"
 
@@ -21,15 +21,13 @@ static void check_net(const char *name, int expect_reuse) {
   snprintf(path, sizeof path, "workloads/nets/%s.json", name);
   Diag d;
   diag_init(&d);
-  NetOptions o;
-  net_options_default(&o);
   Graph *g = NULL;
   Arch a;
   arch_default(&a);
   MachProg mp;
   memset(&mp, 0, sizeof mp);
   MemPlan m;
-  int ok = !net_load(path, &o, &g, &d) && !net_prepare(g, &o, &d) && !lower_graph(g, &a, &mp, &d) &&
+  int ok = !cli_load(path, NULL, &g, &d) && !lower_graph(g, &a, &mp, &d) &&
            !tile_plan_all(&mp, 1, &d) && !memplan_run(&mp, &m, &d);
   if (!ok) diag_print(&d);
   CHECK(ok, "%s: planning failed", name);

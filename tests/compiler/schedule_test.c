@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../../compiler/compile.h"
-#include "../../compiler/net.h"
+#include "../../compiler/cli_args.h"
 #include "../common/check.h"
 #include "../common/randprog.h"
 
@@ -21,11 +21,9 @@ static Program *compile_net(const char *name, const Arch *a, int db) {
   snprintf(path, sizeof path, "workloads/nets/%s.json", name);
   Diag d;
   diag_init(&d);
-  NetOptions o;
-  net_options_default(&o);
   Graph *g = NULL;
   Program *p = NULL;
-  if (!net_load(path, &o, &g, &d) && !net_prepare(g, &o, &d)) {
+  if (!cli_load(path, NULL, &g, &d)) {
     CompileOptions co;
     compile_options_default(&co);
     co.double_buffer = db;

@@ -1,12 +1,22 @@
 // sa_compute.sv: the compute unit (docs/TIMING.md §6, sim/detailed_array.c): the weight shift
-// chain a PRELOAD drives, the stream sequencer a COMPUTE drives, the row-tag table and the
-// accumulator writer around the sa_array. In a start cycle the chain or the stream already works
-// on the new instruction (its state comes straight from the queue head).
+// chain a PRELOAD drives, the stream sequencers a COMPUTE and a COMPUTE_OS drive, the row-tag
+// table, the output-stationary drain sequencer and the accumulator writer around the sa_array.
+// In a start cycle the chain or the stream already works on the new instruction (its state
+// comes straight from the queue head).
 //  - PRELOAD p fills bank p mod 2 over R cycles (row SRC+R-1 enters first; zeros past ROWS);
-//    it needs the chain idle and no COMPUTE still in the array on that bank.
-//  - COMPUTE reads SPAD[SRC + m] in cycle s + m and needs its bank complete; the row's tag (ACC
-//    row, ACCUM, last row, bank) travels through the array with the data, and column c of the
-//    bottom row writes ACC[ACC_ADDR + m][c] in cycle s + m + R + c.
+//    it needs the chain idle, no COMPUTE still in the array on that bank and no COMPUTE_OS
+//    left in the array.
+//  - COMPUTE reads SPAD[SRC + m] in cycle s + m and needs its bank complete and no COMPUTE_OS
+//    left; the row's tag (ACC row, ACCUM, last row, bank) travels through the array with the
+//    data, and column c of the bottom row writes ACC[ACC_ADDR + m][c] in cycle s + m + R + c.
+//  - COMPUTE_OS reads WBUF[WSRC + k] in cycle s + k (into the column skew lines) and
+//    SPAD[SRC + j*KSTRIDE + r] in cycle s + j*R + r (into row r's input line), one row of each
+//    per cycle at most. It needs the chain idle and no COMPUTE in the array (mode switch), and
+//    s + K >= s_o + K_o + R for the previous COMPUTE_OS o (a down-counter, fence_q, holds
+//    s_o + K_o + R - t). Its drain descriptor (ACC row, ROWS, ACCUM) waits in os_pend_q from
+//    its last WBUF read until the last product reaches PE (R-1, 0), then walks right one
+//    column per cycle (os_dr_q); column c spends R cycles writing PE rows R-1 .. 0 (rows below
+//    ROWS only) and tells the array which drain registers move down.
 module sa_compute
   import sa_isa_pkg::*;
   import sa_pkg::*;
@@ -88,6 +98,36 @@ module sa_compute
     logic             bank;
   } stream_t;
 
+  // A COMPUTE_OS's drain: what its accumulator writes need, and its end event.
+  typedef struct packed {
+    logic [IDX_W-1:0] idx;
+    logic [2:0]       push;
+    logic [15:0]      acc, rows;
+    logic             accum;
+  } osdesc_t;
+
+  typedef struct packed {
+    logic             busy;
+    osdesc_t          d;
+    logic [15:0]      wsrc, klen, kstride;
+    logic [31:0]      n;       // cycles since the start: k of the WBUF row read (while n < K)
+    logic [31:0]      kbase;   // j*R: first k of the current block
+    logic [31:0]      blk;     // SRC + j*KSTRIDE: the block's first SPAD row
+    logic [KW-1:0]    r;       // row read in this cycle of the block (n = kbase + r)
+  } os_t;
+
+  typedef struct packed {
+    logic             busy;
+    logic [KW-1:0]    cnt;     // cycles until the last product reaches PE (R-1, 0)
+    osdesc_t          d;
+  } ospend_t;
+
+  typedef struct packed {
+    logic             active;
+    logic [KW-1:0]    j;       // drain cycle of the column: PE row R-1-j is written
+    osdesc_t          d;
+  } osdrain_t;
+
   opcode_e op;
   logic    next_bank_q, cur_bank_q;
   logic [1:0] bank_valid_q;
@@ -99,21 +139,31 @@ module sa_compute
   logic    chain_done, stream_done;
   rowtag_t tags_q [NTags];
   logic [TagW-1:0] tag_next_q;
+  os_t     os_q, os_cur, os_init;
+  ospend_t os_pend_q;
+  osdrain_t [ArrayCols-1:0] os_dr_q;
+  logic    start_os, os_mode_q, os_mode;
+  logic [15:0] os_users_q, os_users_d;
+  logic [31:0] fence_q;
 
   assign op = opcode_e'(head_insn_i[OP_LSB +: OP_W]);
 
   always_comb begin
     unique case (op)
-      OP_PRELOAD: can_start = !ch_q.busy && bank_users_q[next_bank_q] == '0;
-      OP_COMPUTE: can_start = bank_valid_q[cur_bank_q];
+      OP_PRELOAD: can_start = !ch_q.busy && bank_users_q[next_bank_q] == '0 && os_users_q == '0;
+      OP_COMPUTE: can_start = bank_valid_q[cur_bank_q] && os_users_q == '0;
+      // The array has left weight-stationary mode, and this drain cannot catch up the last one.
+      OP_COMPUTE_OS: can_start = !ch_q.busy && bank_users_q == '0 &&
+                                 32'(head_insn_i[KLEN_LSB +: KLEN_W]) >= fence_q;
       default:    can_start = 1'b1;  // LAYER
     endcase
   end
 
-  assign start_o   = head_valid_i && tok_ok_i && !st_q.busy && can_start;
+  assign start_o   = head_valid_i && tok_ok_i && !st_q.busy && !os_q.busy && can_start;
   assign start_pre = start_o && op == OP_PRELOAD;
   assign start_cmp = start_o && op == OP_COMPUTE;
-  assign start_cfg = start_o && op != OP_PRELOAD && op != OP_COMPUTE;
+  assign start_os  = start_o && op == OP_COMPUTE_OS;
+  assign start_cfg = start_o && op != OP_PRELOAD && op != OP_COMPUTE && op != OP_COMPUTE_OS;
 
   always_comb begin
     ch_init      = '0;
@@ -132,17 +182,31 @@ module sa_compute
     st_init.rows  = head_insn_i[ROWS_LSB +: ROWS_W];
     st_init.accum = head_insn_i[ACCUM_LSB];
     st_init.bank  = cur_bank_q;
+    os_init         = '0;
+    os_init.busy    = 1'b1;
+    os_init.d.idx   = head_idx_i;
+    os_init.d.push  = head_insn_i[PUSH_LSB +: PUSH_W];
+    os_init.d.acc   = head_insn_i[ACC_ADDR_LSB +: ACC_ADDR_W];
+    os_init.d.rows  = head_insn_i[ROWS_LSB +: ROWS_W];
+    os_init.d.accum = head_insn_i[ACCUM_LSB];
+    os_init.wsrc    = head_insn_i[WSRC_LSB +: WSRC_W];
+    os_init.klen    = head_insn_i[KLEN_LSB +: KLEN_W];
+    os_init.kstride = head_insn_i[KSTRIDE_LSB +: KSTRIDE_W];
+    os_init.blk     = 32'(head_insn_i[SRC_LSB +: SRC_W]);
   end
 
-  assign ch_cur = start_pre ? ch_init : ch_q;
-  assign st_cur = start_cmp ? st_init : st_q;
+  assign ch_cur  = start_pre ? ch_init : ch_q;
+  assign st_cur  = start_cmp ? st_init : st_q;
+  assign os_cur  = start_os ? os_init : os_q;
+  // The PEs' mode: it changes only while the array is empty (the structural conditions).
+  assign os_mode = start_os ? 1'b1 : (start_cmp ? 1'b0 : os_mode_q);
 
   // Weight chain: row SRC + j enters the top, j = R - 1 - step; zeros for j >= ROWS.
   logic [31:0] chain_j;
   logic        chain_has_row;
   assign chain_j       = ArrayRows - 1 - 32'(ch_cur.step);
   assign chain_has_row = ch_cur.busy && chain_j < 32'(ch_cur.rows);
-  assign wbuf_row_o    = WbufW'(32'(ch_cur.src) + chain_j);
+  assign wbuf_row_o    = os_cur.busy ? WbufW'(32'(os_cur.wsrc) + os_cur.n) : WbufW'(32'(ch_cur.src) + chain_j);
   assign chain_done    = ch_cur.busy && 32'(ch_cur.step) == ArrayRows - 1;
 
   logic [1:0]                  wen;
@@ -151,8 +215,24 @@ module sa_compute
   assign wtop = chain_has_row ? wbuf_data_i : '0;
 
   // Stream: SPAD[SRC + m] enters the array with a new tag.
-  assign spad_row_o  = SpadW'(32'(st_cur.src) + 32'(st_cur.m));
+  assign spad_row_o  = os_cur.busy ? SpadW'(os_cur.blk + 32'(os_cur.r)) :
+                                     SpadW'(32'(st_cur.src) + 32'(st_cur.m));
   assign stream_done = st_cur.busy && 32'(st_cur.m) + 1 == 32'(st_cur.rows);
+
+  // Output-stationary stream: the WBUF row k = n while n < K; the SPAD row of block j = kbase/R
+  // for PE row r while r < ROWS and kbase < K. It is ready once neither has a row left.
+  logic os_wb_rd, os_sp_rd, os_first, os_last, os_done;
+  logic [ArrayRows-1:0] os_ld;
+  assign os_wb_rd = os_cur.busy && os_cur.n < 32'(os_cur.klen);
+  assign os_sp_rd = os_cur.busy && 32'(os_cur.r) < 32'(os_cur.d.rows) && os_cur.kbase < 32'(os_cur.klen);
+  assign os_first = os_wb_rd && os_cur.n == '0;
+  assign os_last  = os_wb_rd && os_cur.n + 32'd1 == 32'(os_cur.klen);
+  assign os_done  = os_cur.busy && os_cur.n + 32'd1 >= 32'(os_cur.klen) &&
+                    os_cur.kbase + ArrayRows >= 32'(os_cur.klen) &&
+                    32'(os_cur.r) + 32'd1 >= 32'(os_cur.d.rows);
+  for (genvar r = 0; r < ArrayRows; r++) begin : g_osld
+    assign os_ld[r] = os_sp_rd && 32'(os_cur.r) == r;
+  end
 
   rowtag_t tag_new;
   always_comb begin
@@ -166,7 +246,7 @@ module sa_compute
   end
 
   logic [ArrayCols-1:0]            out_valid;
-  logic [ArrayCols-1:0][31:0]      out_psum;
+  logic [ArrayCols-1:0][31:0]      out_psum, out_drain;
   logic [ArrayCols-1:0][TagW-1:0]  out_tag;
 
   sa_array #(
@@ -176,32 +256,119 @@ module sa_compute
   ) u_array (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
-    .in_valid_i  (st_cur.busy),
+    .os_mode_i   (os_mode),
+    .in_valid_i  (st_cur.busy || os_wb_rd),
     .in_row_i    (spad_data_i),
     .in_bank_i   (st_cur.bank),
     .in_tag_i    (tag_next_q),
+    .in_first_i  (os_first),
+    .in_last_i   (os_last),
+    .os_ld_i     (os_ld),
+    .wb_row_i    (wbuf_data_i),
+    .drain_sh_i  (drain_sh),
     .wen_i       (wen),
     .wtop_i      (wtop),
     .out_valid_o (out_valid),
     .out_psum_o  (out_psum),
-    .out_tag_o   (out_tag)
+    .out_tag_o   (out_tag),
+    .out_drain_o (out_drain)
   );
 
-  // Accumulator writer: the bottom row's registers, through their tags.
+  // Output-stationary drain. The descriptor enters column 0 when the last product reaches PE
+  // (R-1, 0), R - 1 cycles after the last WBUF read (at once when R = 1); rule (b) keeps the
+  // last WBUF reads of two COMPUTE_OS at least R cycles apart, so one waiting slot suffices.
+  logic     os_launch;
+  osdesc_t  os_launch_d;
+  ospend_t  os_pend_d;
+  always_comb begin
+    os_pend_d   = os_pend_q;
+    os_launch   = 1'b0;
+    os_launch_d = os_pend_q.d;
+    if (os_pend_q.busy) begin
+      if (os_pend_q.cnt == '0) begin
+        os_launch      = 1'b1;
+        os_pend_d.busy = 1'b0;
+      end else begin
+        os_pend_d.cnt = os_pend_q.cnt - KW'(1);
+      end
+    end
+    if (os_last) begin
+      if (ArrayRows == 1) begin
+        os_launch   = 1'b1;
+        os_launch_d = os_cur.d;
+      end else begin
+        os_pend_d.busy = 1'b1;
+        os_pend_d.cnt  = KW'(ArrayRows - 2);
+        os_pend_d.d    = os_cur.d;
+      end
+    end
+  end
+
+  // Column c drains in cycles D_c .. D_c + R - 1 (D_c = D_0 + c): in drain cycle j it writes PE
+  // row R-1-j's result (from the bottom drain register) when that row is below ROWS, and drain
+  // register r moves down while j < r.
+  osdrain_t [ArrayCols-1:0]        os_dr_d;
+  logic [ArrayCols-1:0]            os_we;
+  logic [ArrayCols-1:0][15:0]      os_row;
+  logic [ArrayRows*ArrayCols-1:0]  drain_sh;
+  logic                            os_end;
+  for (genvar c = 0; c < ArrayCols; c++) begin : g_osdr
+    logic    dr_start;
+    osdesc_t dr_src;
+    logic [31:0] pe_row;   // PE row written in this drain cycle
+    if (c == 0) begin : g_first
+      assign dr_start = os_launch;
+      assign dr_src   = os_launch_d;
+    end else begin : g_next
+      assign dr_start = os_dr_q[c-1].active && os_dr_q[c-1].j == '0;
+      assign dr_src   = os_dr_q[c-1].d;
+    end
+    always_comb begin
+      os_dr_d[c] = os_dr_q[c];
+      if (dr_start) begin
+        os_dr_d[c].active = 1'b1;
+        os_dr_d[c].j      = '0;
+        os_dr_d[c].d      = dr_src;
+      end else if (os_dr_q[c].active) begin
+        if (32'(os_dr_q[c].j) == ArrayRows - 1) os_dr_d[c].active = 1'b0;
+        else os_dr_d[c].j = os_dr_q[c].j + KW'(1);
+      end
+    end
+    assign pe_row    = ArrayRows - 1 - 32'(os_dr_q[c].j);
+    assign os_we[c]  = os_dr_q[c].active && pe_row < 32'(os_dr_q[c].d.rows);
+    assign os_row[c] = os_dr_q[c].d.acc + 16'(pe_row);
+    assign drain_sh[c] = 1'b0;   // row 0 has nothing above it
+    for (genvar r = 1; r < ArrayRows; r++) begin : g_sh
+      assign drain_sh[r * ArrayCols + c] = os_dr_q[c].active && 32'(os_dr_q[c].j) < r;
+    end
+  end
+  assign os_end = os_dr_q[ArrayCols-1].active && 32'(os_dr_q[ArrayCols-1].j) == ArrayRows - 1;
+
+  // Drain fence (rule (b)): s_o + K_o + R - t for the last COMPUTE_OS o, down to 0.
+  logic [31:0] fence_d;
+  assign fence_d = start_os ? 32'(os_init.klen) + ArrayRows - 1 :
+                   (fence_q != '0 ? fence_q - 32'd1 : '0);
+  assign os_users_d = os_users_q + (start_os ? 16'd1 : 16'd0) - (os_end ? 16'd1 : 16'd0);
+
+  // Accumulator writer: the bottom row's registers, through their tags (weight-stationary), or
+  // the bottom drain registers (output-stationary; the bottom row's valid then means an
+  // output-stationary product, not a sum to write).
   rowtag_t last_tag;
   logic    arr_end;
+  logic [ArrayCols-1:0] ws_we;
   for (genvar c = 0; c < ArrayCols; c++) begin : g_accw
     rowtag_t t;
     logic    unused_t;
     assign t              = tags_q[out_tag[c]];
     assign unused_t       = ^{t.idx, t.push, t.last, t.bank};
-    assign acc_we_o[c]    = out_valid[c];
-    assign acc_row_o[c]   = AccW'(t.acc_row);
-    assign acc_accum_o[c] = t.accum;
-    assign acc_data_o[c]  = out_psum[c];
+    assign ws_we[c]       = out_valid[c] && !os_mode;
+    assign acc_we_o[c]    = ws_we[c] || os_we[c];
+    assign acc_row_o[c]   = os_we[c] ? AccW'(os_row[c]) : AccW'(t.acc_row);
+    assign acc_accum_o[c] = os_we[c] ? os_dr_q[c].d.accum : t.accum;
+    assign acc_data_o[c]  = os_we[c] ? out_drain[c] : out_psum[c];
   end
   assign last_tag = tags_q[out_tag[ArrayCols-1]];
-  assign arr_end  = out_valid[ArrayCols-1] && last_tag.last;
+  assign arr_end  = ws_we[ArrayCols-1] && last_tag.last;
 
   // Cycles the array still holds streamed data after this one (detailed_array.c drain_cycle): the
   // last row entered holds the array for R + C - 1 cycles.
@@ -228,9 +395,32 @@ module sa_compute
       st_q         <= '0;
       tag_next_q   <= '0;
       drain_q      <= '0;
+      os_q         <= '0;
+      os_pend_q    <= '0;
+      os_dr_q      <= '0;
+      os_mode_q    <= 1'b0;
+      os_users_q   <= '0;
+      fence_q      <= '0;
     end else begin
       bank_users_q <= users_d;
       drain_q      <= drain_d;
+      os_pend_q    <= os_pend_d;
+      os_dr_q      <= os_dr_d;
+      os_mode_q    <= os_mode;
+      os_users_q   <= os_users_d;
+      fence_q      <= fence_d;
+      os_q         <= os_cur;
+      if (os_cur.busy) begin
+        os_q.n <= os_cur.n + 32'd1;
+        if (32'(os_cur.r) == ArrayRows - 1) begin
+          os_q.r     <= '0;
+          os_q.kbase <= os_cur.kbase + ArrayRows;
+          os_q.blk   <= os_cur.blk + 32'(os_cur.kstride);
+        end else begin
+          os_q.r <= os_cur.r + KW'(1);
+        end
+        if (os_done) os_q.busy <= 1'b0;
+      end
       if (start_pre) begin
         next_bank_q <= !next_bank_q;
         cur_bank_q  <= next_bank_q;
@@ -259,23 +449,25 @@ module sa_compute
   end
 
   // Events.
-  assign inside_o         = start_o || st_cur.busy;
-  assign active_o         = (ch_cur.busy && !chain_done) || drain_d != '0;
+  assign inside_o         = start_o || st_cur.busy || os_cur.busy;
+  assign active_o         = (ch_cur.busy && !chain_done) || drain_d != '0 || os_users_q != '0;
   assign chain_busy_o     = ch_q.busy;
-  assign ready_o          = start_pre || start_cfg || stream_done;
-  assign ready_idx_o      = stream_done ? st_cur.idx : head_idx_i;
+  assign ready_o          = start_pre || start_cfg || stream_done || os_done;
+  assign ready_idx_o      = os_done ? os_cur.d.idx : (stream_done ? st_cur.idx : head_idx_i);
   assign end_cfg_o        = start_cfg;
   assign end_chain_o      = chain_done;
   assign end_chain_idx_o  = ch_cur.idx;
   assign end_chain_push_o = ch_cur.push;
-  assign end_arr_o        = arr_end;
-  assign end_arr_idx_o    = last_tag.idx;
-  assign end_arr_push_o   = last_tag.push;
+  // A COMPUTE ends with its last ACC write, a COMPUTE_OS with its last column's last drain
+  // cycle; never both in one cycle (the mode switch waits for the array to empty).
+  assign end_arr_o        = arr_end || os_end;
+  assign end_arr_idx_o    = os_end ? os_dr_q[ArrayCols-1].d.idx : last_tag.idx;
+  assign end_arr_push_o   = os_end ? os_dr_q[ArrayCols-1].d.push : last_tag.push;
   assign start_k_o        = bank_k_q[cur_bank_q];
-  assign spad_rd_o        = st_cur.busy;
-  assign wbuf_rd_o        = chain_has_row;
-  assign acc_wr_o         = out_valid[0];
-  assign acc_wr_accum_o   = tags_q[out_tag[0]].accum;
+  assign spad_rd_o        = st_cur.busy || os_sp_rd;
+  assign wbuf_rd_o        = chain_has_row || os_wb_rd;
+  assign acc_wr_o         = acc_we_o[0];
+  assign acc_wr_accum_o   = acc_accum_o[0];
 
   logic unused_compute;
   assign unused_compute = ^{last_tag.acc_row, last_tag.accum};

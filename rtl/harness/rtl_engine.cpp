@@ -249,6 +249,12 @@ void RtlRun::account(uint64_t t, const Events &e, int rd_ok, int wr_ok) {
       ls->macs += rows * kk * a->cols;
       st->pe_cycles += rows * a->rows * a->cols;
     }
+    if (in->op == OP_COMPUTE_OS) {   // TIMING §10: ROWS x KLEN x C MACs in KLEN x R x C slots
+      uint64_t rows = (uint64_t)in->f[FLD_ROWS], klen = (uint64_t)in->f[FLD_KLEN];
+      st->macs += rows * klen * a->cols;
+      ls->macs += rows * klen * a->cols;
+      st->pe_cycles += klen * a->rows * a->cols;
+    }
   }
   for (int u = 0; u < NUM_UNITS; u++) {
     if (e.ready[u] && records(u, e.ready_idx[u])) s_->times[e.ready_idx[u]].ready = t + 1;

@@ -15,6 +15,7 @@
 
 const char cmd_compile_usage[] =
     "       sacc compile NET.json [-o OUT] [--arch ARCH.json] [--emit bin|asm] [--no-double-buffer]\n"
+    "                [--dataflow ws|os]\n"
     "                [--dump-ir graph|fuse|layout|lower|tiling|memplan|schedule|all] [--stats] [--json F]\n"
     "                [--seed N] [--no-compress] [--calib [NAME=]X.npy]...\n"
     "\n"
@@ -22,7 +23,9 @@ const char cmd_compile_usage[] =
     "          a binary (default OUT: NET.bin in the current directory) or, with --emit asm,\n"
     "          assembly that `sasim asm` turns into the identical binary (NET.s). The binary's\n"
     "          default inputs are the bytes `sacc ref --seed N` uses (N = 1). --stats prints\n"
-    "          peak memory per level, instruction and token counts; --json F writes them as JSON\n";
+    "          peak memory per level, instruction and token counts; --json F writes them as JSON\n"
+    "          --dataflow: ws (default) runs each GEMM weight-stationary (PRELOAD + COMPUTE), os\n"
+    "          output-stationary (COMPUTE_OS); the outputs are the same bytes (docs/DATAFLOWS.md)\n";
 
 static int usage_error(const char *msg) {
   fprintf(stderr, "sacc: %s\n", msg);
@@ -73,12 +76,19 @@ int cmd_compile(int argc, char **argv) {
     if (c) continue;
     int has_val = i + 1 < argc;
     if (!strcmp(a, "-o") || !strcmp(a, "--arch") || !strcmp(a, "--emit") || !strcmp(a, "--dump-ir") ||
-        !strcmp(a, "--json") || !strcmp(a, "--seed")) {
+        !strcmp(a, "--json") || !strcmp(a, "--seed") || !strcmp(a, "--dataflow")) {
       if (!has_val) return usage_error("option needs a value");
       const char *v = argv[++i];
       if (!strcmp(a, "-o")) out = v;
       else if (!strcmp(a, "--arch")) arch_path = v;
       else if (!strcmp(a, "--json")) json = v;
+      else if (!strcmp(a, "--dataflow")) {
+        if (!strcmp(v, "ws")) o.dataflow = DF_WS;
+        else if (!strcmp(v, "os")) o.dataflow = DF_OS;
+        else if (!strcmp(v, "is"))
+          return usage_error("--dataflow is: input-stationary is not implemented yet (docs/DATAFLOWS.md)");
+        else return usage_error("--dataflow takes ws or os");
+      }
       else if (!strcmp(a, "--dump-ir")) {
         static const char *passes[] = {"graph", "fuse", "layout", "lower", "tiling", "memplan", "schedule", "all"};
         int ok = 0;

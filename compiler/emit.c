@@ -3,7 +3,8 @@
 // Each op is a sequence of steps. A GEMM step is one (M tile, N group, K chunk): it loads the
 // chunk's im2col rows into a SPAD slot (unless they are still there from the previous N group),
 // the weight rows of its N tiles into a WBUF slot, the parameters at the first chunk, then runs a
-// PRELOAD + COMPUTE pair per (N tile, K tile), and after the last chunk stores each N tile,
+// PRELOAD + COMPUTE pair per (N tile, K tile) (output-stationary: a COMPUTE_OS per N tile and
+// R-row block over the whole chunk), and after the last chunk stores each N tile,
 // post-processed (and max-pooled when a pool is fused). An element-wise step is one (M tile,
 // channel tile): LOADs into an ACC slot (scaled; the second input of an add accumulates) and a
 // post-processed STORE. Slots rotate through the buffer halves; with two halves the loads of
@@ -220,6 +221,28 @@ static void gemm_computes(Em *e, const MachOp *op, const GemmShape *s, uint64_t 
     }
 }
 
+// Output-stationary: one COMPUTE_OS per (N tile, R-row block of the M tile) over the chunk's K
+// tiles, which sit in SPAD tm rows apart and in WBUF R rows apart (lower.c pads them to R).
+static void gemm_computes_os(Em *e, const MachOp *op, const GemmShape *s, uint64_t i) {
+  GemmStep st = gemm_step(op, s, i);
+  uint32_t R = e->a->rows;
+  int ring = (int)(i % 2);
+  if (st.kci == 0) e->acc_slot = rotate(e, 2) * e->sl->acc;
+  uint32_t tm = st.t.acc_rows;
+  Access aread = on_chip(SMEM_SPAD, e->ring_a[ring], (uint64_t)st.nk * tm, 0);
+  for (int64_t jl = 0; jl < st.gn; jl++)
+    for (uint32_t m0 = 0; m0 < tm; m0 += R) {
+      uint32_t wsrc = e->ring_w[ring] + (uint32_t)jl * st.krows, dst = e->acc_slot + (uint32_t)jl * tm + m0;
+      uint32_t rows = tm - m0 < R ? tm - m0 : R;
+      Insn in = mk(OP_COMPUTE_OS);
+      in.f[FLD_SRC] = e->ring_a[ring] + m0, in.f[FLD_KSTRIDE] = tm, in.f[FLD_WSRC] = wsrc;
+      in.f[FLD_KLEN] = st.krows, in.f[FLD_ACC_ADDR] = dst, in.f[FLD_ROWS] = rows;
+      in.f[FLD_ACCUM] = st.kci != 0;
+      Access acc[3] = {aread, on_chip(SMEM_WBUF, wsrc, st.krows, 0), on_chip(SMEM_ACC, dst, rows, 1)};
+      emit(e, &in, acc, 3, NULL, 0);
+    }
+}
+
 static void gemm_stores(Em *e, const MachOp *op, const GemmShape *s, uint64_t i) {
   GemmStep st = gemm_step(op, s, i);
   if (st.kci != s->nKC - 1) return;
@@ -276,7 +299,8 @@ static void emit_op(Em *e, const MachOp *op) {
     gemm_loads(e, op, &s, 0);
     for (uint64_t i = 0; i < n && !e->oom; i++) {
       if (ahead && i + 1 < n) gemm_loads(e, op, &s, i + 1);
-      gemm_computes(e, op, &s, i);
+      if (e->mp->dataflow == DF_OS) gemm_computes_os(e, op, &s, i);
+      else gemm_computes(e, op, &s, i);
       gemm_stores(e, op, &s, i);
       if (!ahead && i + 1 < n) gemm_loads(e, op, &s, i + 1);
     }

@@ -280,7 +280,7 @@ static int alloc_params(MachOp *op, int64_t n) {
 // of a line and the same len-byte piece of each (g*len <= R): one LOAD row of g segments. The
 // (g, len) kept makes the fewest tiles per N tile while the gather's expected beats stay below the
 // array's work (max of the two, per output pixel); the weight rows are then permuted to tile order.
-static int make_ktiles(MachOp *op, const Arch *a) {
+static int make_ktiles(MachOp *op, const Arch *a, Dataflow df) {
   uint32_t R = a->rows, B = a->bus_bytes;
   const TView *in = &op->in[0];
   int64_t cin = in->c;
@@ -305,7 +305,8 @@ static int make_ktiles(MachOp *op, const Arch *a) {
   int64_t pieces = (run + best_len - 1) / best_len;
   int64_t cap = lines * ((per_line + best_g - 1) / best_g) * pieces;
   op->ktiles = calloc((size_t)cap + 1, sizeof(KTile));
-  int8_t *perm = calloc((size_t)(op->K * op->N) + 1, 1);
+  int64_t perm_rows = df == DF_OS ? cap * R : op->K;
+  int8_t *perm = calloc((size_t)(perm_rows * op->N) + 1, 1);
   if (!op->ktiles || !perm) return free(perm), -1;
   uint32_t n = 0, kbase = 0;
   for (int64_t line = 0; line < lines; line++)
@@ -324,10 +325,11 @@ static int make_ktiles(MachOp *op, const Arch *a) {
         for (uint32_t sg = 0; sg < t->nseg; sg++)
           memcpy(perm + (int64_t)(kbase + sg * t->seglen) * op->N,
                  op->wmat + (int64_t)(t->orig + sg * t->orig_stride) * op->N, (size_t)(t->seglen * op->N));
-        kbase += t->rows;
+        kbase += df == DF_OS ? R : t->rows;
       }
     }
   op->n_ktiles = n;
+  if (df == DF_OS) op->K = (int64_t)n * R;   // the matrix as stored: every tile R rows
   free(op->wmat);
   op->wmat = perm;
   return 0;
@@ -405,7 +407,7 @@ static int lower_gemm(Lw *w, int i, int layer_id, const char *what) {
       op->mult[j] = l->rq[oc].mult;
       op->shift[j] = (int32_t)l->rq[oc].shift;
     }
-    if (make_ktiles(op, w->a)) return oom(w);
+    if (make_ktiles(op, w->a, mp->dataflow)) return oom(w);
   }
   return 0;
 }
@@ -558,9 +560,10 @@ static void liveness(MachProg *mp) {
   }
 }
 
-int lower_graph(const Graph *g, const Arch *a, MachProg *mp, Diag *d) {
+int lower_graph(const Graph *g, const Arch *a, Dataflow df, MachProg *mp, Diag *d) {
   memset(mp, 0, sizeof *mp);
   mp->arch = a;
+  mp->dataflow = df;
   Lw w = {.g = g, .a = a, .mp = mp, .d = d};
   size_t nl = (size_t)g->n_layers + 1, nt = (size_t)g->n_tensors + 1;
   w.group = calloc(nl, sizeof(int));

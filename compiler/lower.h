@@ -14,6 +14,10 @@
 #include "../isa/program.h"
 #include "graph.h"
 
+// How GEMMs use the array (docs/DATAFLOWS.md): weight-stationary (PRELOAD + COMPUTE) or
+// output-stationary (COMPUTE_OS).
+typedef enum { DF_WS, DF_OS } Dataflow;
+
 // An activation tensor in DRAM: NHWC int8 with a zero halo around each image (padding for the
 // convolutions that read it). rank-2 tensors [N, C] are stored as [N, 1, 1, C].
 typedef struct {
@@ -47,7 +51,8 @@ typedef struct {
 
 // One K tile of a GEMM's im2col row: NSEG segments of SEGLEN bytes, SEG_STRIDE apart, starting
 // `off` bytes from the window's origin pixel. It holds rows kbase .. kbase+rows-1 of the weight
-// matrix as stored (MachOp.wmat, rows in K tile order); segment s, byte b is row
+// matrix as stored (MachOp.wmat, rows in K tile order; with DF_OS every tile starts at a multiple
+// of array.rows, the rows between tiles zero, since COMPUTE_OS reads K in R-wide blocks); segment s, byte b is row
 // orig + s*orig_stride + b of the matrix in (ky, kx, ci) order.
 typedef struct {
   int64_t off;
@@ -108,13 +113,14 @@ typedef struct {
   int n_layers;
   char (*layer_names)[PROG_NAME_MAX];
   const Arch *arch;
+  Dataflow dataflow;
 } MachProg;
 
 // The DTensor that holds the bytes of DTensor i (following flatten/reshape aliases).
 int dt_owner(const MachProg *mp, int i);
 
 // Fusion, layout and lowering. On error -1 with a message naming the layer.
-int lower_graph(const Graph *g, const Arch *a, MachProg *mp, Diag *d);
+int lower_graph(const Graph *g, const Arch *a, Dataflow df, MachProg *mp, Diag *d);
 void machprog_free(MachProg *mp);
 // --dump-ir fuse|layout|lower: the fused layers, the tensors' layouts, the MachOps.
 void lower_dump_layout(const MachProg *mp, FILE *f);

@@ -1,9 +1,11 @@
 // tile.c: M tiles, and the cost model that picks each op's plan (tile.h).
 //
 // The model follows docs/TIMING.md at the granularity of a tile:
-//   compute  one PRELOAD + COMPUTE pair per (M tile, N tile, K tile). Two pairs take
-//            max(2*TM, TM + 2R + C - 1) cycles (a bank can be refilled only once the COMPUTE
-//            that used it has drained), so short tiles leave the array idle;
+//   compute  weight-stationary: one PRELOAD + COMPUTE pair per (M tile, N tile, K tile). Two pairs
+//            take max(2*TM, TM + 2R + C - 1) cycles (a bank can be refilled only once the
+//            COMPUTE that used it has drained), so short tiles leave the array idle.
+//            Output-stationary: one COMPUTE_OS per (R-row block of the M tile, N tile) over
+//            the K chunk, K cycles each, so an M tile that is not a multiple of R wastes rows;
 //   reads    one DRAM beat per cycle: every gathered segment costs the aligned beats it touches
 //            (exactly when the layout keeps the alignment fixed, else the expectation
 //            (len + B - 1) / B), weight rows C bytes, parameter rows 4C bytes;
@@ -139,8 +141,8 @@ static double m_rows_total(const MachOp *op, const TilePlan *p, uint32_t *max) {
 }
 
 // Evaluates plan p for op; fills the estimates. Returns 0 when it fits, -1 when not.
-static int estimate(const MachOp *op, const Arch *a, const Slots *s, const OpCost *oc, double m_total,
-                    uint32_t m_max, TilePlan *p) {
+static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, const OpCost *oc,
+                    double m_total, uint32_t m_max, TilePlan *p) {
   uint32_t R = a->rows, C = a->cols, B = a->bus_bytes;
   uint64_t nm = tile_m_count(op, p);
   MTile t0 = tile_m_at(op, p, 0);
@@ -157,7 +159,14 @@ static int estimate(const MachOp *op, const Arch *a, const Slots *s, const OpCos
     int64_t nNG = cdiv(nN, p->g), nKC = cdiv(op->n_ktiles, p->kc);
     steps = (double)nm * nNG * nKC;
     double g_avg = (double)nN / nNG, kc_avg = (double)op->n_ktiles / nKC;
-    step_compute = g_avg * kc_avg * fmax(tm, (tm + 2.0 * R + C - 1) / 2);
+    if (df == DF_OS) {
+      // One COMPUTE_OS per (N tile, R-row block of the M tile) over the chunk's K (kc tiles of R
+      // rows): a block takes K cycles; the drain (2R + C) shows only at the end of a step.
+      step_compute = g_avg * (double)cdiv((int64_t)tm, R) * fmax(kc_avg * R, (double)R);
+      drain = 2.0 * R + C;
+    } else {
+      step_compute = g_avg * kc_avg * fmax(tm, (tm + 2.0 * R + C - 1) / 2);
+    }
     double a_share = nKC == 1 ? 1.0 / nNG : 1.0;   // one chunk: the rows stay for every N group
     double w_row = (double)cdiv(C, B);
     step_load = a_share * tm * oc->a_beats / nKC + g_avg * (double)op->K / nKC * w_row +
@@ -180,7 +189,8 @@ static int estimate(const MachOp *op, const Arch *a, const Slots *s, const OpCos
   p->est_cycles = steps * period + step_load + 2 * lat + drain + step_store;
   p->est_read_bytes = reads * B;
   p->est_write_bytes = oc->store_beats * B;
-  p->est_insns = steps * (op->kind == MOP_GEMM ? 2.0 * p->g * p->kc + 4 + p->kc : 6);
+  double computes = df == DF_OS ? p->g * ceil(tm / R) : 2.0 * p->g * p->kc;
+  p->est_insns = steps * (op->kind == MOP_GEMM ? computes + 4 + p->kc : 6);
   return 0;
 }
 
@@ -193,7 +203,7 @@ static int better(const TilePlan *x, const TilePlan *y) {
 }
 
 // Enumerates candidate plans into best[0..keep-1] (sorted, best first). Returns how many.
-static int search(const MachOp *op, const Arch *a, const Slots *s, TilePlan *best, int keep) {
+static int search(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, TilePlan *best, int keep) {
   int n = 0;
   int64_t oh = out_h(op), ow = out_w(op);
   int64_t nN = cdiv(op->N, a->cols);
@@ -229,7 +239,7 @@ static int search(const MachOp *op, const Arch *a, const Slots *s, TilePlan *bes
         p.kc = op->kind == MOP_GEMM ? kcs[ki] : 1;
         p.g = (uint32_t)g;
         if (op->kind != MOP_GEMM && ki) continue;
-        if (estimate(op, a, s, &oc, m_total, m_max, &p)) continue;
+        if (estimate(op, a, df, s, &oc, m_total, m_max, &p)) continue;
         int at = n < keep ? n : keep;
         while (at > 0 && better(&p, &best[at - 1])) at--;
         if (at >= keep) continue;
@@ -249,9 +259,10 @@ int tile_plan_all(MachProg *mp, int double_buffer, Diag *d) {
     TilePlan best[1];
     Slots one;
     tile_slots(mp->arch, 0, &one);
-    int found = search(op, mp->arch, &s, best, 1);
+    int found = search(op, mp->arch, mp->dataflow, &s, best, 1);
     if (found) best[0].slots = s.slots;
-    else if (s.slots > 1 && (found = search(op, mp->arch, &one, best, 1))) best[0].slots = 1;  // single-buffered
+    else if (s.slots > 1 && (found = search(op, mp->arch, mp->dataflow, &one, best, 1)))
+      best[0].slots = 1;  // single-buffered
     if (!found)
       return diag_error(d, "sacc: op %d (%s): error: no tiling fits arch \"%s\" (array %ux%u, spad %u, wbuf %u, "
                            "acc %u, param %u rows per buffer slot)", i, op->what, mp->arch->name, mp->arch->rows,
@@ -272,8 +283,9 @@ static void dump_plan(const MachOp *op, const TilePlan *p, const char *tag, FILE
 void tile_dump(const MachProg *mp, int double_buffer, FILE *f) {
   Slots s;
   tile_slots(mp->arch, double_buffer, &s);
-  fprintf(f, "# tiling: arch %s, %u buffer slot(s): spad %u, wbuf %u, acc %u, param %u rows each\n", mp->arch->name,
-          s.slots, s.spad, s.wbuf, s.acc, s.param);
+  fprintf(f, "# tiling: arch %s, %s, %u buffer slot(s): spad %u, wbuf %u, acc %u, param %u rows each\n",
+          mp->arch->name, mp->dataflow == DF_OS ? "output-stationary" : "weight-stationary", s.slots, s.spad, s.wbuf,
+          s.acc, s.param);
   for (int i = 0; i < mp->n_ops; i++) {
     const MachOp *op = &mp->ops[i];
     fprintf(f, "op %d %s %s\n", i, op->kind == MOP_GEMM ? "gemm" : "elt", op->what);
@@ -281,7 +293,7 @@ void tile_dump(const MachProg *mp, int double_buffer, FILE *f) {
     TilePlan best[4];
     Slots os;
     tile_slots(mp->arch, op->plan.slots > 1, &os);
-    int n = search(op, mp->arch, &os, best, 4);
+    int n = search(op, mp->arch, mp->dataflow, &os, best, 4);
     for (int k = 0; k < n; k++) {
       best[k].slots = op->plan.slots;
       if (memcmp(&best[k], &op->plan, sizeof op->plan)) dump_plan(op, &best[k], "next  ", f);

@@ -100,6 +100,23 @@ static int check_preload(const Arch *a, ProgCheckState *st, const Insn *in, cons
   return 0;
 }
 
+// COMPUTE_OS reads ROWS scratchpad rows per R-wide K block (blocks KSTRIDE rows apart) and KLEN
+// weight-buffer rows, and writes ROWS accumulator rows (docs/TIMING.md §6).
+static int check_compute_os(const Arch *a, const Insn *in, const char *where, Diag *d) {
+  uint64_t rows = uval(in->f[FLD_ROWS]), klen = uval(in->f[FLD_KLEN]);
+  uint64_t blocks = (klen + a->rows - 1) / a->rows;
+  uint64_t last_block = uval(in->f[FLD_SRC]) + (blocks - 1) * uval(in->f[FLD_KSTRIDE]);
+  if (rows > a->rows)
+    return diag_error(d, "%s: error: COMPUTE_OS ROWS=%llu exceeds array.rows=%u", where, (unsigned long long)rows,
+                      a->rows);
+  if (check_rows(where, "COMPUTE_OS reads", "SPAD", last_block, rows, a->spad_rows, "spad.rows", d)) return -1;
+  if (check_rows(where, "COMPUTE_OS reads", "WBUF", uval(in->f[FLD_WSRC]), klen, a->wbuf_rows, "wbuf.rows", d))
+    return -1;
+  if (check_rows(where, "COMPUTE_OS writes", "ACC", uval(in->f[FLD_ACC_ADDR]), rows, a->acc_rows, "acc.rows", d))
+    return -1;
+  return 0;
+}
+
 static int check_compute(const Arch *a, const ProgCheckState *st, const Insn *in, const char *where, Diag *d) {
   uint64_t rows = uval(in->f[FLD_ROWS]);
   if (check_rows(where, "COMPUTE reads", "SPAD", uval(in->f[FLD_SRC]), rows, a->spad_rows, "spad.rows", d))
@@ -174,6 +191,8 @@ int prog_check_insn(const Program *p, ProgCheckState *st, const Insn *in, const 
     return check_preload(a, st, in, where, d);
   case OP_COMPUTE:
     return check_compute(a, st, in, where, d);
+  case OP_COMPUTE_OS:
+    return check_compute_os(a, in, where, d);
   case OP_STORE:
     return check_store(a, st, in, where, d);
   case OP_CFG_STORE:

@@ -12,6 +12,7 @@ package sa_isa_pkg;
     OP_CFG_LOAD = 6'h02,
     OP_PRELOAD = 6'h08,
     OP_COMPUTE = 6'h09,
+    OP_COMPUTE_OS = 6'h0a,
     OP_STORE = 6'h10,
     OP_CFG_STORE = 6'h11,
     OP_CFG_POOL = 6'h12,
@@ -80,7 +81,7 @@ package sa_isa_pkg;
   localparam int unsigned IN_H_W = 12;
   localparam int unsigned IN_W_LSB = 52;  // pooling input width in accumulator rows (pixels)
   localparam int unsigned IN_W_W = 12;
-  localparam int unsigned ROWS_LSB = 48;  // rows streamed by COMPUTE (M) or weight rows preloaded (K <= array rows)
+  localparam int unsigned ROWS_LSB = 48;  // rows streamed by COMPUTE (M), weight rows preloaded (K <= array rows), or output rows of COMPUTE_OS (<= array rows)
   localparam int unsigned ROWS_W = 16;
   localparam int unsigned SHIFT_LSB = 18;  // rounding right shift applied after MULT
   localparam int unsigned SHIFT_W = 6;
@@ -94,6 +95,12 @@ package sa_isa_pkg;
   localparam int unsigned SEGLEN_W = 16;
   localparam int unsigned COLS_LSB = 88;  // columns (channels) written per STORE row
   localparam int unsigned COLS_W = 16;
+  localparam int unsigned WSRC_LSB = 64;  // first WBUF row streamed by COMPUTE_OS (row k holds B[k][0..ARRAY_COLS-1])
+  localparam int unsigned WSRC_W = 16;
+  localparam int unsigned KLEN_LSB = 80;  // reduction length K of COMPUTE_OS: WBUF rows streamed, one per cycle
+  localparam int unsigned KLEN_W = 16;
+  localparam int unsigned KSTRIDE_LSB = 96;  // SPAD rows between consecutive ARRAY_ROWS-wide K blocks of COMPUTE_OS's A operand
+  localparam int unsigned KSTRIDE_W = 16;
   localparam int unsigned STRIDE_OUTER_LSB = 64;  // DRAM byte stride between outer rows
   localparam int unsigned STRIDE_OUTER_W = 24;
   localparam int unsigned STRIDE_INNER_LSB = 88;  // DRAM byte stride between inner rows
@@ -106,6 +113,7 @@ package sa_isa_pkg;
   localparam logic [INSN_W-1:0] FMT_CFG_LOAD_MASK = 128'hffffffffffffffff_ffffffff00fc0fff;
   localparam logic [INSN_W-1:0] FMT_PRELOAD_MASK = 128'h0000000000000000_ffff0000ffff0fff;
   localparam logic [INSN_W-1:0] FMT_COMPUTE_MASK = 128'h0000000000000000_ffffffffffff4fff;
+  localparam logic [INSN_W-1:0] FMT_COMPUTE_OS_MASK = 128'h0000ffffffffffff_ffffffffffff4fff;
   localparam logic [INSN_W-1:0] FMT_STORE_MASK = 128'h000000ffffffffff_ffffffffffff4fff;
   localparam logic [INSN_W-1:0] FMT_CFG_STORE_MASK = 128'h00000fffffffffff_0000ffffffff7fff;
   localparam logic [INSN_W-1:0] FMT_CFG_POOL_MASK = 128'h0000000000000000_ffffffffffff3fff;

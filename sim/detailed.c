@@ -17,7 +17,8 @@
 //  3. Each unit, in the order load, compute, store, looks at its queue head: if the unit is free
 //     (its previous instruction's `ready` <= t), every channel in POP holds a token and, for the
 //     compute unit, the structural condition holds (weight chain free and bank released for
-//     PRELOAD, bank complete for COMPUTE), it dequeues the head and pops its tokens. No two
+//     PRELOAD, bank complete for COMPUTE, the mode switch and the drain rule for COMPUTE_OS), it
+//     dequeues the head and pops its tokens. No two
 //     units pop the same channel, so the order among units does not matter.
 //  4. Requests: the load unit offers its next read beat (a LOAD started in t offers its first
 //     beat in t); the store unit offers the next write beat of its FIFO head row if that row is
@@ -26,7 +27,8 @@
 //     slots, then each channel accepts its request if fewer than F beats are in flight.
 //  6. The units advance: load (a response lands in its target memory; an accepted beat moves
 //     the beat generator on, a refused one is a stall cycle), compute (the weight chain shifts
-//     one row; the stream reads one SPAD row; the array steps: ACC writes from the bottom PE
+//     one row; in output-stationary mode the sequencer reads, the drains write ACC and the PEs
+//     step; the stream reads one SPAD row; the array steps: ACC writes from the bottom PE
 //     registers, then every PE, then the skew lines), store (acknowledgements; the write port;
 //     the front end reads one window position, starting a row only if the FIFO had a free slot
 //     at the start of t; the SFU pipeline shifts). An instruction that ends in t pushes its

@@ -78,6 +78,60 @@ typedef struct {
   uint8_t accum;
 } AccWrite;
 
+// ---- output-stationary mode of the array (detailed_os.c) ---------------------------------------
+
+// The registers of one PE in output-stationary mode: the operands moving right (A) and down (B),
+// the control travelling with B (its K position and instruction), and the PE's own accumulator.
+typedef struct {
+  int8_t a, b;            // A moving right, B moving down: the operands of the PE's last product
+  uint8_t a_valid;        // a holds an element of A (rows >= ROWS never do: they multiply zero)
+  uint8_t b_valid;        // b holds an element of B: the PE multiplied this cycle
+  uint8_t first, last;    // b is row k = 0 / k = KLEN - 1 of B
+  uint8_t holds;          // acc holds a partial sum (between the first and the last product)
+  uint32_t tag;           // the COMPUTE_OS of b (index into OsArray.ins)
+  uint32_t n;             // products in acc (trace)
+  int32_t acc;            // the PE's output element, being accumulated
+} OsPe;
+
+// One drain register (one per PE): the finished sum on its way down to the accumulator.
+typedef struct {
+  int32_t v;
+  uint8_t valid;
+  uint32_t tag;
+} OsDrain;
+
+// What the drain needs about a COMPUTE_OS in the array (its tag).
+typedef struct {
+  uint32_t insn;          // the COMPUTE_OS
+  uint64_t acc_addr;      // ACC_ADDR
+  uint32_t rows;          // ROWS (M): PE rows >= M are drained but not written
+  uint8_t accum;          // add into the accumulator rows
+} OsInsn;
+
+typedef struct {
+  // sequencer: reads WBUF row WSRC + k in step k, SPAD rows of block j for row r in step j*R + r
+  int seq;                // reading (from the start until `ready`)
+  uint32_t seq_tag;
+  uint64_t step, len;     // steps done; max(K, (J-1)*R + M) steps in all
+  uint64_t klen, wsrc, src, kstride;
+  uint32_t rows;
+  uint32_t users;         // COMPUTE_OS started and not ended (the array is in OS mode)
+  uint64_t gate;          // drain rule: the next COMPUTE_OS needs s + KLEN >= gate (a count-down
+                          // register in hardware, kept as the cycle it reaches zero)
+  // data paths
+  int8_t *brow;           // the WBUF row read this cycle (C)
+  OsPe b_in;              // its control (b_valid 0 when nothing was read)
+  OsPe *bskew;            // column c's B skew line: c stages, bskew[c * C + 0 .. c - 1]
+  int8_t *rowreg;         // row r's input shift register: rowreg[r * R + i] (R x R)
+  uint32_t *rowpos, *rown;// its next element, and how many of its elements are valid
+  OsPe *pe;               // R x C
+  OsDrain *dr;            // R x C drain registers
+  int32_t *dj;            // per column: cycles into its drain (0..R-1), -1 when not draining
+  OsInsn *ins;            // ring of COMPUTE_OS in the array, indexed by tag
+  uint32_t ins_mask, ins_next;
+  AccWrite *wlog;         // per column, the ACC write of this cycle (for pe_trace)
+} OsArray;
+
 typedef struct {
   // weight banks: s->bank[0..1]; control of the banks
   int next_bank;          // bank the next PRELOAD fills (PRELOAD number p mod 2)
@@ -104,6 +158,7 @@ typedef struct {
   AccWrite *wlog;         // per column, the ACC write of this cycle (for pe_trace)
   int any_in;             // some row has entered the array
   uint64_t last_in;       // cycle the last row entered (the array drains R + C - 1 cycles later)
+  OsArray os;             // the output-stationary mode (COMPUTE_OS)
 } ComputeUnit;
 
 // ---- store unit (detailed_store.c) -----------------------------------------------------------
@@ -217,6 +272,13 @@ const char *det_compute_blocker(const Det *m, const Insn *in);
 void det_compute_start(Det *m, uint32_t k);
 void det_compute_update(Det *m);
 int det_compute_active(const Det *m);
+
+// detailed_os.c: the output-stationary mode, driven by detailed_array.c.
+int det_os_init(Det *m);
+void det_os_free(Det *m);
+int det_os_can_start(const Det *m, const Insn *in);   // the drain rule (b); the unit is free
+void det_os_start(Det *m, uint32_t k);
+void det_os_update(Det *m);                          // one clock of the OS data paths
 
 int det_store_init(Det *m);
 void det_store_free(Det *m);

@@ -1,6 +1,6 @@
 // detailed_array.c: the compute unit of the detailed engine (TIMING §6): the weight shift chain
 // that PRELOAD drives, the stream sequencer that COMPUTE drives, and the R x C array of PEs
-// itself, stepped once per clock.
+// itself, stepped once per clock. (COMPUTE_OS, the output-stationary mode: detailed_os.c.)
 //
 // Weights: two banks per PE (s->bank[b][r * C + c]). A PRELOAD fills bank p mod 2 through a
 // shift chain: in each of its R cycles every row of the bank moves one PE down and a weight
@@ -19,7 +19,10 @@
 //
 // Structural conditions, from the unit's registers: a PRELOAD needs the chain idle and its bank
 // released (no COMPUTE started on it is still in the array); a COMPUTE needs the bank of the
-// most recent PRELOAD complete. The array loop is skipped (clock gated) when no data is in it.
+// most recent PRELOAD complete; both need the array out of output-stationary mode (no COMPUTE_OS
+// still in it), and a COMPUTE_OS needs it out of weight-stationary mode (no PRELOAD or COMPUTE
+// still running) plus the drain rule of detailed_os.c, which models that mode. The array loop is
+// skipped (clock gated) when no data is in it.
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +40,7 @@ int det_compute_init(Det *m) {
   cu->in_row = calloc(R, 1);
   cu->rowtag = calloc(n, sizeof *cu->rowtag);
   cu->wlog = calloc(C, sizeof *cu->wlog);
+  if (det_os_init(m)) return -1;
   return cu->pe && cu->skew && cu->in_row && cu->rowtag && cu->wlog ? 0 : -1;
 }
 
@@ -46,6 +50,7 @@ void det_compute_free(Det *m) {
   free(m->cu.in_row);
   free(m->cu.rowtag);
   free(m->cu.wlog);
+  det_os_free(m);
 }
 
 // The last cycle in which data streamed so far is still in the array (its last ACC write).
@@ -53,24 +58,33 @@ static uint64_t drain_cycle(const Det *m) { return m->cu.last_in + m->a->rows + 
 
 int det_compute_active(const Det *m) {
   const ComputeUnit *cu = &m->cu;
-  return cu->chain_busy || cu->streaming || (cu->any_in && drain_cycle(m) > m->t);
+  return cu->chain_busy || cu->streaming || (cu->any_in && drain_cycle(m) > m->t) || cu->os.users;
+}
+
+// Weight-stationary work (a PRELOAD or a COMPUTE) has not ended yet.
+static int ws_busy(const ComputeUnit *cu) {
+  return cu->chain_busy || cu->bank_users[0] || cu->bank_users[1];
 }
 
 int det_compute_can_start(const Det *m, const Insn *in) {
   const ComputeUnit *cu = &m->cu;
-  if (cu->streaming) return 0;   // the previous COMPUTE has rows left to read: not ready
+  if (cu->streaming || cu->os.seq) return 0;   // the previous instruction has rows left to read
   switch (in->op) {
-  case OP_PRELOAD: return !cu->chain_busy && cu->bank_users[cu->next_bank] == 0;
-  case OP_COMPUTE: return cu->bank_valid[cu->cur_bank];
+  case OP_PRELOAD: return !cu->chain_busy && cu->bank_users[cu->next_bank] == 0 && !cu->os.users;
+  case OP_COMPUTE: return cu->bank_valid[cu->cur_bank] && !cu->os.users;
+  case OP_COMPUTE_OS: return !ws_busy(cu) && det_os_can_start(m, in);
   default: return 1;   // LAYER
   }
 }
 
 const char *det_compute_blocker(const Det *m, const Insn *in) {
   const ComputeUnit *cu = &m->cu;
+  if ((in->op == OP_PRELOAD || in->op == OP_COMPUTE) && cu->os.users) return "the array to leave output-stationary mode";
   if (in->op == OP_PRELOAD)
     return cu->chain_busy ? "the weight shift chain" : "its weight bank to be released by the array";
   if (in->op == OP_COMPUTE && !cu->bank_valid[cu->cur_bank]) return "weights (no PRELOAD filled its bank)";
+  if (in->op == OP_COMPUTE_OS)
+    return ws_busy(cu) ? "the array to leave weight-stationary mode" : "the previous COMPUTE_OS's drain";
   return "nothing";
 }
 
@@ -103,6 +117,9 @@ void det_compute_start(Det *m, uint32_t k) {
     cu->st_accum = in->f[FLD_ACCUM] != 0;
     cu->st_bank = (uint8_t)cu->cur_bank;
     cu->bank_users[cu->cur_bank]++;
+    return;
+  case OP_COMPUTE_OS:
+    det_os_start(m, k);
     return;
   default:   // LAYER
     det_ready(m, UNIT_COMPUTE, k);
@@ -277,6 +294,7 @@ static void trace_array(Det *m, int writes) {
 void det_compute_update(Det *m) {
   ComputeUnit *cu = &m->cu;
   if (cu->chain_busy) chain_shift(m);
+  det_os_update(m);
   PeReg in = {0};
   int have_in = stream_read(m, &in);
   if (!have_in && !(cu->any_in && m->t <= drain_cycle(m))) return;   // array empty: clock gated

@@ -57,6 +57,10 @@ typedef struct {
   uint64_t bank_free[2];               // first cycle a PRELOAD may refill the bank
   uint32_t bank_k[2];                  // preloaded ROWS of each bank
   int32_t *bank32[2];                  // the banks widened to int32 for the kernel, [r][c]
+  uint64_t ws_free;                    // e + 1 of the last PRELOAD or COMPUTE (mode switch)
+  uint64_t os_free;                    // e + 1 of the last COMPUTE_OS (mode switch)
+  uint64_t os_drain;                   // s + KLEN + R of the last COMPUTE_OS (drain rule)
+  uint32_t *os_sum;                    // scratch: one COMPUTE_OS's R x C sums (wrapping)
   int8_t *spad_t;                      // scratchpad, transposed: [r][row], R columns
   uint32_t *acc_t;                     // accumulator, transposed: [c][row], C columns (wraps)
   size_t spad_stride, acc_stride;      // elements from one column to the next
@@ -339,6 +343,62 @@ static void exec_compute(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   if (in->f[FLD_ACCUM]) s->stats.mem_reads[MEM_ST_ACC] += M;
 }
 
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+// COMPUTE_OS (TIMING §6): ACC[ACC_ADDR + m][c] (+)= sum over k < KLEN of A[m][k] x B[k][c], with
+// A[m][j*R + i] = SPAD[SRC + j*KSTRIDE + m][i] and B[k][c] = WBUF[WSRC + k][c]. The sums are
+// formed k by k over a row of B (a loop along C that compilers vectorize) and wrap modulo 2^32
+// like the PE adders; the weight banks are not touched.
+static int exec_compute_os(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
+  const Arch *a = f->a;
+  Sim *s = f->s;
+  uint32_t R = a->rows, C = a->cols, M = (uint32_t)in->f[FLD_ROWS];
+  uint64_t K = (uint64_t)in->f[FLD_KLEN], J = (K + R - 1) / R;
+  uint64_t src = (uint64_t)in->f[FLD_SRC], kstride = (uint64_t)in->f[FLD_KSTRIDE];
+  if (!f->os_sum && !(f->os_sum = malloc((size_t)R * C * sizeof *f->os_sum)))
+    return diag_error(f->d, "sim: error: out of memory");
+  uint32_t *sum = f->os_sum;
+  memset(sum, 0, (size_t)M * C * sizeof *sum);
+  const int8_t *B = f->s->wbuf + (uint64_t)in->f[FLD_WSRC] * C;
+  for (uint64_t k = 0; k < K; k++, B += C) {
+    uint64_t i = k % R, row = src + (k / R) * kstride;
+    const int8_t *acol = f->spad_t + (size_t)i * f->spad_stride + row;   // A[0..M-1][k]
+    for (uint32_t m = 0; m < M; m++) {
+      int32_t x = acol[m];
+      uint32_t *restrict out = sum + (size_t)m * C;
+      for (uint32_t c = 0; c < C; c++) out[c] += (uint32_t)(x * B[c]);
+    }
+  }
+  int accum = (int)in->f[FLD_ACCUM];
+  uint64_t acc0 = (uint64_t)in->f[FLD_ACC_ADDR];
+  for (uint32_t c = 0; c < C; c++) {
+    uint32_t *col = f->acc_t + (size_t)c * f->acc_stride + acc0;
+    for (uint32_t m = 0; m < M; m++) col[m] = accum ? col[m] + sum[(size_t)m * C + c] : sum[(size_t)m * C + c];
+  }
+  uint64_t st = t->start;
+  t->ready = st + max_u64(K, (J - 1) * R + M);
+  t->end = st + K + 2 * (uint64_t)R + C - 3;
+  f->os_free = t->end + 1;
+  f->os_drain = st + K + R;
+  uint64_t macs = (uint64_t)M * K * C;
+  s->stats.macs += macs;
+  s->stats.pe_cycles += K * R * C;
+  ls->macs += macs;
+  s->stats.mem_reads[MEM_ST_SPAD] += M * J;
+  s->stats.mem_reads[MEM_ST_WBUF] += K;
+  s->stats.mem_writes[MEM_ST_ACC] += M;
+  if (accum) s->stats.mem_reads[MEM_ST_ACC] += M;
+  return 0;
+}
+
+// COMPUTE_OS's structural condition: the array has left weight-stationary mode (a), and the
+// previous COMPUTE_OS's drain ends before this one's begins (b): s + KLEN >= s_o + K_o + R.
+static uint64_t os_struct_time(const Fast *f, const Insn *in) {
+  uint64_t K = (uint64_t)in->f[FLD_KLEN], t = f->ws_free;
+  if (f->os_drain > K && f->os_drain - K > t) t = f->os_drain - K;
+  return t;
+}
+
 static uint32_t acc_at(const Fast *f, uint64_t row, uint32_t c) {
   return f->acc_t[(size_t)c * f->acc_stride + row];
 }
@@ -456,9 +516,10 @@ static uint64_t struct_time(const Fast *f, const Insn *in) {
     int b = (int)(f->n_preloads % 2);
     uint64_t t = f->bank_free[b];
     if (f->n_preloads && f->last_preload_start + f->a->rows > t) t = f->last_preload_start + f->a->rows;
-    return t;
+    return t > f->os_free ? t : f->os_free;
   }
-  if (in->op == OP_COMPUTE) return f->bank_ready[(f->n_preloads - 1) % 2];
+  if (in->op == OP_COMPUTE) return max_u64(f->bank_ready[(f->n_preloads - 1) % 2], f->os_free);
+  if (in->op == OP_COMPUTE_OS) return os_struct_time(f, in);
   return 0;
 }
 
@@ -517,8 +578,11 @@ static int start_insn(Fast *f, Unit u, uint64_t s) {
     if (exec_load(f, in, &tm, ls)) return -1;
     break;
   case OP_CFG_LOAD: f->cfg_load = *in; break;
-  case OP_PRELOAD: exec_preload(f, in, &tm); break;
-  case OP_COMPUTE: exec_compute(f, in, &tm, ls); break;
+  case OP_PRELOAD: exec_preload(f, in, &tm); f->ws_free = max_u64(f->ws_free, tm.end + 1); break;
+  case OP_COMPUTE: exec_compute(f, in, &tm, ls); f->ws_free = max_u64(f->ws_free, tm.end + 1); break;
+  case OP_COMPUTE_OS:
+    if (exec_compute_os(f, in, &tm, ls)) return -1;
+    break;
   case OP_STORE: exec_store(f, in, &tm, ls); break;
   case OP_CFG_STORE: f->cfg_store = *in; break;
   case OP_CFG_POOL: f->cfg_pool = *in; break;
@@ -658,6 +722,7 @@ static void fast_free(Fast *f) {
   free(f->fifo_last);
   free(f->bytes);
   free(f->tile);
+  free(f->os_sum);
 }
 
 static int fast_loop(Fast *f) {

@@ -198,8 +198,9 @@ int report_trace(FILE *out, const Sim *s) {
             "\"args\":{\"insn\":%u,\"fetch\":%llu,\"end\":%llu,\"stall\":%llu}},\n",
             isa_ops[in->op].name, tid, (unsigned long long)t[k].start, (unsigned long long)(t[k].ready - t[k].start),
             k, (unsigned long long)t[k].fetch, (unsigned long long)t[k].end, (unsigned long long)t[k].stall);
-    if (t[k].end >= t[k].ready && (in->op == OP_LOAD || in->op == OP_STORE || in->op == OP_COMPUTE)) {
-      const char *what = in->op == OP_COMPUTE ? "drain" : "in flight";
+    if (t[k].end >= t[k].ready && (in->op == OP_LOAD || in->op == OP_STORE || in->op == OP_COMPUTE ||
+                                  in->op == OP_COMPUTE_OS)) {
+      const char *what = in->op == OP_COMPUTE || in->op == OP_COMPUTE_OS ? "drain" : "in flight";
       fprintf(out, "{\"name\":\"%s %s\",\"cat\":\"tail\",\"ph\":\"b\",\"id\":%u,\"pid\":0,\"tid\":%d,\"ts\":%llu},\n",
               isa_ops[in->op].name, what, k, tid, (unsigned long long)t[k].ready);
       fprintf(out, "{\"name\":\"%s %s\",\"cat\":\"tail\",\"ph\":\"e\",\"id\":%u,\"pid\":0,\"tid\":%d,\"ts\":%llu},\n",

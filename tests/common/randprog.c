@@ -229,6 +229,15 @@ static void visit_insn(Tracker *t, Visit *vis, const Insn *in) {
     if (f[FLD_ACCUM]) visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_ACC_ADDR], (uint64_t)f[FLD_ROWS], 0);
     visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_ACC_ADDR], (uint64_t)f[FLD_ROWS], 1);
     break;
+  case OP_COMPUTE_OS: {   // ROWS scratchpad rows per R-wide K block, KLEN weight-buffer rows
+    uint64_t blocks = ((uint64_t)f[FLD_KLEN] + t->a->rows - 1) / t->a->rows;
+    for (uint64_t j = 0; j < blocks; j++)
+      visit_range(t, vis, SP_SPAD, (uint64_t)f[FLD_SRC] + j * (uint64_t)f[FLD_KSTRIDE], (uint64_t)f[FLD_ROWS], 0);
+    visit_range(t, vis, SP_WBUF, (uint64_t)f[FLD_WSRC], (uint64_t)f[FLD_KLEN], 0);
+    if (f[FLD_ACCUM]) visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_ACC_ADDR], (uint64_t)f[FLD_ROWS], 0);
+    visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_ACC_ADDR], (uint64_t)f[FLD_ROWS], 1);
+    break;
+  }
   case OP_STORE: {
     int raw = f[FLD_RAW32] != 0;
     if (raw || st->pool == POOL_NONE)   // a pooled STORE may read any row of its input
@@ -253,6 +262,7 @@ static int is_dominating(const Tracker *t, int v, Opcode op, int32_t k_own) {
   switch (op) {
   case OP_LOAD:
   case OP_COMPUTE:
+  case OP_COMPUTE_OS:   // waits for all weight-stationary work; its drain follows the previous one's
   case OP_STORE:
     return 1;
   case OP_CFG_LOAD:
@@ -347,7 +357,8 @@ static int tracker_apply(Tracker *t, uint32_t x, Diag *d) {
     t->last_compute = (int32_t)x;
     t->compute_since_preload = 1;
   }
-  if (in->op == OP_PRELOAD) t->compute_since_preload = 0;
+  // A PRELOAD after a COMPUTE_OS starts after it has ended, which waited for every COMPUTE.
+  if (in->op == OP_PRELOAD || in->op == OP_COMPUTE_OS) t->compute_since_preload = 0;
   return 0;
 }
 
@@ -532,6 +543,29 @@ static int gen_compute(Gen *g, Insn *in) {
   return 0;
 }
 
+// An output-stationary GEMM step: ROWS <= R output rows, KLEN often not a multiple of R (and
+// often below it: back-to-back ones then wait for the drain), blocks KSTRIDE apart.
+static int gen_compute_os(Gen *g, Insn *in) {
+  Rng *r = &g->rng;
+  uint64_t R = g->a->rows, spad = g->lim[SP_SPAD], wbuf = g->lim[SP_WBUF], acc = g->lim[SP_ACC];
+  *in = blank(OP_COMPUTE_OS);
+  uint64_t rows = rng_range(r, 1, min_u64(R, min_u64(spad, acc)));
+  if (rng_chance(r, 40)) rows = min_u64(R, min_u64(spad, acc));
+  uint64_t klen = rng_range(r, 1, min_u64(wbuf, rng_chance(r, 30) ? R : 3 * R + 2));
+  uint64_t blocks = (klen + R - 1) / R;
+  // Blocks must fit: SRC + (blocks - 1) * KSTRIDE + rows <= spad (KSTRIDE 0 always does).
+  uint64_t max_stride = blocks > 1 ? (spad - rows) / (blocks - 1) : 2 * R;
+  uint64_t kstride = rng_chance(r, 50) ? min_u64(rows, max_stride) : rng_range(r, 0, min_u64(max_stride, 3 * R));
+  in->f[FLD_ROWS] = (int64_t)rows;
+  in->f[FLD_KLEN] = (int64_t)klen;
+  in->f[FLD_KSTRIDE] = (int64_t)kstride;
+  in->f[FLD_SRC] = (int64_t)rng_below(r, spad - ((blocks - 1) * kstride + rows) + 1);
+  in->f[FLD_WSRC] = (int64_t)rng_below(r, wbuf - klen + 1);
+  in->f[FLD_ACC_ADDR] = (int64_t)rng_below(r, acc - rows + 1);
+  in->f[FLD_ACCUM] = rng_chance(r, 50);
+  return 0;
+}
+
 static int gen_store(Gen *g, Insn *in) {
   Rng *r = &g->rng;
   const ProgCheckState *st = &g->t.st;
@@ -606,8 +640,9 @@ static int gen_candidate(Gen *g, Insn *in) {
   uint64_t k = rng_below(&g->rng, 100);
   if (k < 26) return gen_load(g, in);
   if (k < 34) return gen_cfg_load(g, in);
-  if (k < 46) return gen_preload(g, in);
-  if (k < 64) return gen_compute(g, in);
+  if (k < 44) return gen_preload(g, in);
+  if (k < 58) return gen_compute(g, in);
+  if (k < 66) return gen_compute_os(g, in);
   if (k < 82) return gen_store(g, in);
   if (k < 89) return gen_cfg_store(g, in);
   if (k < 96) return gen_cfg_pool(g, in);

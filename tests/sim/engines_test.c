@@ -296,20 +296,26 @@ enum {
   COV_LOAD_STRIDED, COV_CFG_LOAD_SCALE, COV_PRELOAD_SHORT, COV_COMPUTE_ACCUM, COV_COMPUTE_OVERWRITE,
   COV_STORE_RAW32, COV_STORE_ACT_NONE, COV_STORE_ACT_RELU, COV_STORE_ACT_CLAMP, COV_STORE_PARAMS, COV_STORE_NOPARAMS,
   COV_STORE_POOL_MAX, COV_STORE_POOL_AVG, COV_STORE_POOL_PAD, COV_STORE_POOL_STRIDE, COV_STORE_UNALIGNED,
-  COV_LAYER, COV_POP_LOAD, COV_POP_COMPUTE, COV_POP_STORE, COV_PUSH_CFG, COV_COUNT
+  COV_LAYER, COV_POP_LOAD, COV_POP_COMPUTE, COV_POP_STORE, COV_PUSH_CFG, COV_OS_ACCUM, COV_OS_OVERWRITE,
+  COV_OS_ROWS_SHORT, COV_OS_KLEN_SHORT, COV_OS_KLEN_ODD, COV_OS_KSTRIDE, COV_OS_AFTER_WS, COV_WS_AFTER_OS,
+  COV_OS_AFTER_OS, COV_COUNT
 };
 static const char *const cov_names[COV_COUNT] = {
     "LOAD SPAD", "LOAD WBUF", "LOAD ACC", "LOAD PARAM", "LOAD ACC ACCUM", "LOAD NSEG>1", "LOAD unaligned",
     "LOAD strided rows", "CFG_LOAD MULT/SHIFT", "PRELOAD ROWS<R", "COMPUTE ACCUM", "COMPUTE overwrite",
     "STORE RAW32", "STORE act none", "STORE relu", "STORE clamp", "STORE PARAMS", "STORE no PARAMS",
     "STORE pool max", "STORE pool avg", "STORE pool padding", "STORE pool stride>1", "STORE unaligned",
-    "LAYER", "POP in load unit", "POP in compute unit", "POP in store unit", "PUSH from a CFG_*"};
+    "LAYER", "POP in load unit", "POP in compute unit", "POP in store unit", "PUSH from a CFG_*",
+    "COMPUTE_OS ACCUM", "COMPUTE_OS overwrite", "COMPUTE_OS ROWS<R", "COMPUTE_OS KLEN<R",
+    "COMPUTE_OS KLEN>R not a multiple of R", "COMPUTE_OS KSTRIDE other than ROWS", "COMPUTE_OS after PRELOAD/COMPUTE",
+    "PRELOAD/COMPUTE after COMPUTE_OS", "COMPUTE_OS after COMPUTE_OS"};
 
 static void cover(const Program *p, int *seen) {
   const Arch *a = &p->arch;
   Insn cs, cp;   // the store unit's registers
   memset(&cs, 0, sizeof cs);
   memset(&cp, 0, sizeof cp);
+  Opcode last_array = OP_HALT;   // the compute unit's last PRELOAD, COMPUTE or COMPUTE_OS
   for (uint32_t i = 0; i < p->n_insns; i++) {
     const Insn *in = &p->insns[i];
     const int64_t *f = in->f;
@@ -329,9 +335,23 @@ static void cover(const Program *p, int *seen) {
       break;
     case OP_PRELOAD:
       if (f[FLD_ROWS] < a->rows) seen[COV_PRELOAD_SHORT] = 1;
+      if (last_array == OP_COMPUTE_OS) seen[COV_WS_AFTER_OS] = 1;
+      last_array = in->op;
       break;
     case OP_COMPUTE:
       seen[f[FLD_ACCUM] ? COV_COMPUTE_ACCUM : COV_COMPUTE_OVERWRITE] = 1;
+      if (last_array == OP_COMPUTE_OS) seen[COV_WS_AFTER_OS] = 1;
+      last_array = in->op;
+      break;
+    case OP_COMPUTE_OS:
+      seen[f[FLD_ACCUM] ? COV_OS_ACCUM : COV_OS_OVERWRITE] = 1;
+      if (f[FLD_ROWS] < a->rows) seen[COV_OS_ROWS_SHORT] = 1;
+      if (f[FLD_KLEN] < a->rows) seen[COV_OS_KLEN_SHORT] = 1;
+      if (f[FLD_KLEN] > a->rows && f[FLD_KLEN] % a->rows) seen[COV_OS_KLEN_ODD] = 1;
+      if (f[FLD_KLEN] > a->rows && f[FLD_KSTRIDE] != f[FLD_ROWS]) seen[COV_OS_KSTRIDE] = 1;
+      if (last_array == OP_PRELOAD || last_array == OP_COMPUTE) seen[COV_OS_AFTER_WS] = 1;
+      if (last_array == OP_COMPUTE_OS) seen[COV_OS_AFTER_OS] = 1;
+      last_array = in->op;
       break;
     case OP_STORE:
       if (f[FLD_DRAM_ADDR] % a->bus_bytes) seen[COV_STORE_UNALIGNED] = 1;

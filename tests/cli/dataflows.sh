@@ -1,0 +1,58 @@
+#!/bin/sh
+# dataflows.sh BUILD_DIR: `sacc compile --dataflow` end to end. Every shipped network compiled
+# output-stationary (COMPUTE_OS) must give the reference's output bytes, tests/golden/NAME.ref.txt,
+# as the weight-stationary build does (compile.sh); also on the 4x4 tiny arch; fast and detailed
+# engines agree on an OS program; the OS program really is another program (other instructions,
+# other cycles); usage errors. The big networks run only in an optimized build.
+set -u
+B=${1:-build}
+SACC=$B/bin/sacc
+SASIM=$B/bin/sasim
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+CLI_PREFIX=dataflow
+. tests/cli/lib.sh
+BIG="alexnet vgg16 resnet18 resnet50 mobilenetv2"
+case $B in *asan*) small_only=1 ;; *) small_only=0 ;; esac
+outputs() { grep '^output ' "$1" | sort; }
+cyc() { sed -n 's/^\([0-9][0-9]*\) cycles$/\1/p' "$1"; }
+
+# run_net NAME NET ARCH: compile --dataflow os for ARCH, run, compare with the golden outputs.
+run_net() {
+  if ! $SACC compile "$2" --dataflow os --arch "workloads/arch/$3.json" -o "$T/$1.bin" >"$T/err" 2>&1; then
+    fail "os-$3-$1" "sacc compile: $(head -c 300 "$T/err")"; return; fi
+  if ! $SASIM run "$T/$1.bin" >"$T/$1.out" 2>"$T/err"; then fail "os-$3-$1" "sasim run: $(head -c 300 "$T/err")"; return; fi
+  outputs "$T/$1.out" >"$T/got"
+  outputs "tests/golden/$1.ref.txt" >"$T/want"
+  if [ ! -s "$T/want" ]; then fail "os-$3-$1" "no tests/golden/$1.ref.txt"
+  elif cmp -s "$T/got" "$T/want"; then pass "os-$3-$1"
+  else fail "os-$3-$1" "outputs differ from the reference: $(diff "$T/want" "$T/got" | head -4 | tr '\n' ' ')"; fi
+}
+
+for f in workloads/nets/*.json; do
+  n=$(basename "$f" .json)
+  case " $BIG " in *" $n "*) [ $small_only = 1 ] && continue ;; esac
+  run_net "$n" "$f" default
+done
+for n in tiny_cnn residual edge_odd edge_channels edge_depthwise edge_pooling depthwise; do
+  run_net "$n" "workloads/nets/$n.json" tiny
+done
+
+# The OS program is another program: COMPUTE_OS instead of PRELOAD/COMPUTE, other cycles; and the
+# two engines agree on it figure for figure.
+$SACC compile workloads/nets/lenet5.json --dataflow os -o "$T/os.bin" --emit asm >/dev/null 2>&1
+$SACC compile workloads/nets/lenet5.json --dataflow ws -o "$T/ws.bin" --emit asm >/dev/null 2>&1
+if grep -q '^ *compute_os ' "$T/os.bin" && ! grep -qE '^ *(preload|compute) ' "$T/os.bin" &&
+   grep -q '^ *preload ' "$T/ws.bin" && ! grep -q '^ *compute_os ' "$T/ws.bin"
+then pass os-insns; else fail os-insns "the OS program should use compute_os only, the WS one preload/compute only"; fi
+$SACC compile workloads/nets/lenet5.json --dataflow os -o "$T/os.bin" >/dev/null 2>&1
+$SACC compile workloads/nets/lenet5.json -o "$T/ws.bin" >/dev/null 2>&1
+$SASIM run "$T/os.bin" --json "$T/f.json" >"$T/os.out" 2>&1
+$SASIM run "$T/ws.bin" >"$T/ws.out" 2>&1
+$SASIM run "$T/os.bin" --mode detailed --json "$T/d.json" >/dev/null 2>&1
+if [ -s "$T/f.json" ] && cmp -s "$T/f.json" "$T/d.json"; then pass os-engines-agree
+else fail os-engines-agree "fast and detailed stats differ on an OS program"; fi
+if [ -n "$(cyc "$T/os.out")" ] && [ "$(cyc "$T/os.out")" != "$(cyc "$T/ws.out")" ]; then pass os-cycles-differ
+else fail os-cycles-differ "OS $(cyc "$T/os.out") vs WS $(cyc "$T/ws.out") cycles"; fi
+
+expect usage-bad 2 "--dataflow takes" -- $SACC compile workloads/nets/lenet5.json --dataflow xs -o "$T/x.bin"
+expect usage-missing 2 "needs a value" -- $SACC compile workloads/nets/lenet5.json --dataflow

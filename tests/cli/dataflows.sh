@@ -39,11 +39,11 @@ done
 
 # The OS program is another program: COMPUTE_OS instead of PRELOAD/COMPUTE, other cycles; and the
 # two engines agree on it figure for figure.
-$SACC compile workloads/nets/lenet5.json --dataflow os -o "$T/os.bin" --emit asm >/dev/null 2>&1
-$SACC compile workloads/nets/lenet5.json --dataflow ws -o "$T/ws.bin" --emit asm >/dev/null 2>&1
-if grep -q '^ *compute_os ' "$T/os.bin" && ! grep -qE '^ *(preload|compute) ' "$T/os.bin" &&
-   grep -q '^ *preload ' "$T/ws.bin" && ! grep -q '^ *compute_os ' "$T/ws.bin"
-then pass os-insns; else fail os-insns "the OS program should use compute_os only, the WS one preload/compute only"; fi
+$SACC compile workloads/nets/lenet5.json --dataflow os -o "$T/os.s" --emit asm >/dev/null 2>&1
+$SACC compile workloads/nets/lenet5.json --dataflow ws -o "$T/ws.s" --emit asm >/dev/null 2>&1
+if grep -q '^COMPUTE_OS ' "$T/os.s" && ! grep -qE '^(PRELOAD|COMPUTE) ' "$T/os.s" &&
+   grep -q '^PRELOAD ' "$T/ws.s" && ! grep -q '^COMPUTE_OS ' "$T/ws.s"
+then pass os-insns; else fail os-insns "the OS program should use COMPUTE_OS only, the WS one PRELOAD/COMPUTE only"; fi
 $SACC compile workloads/nets/lenet5.json --dataflow os -o "$T/os.bin" >/dev/null 2>&1
 $SACC compile workloads/nets/lenet5.json -o "$T/ws.bin" >/dev/null 2>&1
 $SASIM run "$T/os.bin" --json "$T/f.json" >"$T/os.out" 2>&1

@@ -16,7 +16,7 @@ static const char *const nets[] = {"tiny_cnn", "residual", "lenet5", "edge_odd",
                                    "edge_depthwise", "edge_dilation", "edge_padding", "edge_residual",
                                    "edge_gap_fc", "edge_activations", "edge_float_bn", "edge_pooling", "depthwise"};
 
-static Program *compile_net(const char *name, const Arch *a, int db) {
+static Program *compile_net(const char *name, const Arch *a, int db, Dataflow df) {
   char path[256];
   snprintf(path, sizeof path, "workloads/nets/%s.json", name);
   Diag d;
@@ -27,6 +27,7 @@ static Program *compile_net(const char *name, const Arch *a, int db) {
     CompileOptions co;
     compile_options_default(&co);
     co.double_buffer = db;
+    co.dataflow = df;
     CompileStats st;
     p = compile_graph(g, a, &co, &st, &d);
     compile_stats_free(&st);
@@ -47,11 +48,13 @@ int main(void) {
     diag_init(&d);
     if (archs[ai]) CHECK(!arch_load_file(archs[ai], &a, &d), "%s", archs[ai]);
     else arch_default(&a);
-    for (int db = 0; db <= 1; db++) {
+    for (int run = 0; run < 4; run++) {
+      int db = run & 1;
+      Dataflow df = run < 2 ? DF_WS : DF_OS;
       char name[128];
-      snprintf(name, sizeof name, "schedule-races-%s-%s", a.name, db ? "db" : "single");
+      snprintf(name, sizeof name, "schedule-races-%s-%s-%s", a.name, db ? "db" : "single", df == DF_OS ? "os" : "ws");
       for (size_t i = 0; i < sizeof nets / sizeof *nets; i++) {
-        Program *p = compile_net(nets[i], &a, db);
+        Program *p = compile_net(nets[i], &a, db, df);
         if (!p) continue;
         Diag rd;
         diag_init(&rd);
@@ -69,17 +72,20 @@ int main(void) {
   // The checker sees a missing token: drop the first POP of the compute unit.
   Arch a;
   arch_default(&a);
-  Program *p = compile_net("residual", &a, 1);
-  if (p) {
-    uint32_t i = 0;
-    while (i < p->n_insns && !(p->insns[i].op == OP_PRELOAD && p->insns[i].f[FLD_POP])) i++;
-    CHECK(i < p->n_insns, "no PRELOAD pops a token");
-    if (i < p->n_insns) p->insns[i].f[FLD_POP] = 0;
-    Diag rd;
-    diag_init(&rd);
-    CHECK(randprog_check_races(p, &rd) != 0, "a dropped POP went unnoticed");
-    prog_free(p);
+  for (int df = DF_WS; df <= DF_OS; df++) {
+    Opcode first = df == DF_OS ? OP_COMPUTE_OS : OP_PRELOAD;
+    Program *p = compile_net("residual", &a, 1, (Dataflow)df);
+    if (p) {
+      uint32_t i = 0;
+      while (i < p->n_insns && !(p->insns[i].op == first && p->insns[i].f[FLD_POP])) i++;
+      CHECK(i < p->n_insns, "no %s pops a token", isa_ops[first].name);
+      if (i < p->n_insns) p->insns[i].f[FLD_POP] = 0;
+      Diag rd;
+      diag_init(&rd);
+      CHECK(randprog_check_races(p, &rd) != 0, "a dropped POP went unnoticed");
+      prog_free(p);
+    }
+    check_case(df == DF_OS ? "schedule-planted-missing-token-os" : "schedule-planted-missing-token");
   }
-  check_case("schedule-planted-missing-token");
   return check_status();
 }

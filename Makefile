@@ -38,7 +38,7 @@ DEPS_OK  := $(BUILD)/.deps-ok
 # "rm ..." lines after the test summary).
 .SECONDARY:
 
-.PHONY: all deps test test-asan test-fast demo docs golden fuzz bench clean help
+.PHONY: all deps test test-asan test-fast demo docs golden fuzz bench exercises clean help
 all: $(SASIM) $(SACC) $(GEN_ISA) $(TESTS) $(CMP_TESTS) $(FUZZ_REPLAY) $(BENCHES)
 
 help:
@@ -49,6 +49,7 @@ help:
 	@echo "make golden     rewrite tests/golden/*.stats.json (review the diff)"
 	@echo "make fuzz       run the libFuzzer targets (clang) for FUZZ_SECONDS each (default 60)"
 	@echo "make bench      run bench/sim-speed and bench/compile"
+	@echo "make exercises  run the check command of every exercise in docs/exercises/ against its answer key"
 	@echo "make rtl        build sasim-rtl and the Verilator models the tests use (docs/RTL.md)"
 	@echo "make synth      yosys: cell counts and area estimate of a PE and an array (ARRAY=4x4)"
 
@@ -134,6 +135,10 @@ fuzz:
 bench: $(SASIM) $(SACC)
 	@sh bench/sim-speed
 	@BUILD=$(BUILD) sh bench/compile
+
+# The classroom exercises (docs/exercises/): each one's check command against its answer key.
+exercises: $(SASIM) $(SACC)
+	@python3 scripts/check-exercises --build $(BUILD)
 
 -include rtl/rtl.mk
 

@@ -3,7 +3,8 @@
 # workloads/scalesim/ converts and passes `sacc check`, and sacc counts the MACs SCALE-Sim's
 # formula gives (the script's count): so every layer has SCALE-Sim's OFMAP size. The smallest
 # topology and a hand-written one (depthwise, fc, a stride that leaves a partial window, a
-# separate width stride, extra columns) compile and run on sasim equal to `sacc ref`. Errors.
+# separate width stride, extra columns) and a GEMM topology compile and run on sasim equal to
+# `sacc ref`. Errors.
 # The big topologies are checked only in an optimized build (sacc check runs two references).
 set -u
 B=${1:-build}
@@ -42,8 +43,10 @@ rect, 12, 9, 3, 2, 4, 6, 2, 1,
 fc, 1, 1, 1, 1, 40, 7, 1,
 fc_as_conv, 3, 3, 3, 3, 8, 5, 1,
 EOF
-for n in lenet5 mixed; do
-  case $n in mixed) src=$T/mixed.csv ;; *) src=workloads/scalesim/$n.csv ;; esac
+# A GEMM topology (SCALE-Sim's "Layer, M, N, K" format): fcs with batch M.
+printf 'Layer, M, N, K,\ng1, 5, 7, 12,\nDP_not_depthwise, 3, 9, 4,\n' >"$T/gemm.csv"
+for n in lenet5 mixed gemm; do
+  case $n in mixed|gemm) src=$T/$n.csv ;; *) src=workloads/scalesim/$n.csv ;; esac
   if $S2N "$src" -o "$T/r.json" 2>"$T/conv" && $SACC ref "$T/r.json" >"$T/ref" 2>&1 &&
      $SACC compile "$T/r.json" -o "$T/r.bin" >"$T/err" 2>&1 && $SASIM run "$T/r.bin" >"$T/sim" 2>&1 &&
      [ -n "$(outputs "$T/ref")" ] && [ "$(outputs "$T/ref")" = "$(outputs "$T/sim")" ]
@@ -58,6 +61,11 @@ for want in 'conv_odd .*-> \[1,4,4,5\]' 'Conv_DP .*-> \[1,8,8,6\]' 'conv_DP_mult
   grep -qE "^$want" "$T/check" || { ok=0; fail shapes "no line /$want/ in sacc check --dump-ir"; }
 done
 [ $ok = 1 ] && pass shapes
+$S2N "$T/gemm.csv" -o "$T/g.json" 2>"$T/conv"
+$SACC check "$T/g.json" --dump-ir >"$T/check" 2>&1
+if grep -qE '^g1 +fc +\[5,12\] -> \[5,7\]' "$T/check" && grep -qE '^DP_not_depthwise +fc +\[3,4\] -> \[3,9\]' "$T/check" &&
+   [ "$(sed -n 's/^total macs=//p' "$T/check")" = "$(macs_of_script "$T/conv")" ]
+then pass gemm-shapes; else fail gemm-shapes "$(head -c 300 "$T/check")"; fi
 
 # --layers, the 64-layer limit, errors.
 expect layers 0 '"name": "C3"' -- $S2N workloads/scalesim/lenet5.csv --layers 2-3

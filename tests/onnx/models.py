@@ -5,7 +5,7 @@ the ops scripts/onnx2net converts: Conv (groups, pads, strides, dilations, auto_
 BatchNormalization, Relu, Clip (inputs and attributes), MaxPool/AveragePool (padding,
 ceil_mode, count_include_pad), GlobalAveragePool, Add (of tensors and of a per-channel
 constant), Concat, Flatten, Reshape, Gemm (transB, alpha, beta), MatMul, Identity, Dropout,
-Constant. BAD lists models that must be refused, with the message expected.
+Constant, and the Shape/Gather/Unsqueeze/Concat arithmetic of x.view(n, -1). BAD lists models that must be refused, with the message expected.
 """
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
@@ -20,6 +20,10 @@ class Builder:
 
     def init(self, name, arr):
         self.inits.append(numpy_helper.from_array(np.asarray(arr, dtype=np.float32), name))
+        return name
+
+    def inits_int(self, name, values):
+        self.inits.append(numpy_helper.from_array(np.asarray(values, dtype=np.int64), name))
         return name
 
     def weights(self, name, shape, fan_in):
@@ -153,7 +157,22 @@ def fc_reshape():
     return b.model("fc_reshape", [("x", [1, 3, 5, 5])], [m])
 
 
-GOOD = [conv_geometry, grouped, bn_clip, clip_attrs, pools, residual_gemm, fc_flatten, fc_reshape]
+def view_flatten():
+    """x.view(x.size(0), -1) as older torch exports write it: Shape, Gather, Unsqueeze, Concat,
+    Reshape, all folded to a constant shape."""
+    b = Builder(13)
+    x = b.conv("x", 3, 4, 3)
+    x = b.node("Relu", [x])                                          # [1, 4, 4, 4]
+    shape = b.node("Shape", [x])
+    n = b.node("Gather", [shape, b.inits_int("zero_i", 0)], axis=0)
+    n = b.node("Unsqueeze", [n, b.inits_int("axes0", [0])])
+    cat = b.node("Concat", [n, b.inits_int("minus1", [-1])], axis=0)
+    r = b.node("Reshape", [x, cat])
+    out = b.node("Gemm", [r, b.weights("v_w", [6, 64], 64)], transB=1)
+    return b.model("view_flatten", [("x", [1, 3, 6, 6])], [out])
+
+
+GOOD = [conv_geometry, grouped, bn_clip, clip_attrs, pools, residual_gemm, fc_flatten, fc_reshape, view_flatten]
 
 
 def bad_op():

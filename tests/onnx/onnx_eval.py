@@ -120,7 +120,7 @@ def run(model, feeds):
         elif op == "Add":
             y = ins[0] + ins[1]
         elif op == "Concat":
-            y = np.concatenate(ins, axis=a["axis"])
+            y = np.concatenate([np.atleast_1d(v) for v in ins], axis=a["axis"])
         elif op == "Flatten":
             ax = a.get("axis", 1)
             y = ins[0].reshape(int(np.prod(ins[0].shape[:ax])), -1)
@@ -134,6 +134,14 @@ def run(model, feeds):
                 y = y + a.get("beta", 1.0) * ins[2]
         elif op == "MatMul":
             y = ins[0] @ ins[1]
+        elif op == "Shape":
+            y = np.array(ins[0].shape, dtype=np.int64)
+        elif op == "Gather":
+            y = np.take(ins[0], ins[1], axis=a.get("axis", 0))
+        elif op == "Unsqueeze":
+            y = ins[0]
+            for ax in sorted(int(v) for v in ins[1]):
+                y = np.expand_dims(y, ax)
         elif op in ("Identity", "Dropout"):
             y = ins[0]
         elif op == "Constant":

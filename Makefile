@@ -38,7 +38,7 @@ DEPS_OK  := $(BUILD)/.deps-ok
 # "rm ..." lines after the test summary).
 .SECONDARY:
 
-.PHONY: all deps test test-asan test-fast demo docs golden fuzz bench exercises clean help
+.PHONY: all deps deps-onnx test test-asan test-fast test-onnx demo docs golden fuzz bench exercises clean help
 all: $(SASIM) $(SACC) $(GEN_ISA) $(TESTS) $(CMP_TESTS) $(FUZZ_REPLAY) $(BENCHES)
 
 help:
@@ -52,6 +52,7 @@ help:
 	@echo "make exercises  run the check command of every exercise in docs/exercises/ against its answer key"
 	@echo "make rtl        build sasim-rtl and the Verilator models the tests use (docs/RTL.md)"
 	@echo "make synth      yosys: cell counts and area estimate of a PE and an array (ARRAY=4x4)"
+	@echo "make test-onnx  torchvision ResNet-18 and MobileNetV2 through scripts/onnx2net, sacc, sasim (slow)"
 
 # System packages (zlib, jansson): installed by apt-get when root, else the exact command is shown.
 $(DEPS_OK): scripts/install-deps.sh
@@ -139,6 +140,20 @@ bench: $(SASIM) $(SACC)
 # The classroom exercises (docs/exercises/): each one's check command against its answer key.
 exercises: $(SASIM) $(SACC)
 	@python3 scripts/check-exercises --build $(BUILD)
+
+# ONNX import (docs/IMPORTERS.md). make test runs tests/cli/onnx.sh, which needs python3-onnx:
+# installed here like the RTL tools; if that fails the test says SKIP and make test goes on.
+ONNX_DEPS_OK := $(BUILD)/.deps-onnx-ok
+$(ONNX_DEPS_OK): scripts/install-deps.sh
+	@if sh scripts/install-deps.sh --onnx; then mkdir -p $(dir $@) && touch $@; \
+	 else echo "make: python3-onnx is missing: the ONNX tests will be skipped" >&2; fi
+deps-onnx: $(ONNX_DEPS_OK)
+test test-fast: deps-onnx
+
+# torchvision ResNet-18 and MobileNetV2 (random weights) exported, converted, compiled, simulated.
+test-onnx: $(SASIM) $(SACC)
+	@sh scripts/install-deps.sh --onnx --torch
+	@/usr/bin/python3 tests/onnx/torch_models.py $(BUILD)
 
 -include rtl/rtl.mk
 

@@ -2,6 +2,8 @@
 # install-deps.sh: makes sure the system packages the build needs are present.
 # As root it installs them with apt-get; otherwise it prints the exact command and fails.
 # Usage: sh scripts/install-deps.sh [--rtl [--synth]]   (--rtl adds verilator; --synth also yosys)
+#        sh scripts/install-deps.sh --onnx [--torch]   (python3-onnx, python3-numpy for scripts/onnx2net;
+#                                                      --torch also python3-torchvision, for make test-onnx)
 set -u
 need=""
 have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/x86_64-linux-gnu/$1" ] || [ -f "/usr/local/include/$1" ]; }
@@ -10,6 +12,10 @@ have_header jansson.h || need="$need libjansson-dev"
 if [ "${1:-}" = "--rtl" ]; then
   command -v verilator >/dev/null 2>&1 || need="$need verilator"
   [ "${2:-}" = "--synth" ] && { command -v yosys >/dev/null 2>&1 || need="$need yosys"; }
+fi
+if [ "${1:-}" = "--onnx" ]; then
+  /usr/bin/python3 -c 'import onnx, numpy' >/dev/null 2>&1 || need="$need python3-onnx python3-numpy"
+  [ "${2:-}" = "--torch" ] && { /usr/bin/python3 -c 'import torch, torchvision' >/dev/null 2>&1 || need="$need python3-torchvision"; }
 fi
 [ -z "$need" ] && exit 0
 echo "install-deps: missing Debian packages:$need" >&2

@@ -2,7 +2,8 @@
 # run.sh BUILD_DIR...: runs every test binary, CLI script and fuzz-corpus replay for each build
 # directory, and prints one summary line "N passed, N failed" (last line of `make test`).
 # Each test prints "PASS <name>" or "FAIL <name>: <why>" lines; a binary that crashes or exits
-# non-zero without printing FAIL counts as one failure.
+# non-zero without printing FAIL counts as one failure. "SKIP <name>: <why>" lines (a test that
+# cannot run here, e.g. tests/cli/onnx.sh without python3-onnx) are shown and count nothing.
 set -u
 pass=0; fail=0
 log=$(mktemp); trap 'rm -f "$log"' EXIT
@@ -11,6 +12,7 @@ count() {  # $1 label, then the command
   "$@" >"$log" 2>&1; rc=$?
   p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log")
   grep '^FAIL ' "$log" | sed "s|^|  [$label] |"
+  grep '^SKIP ' "$log" | sed "s|^|  [$label] |"
   if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
     f=1; echo "  [$label] FAIL: exited with status $rc"; tail -n 20 "$log" | sed 's/^/    /'
   fi

@@ -516,7 +516,7 @@ static uint64_t struct_time(const Fast *f, const Insn *in) {
     int b = (int)(f->n_preloads % 2);
     uint64_t t = f->bank_free[b];
     if (f->n_preloads && f->last_preload_start + f->a->rows > t) t = f->last_preload_start + f->a->rows;
-    return t > f->os_free ? t : f->os_free;
+    return max_u64(t, f->os_free);
   }
   if (in->op == OP_COMPUTE) return max_u64(f->bank_ready[(f->n_preloads - 1) % 2], f->os_free);
   if (in->op == OP_COMPUTE_OS) return os_struct_time(f, in);

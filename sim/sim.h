@@ -26,7 +26,8 @@ typedef struct {
 typedef struct {
   uint64_t busy;           // executing
   uint64_t wait_token;     // head instruction waiting for a token
-  uint64_t wait_resource;  // waiting on a DRAM slot, the weight chain/bank or a preload
+  uint64_t wait_resource;  // waiting on a DRAM slot, the weight chain/bank, a preload, a mode switch
+                           // or a COMPUTE_OS drain
   uint64_t idle;           // queue empty
   uint64_t insns;          // instructions started
 } UnitStats;
@@ -45,8 +46,8 @@ typedef enum { MEM_ST_SPAD, MEM_ST_WBUF, MEM_ST_ACC, MEM_ST_PARAM, MEM_ST_COUNT 
 
 typedef struct {
   uint64_t cycles;                    // total: the cycle after the last action
-  uint64_t macs;                      // COMPUTE ROWS x preloaded ROWS x array cols
-  uint64_t pe_cycles;                 // COMPUTE ROWS x array rows x array cols (array slots used)
+  uint64_t macs;                      // COMPUTE ROWS x preloaded ROWS x C; COMPUTE_OS ROWS x KLEN x C
+  uint64_t pe_cycles;                 // array slots used: COMPUTE ROWS x R x C; COMPUTE_OS KLEN x R x C
   UnitStats unit[NUM_UNITS];
   uint64_t fetch_stall;               // cycles the fetch unit waited for queue space
   uint64_t dram_read_beats, dram_write_beats;

@@ -417,6 +417,7 @@ typedef struct {
   Tracker t;
   uint64_t win;              // DRAM bytes used: [0, win)
   uint32_t lim[SP_DRAM];     // rows used of each on-chip memory
+  int no_os;                 // RandProgOptions.no_compute_os
   Diag *d;
 } Gen;
 
@@ -548,6 +549,7 @@ static int gen_compute(Gen *g, Insn *in) {
 static int gen_compute_os(Gen *g, Insn *in) {
   Rng *r = &g->rng;
   uint64_t R = g->a->rows, spad = g->lim[SP_SPAD], wbuf = g->lim[SP_WBUF], acc = g->lim[SP_ACC];
+  if (g->no_os) return -1;
   *in = blank(OP_COMPUTE_OS);
   uint64_t rows = rng_range(r, 1, min_u64(R, min_u64(spad, acc)));
   if (rng_chance(r, 40)) rows = min_u64(R, min_u64(spad, acc));
@@ -759,6 +761,7 @@ Program *randprog_generate(uint64_t seed, const RandProgOptions *o, Diag *d) {
   memset(&g, 0, sizeof g);
   g.rng.s = seed;
   g.d = d;
+  g.no_os = o && o->no_compute_os;
   Arch arch;
   if (o && o->arch)
     arch = *o->arch;

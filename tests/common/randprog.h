@@ -21,6 +21,7 @@ typedef struct {
   const Arch *arch;          // the machine; NULL: a random small arch drawn from the seed
   uint32_t min_insns;        // instructions before HALT, at least (0: 20)
   uint32_t max_insns;        // and at most (0: 200)
+  int no_compute_os;         // 1: never draw COMPUTE_OS (for a model of the machine without it)
 } RandProgOptions;
 
 // A new program (caller frees with prog_free), or NULL with a message: out of memory, or an

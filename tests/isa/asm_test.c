@@ -181,6 +181,26 @@ static void test_every_insn(void) {
   check_case("asm_every_insn_and_field_extreme");
 }
 
+// COMPUTE_OS in text: operands in any order and case, then disassembled and assembled again.
+static void test_compute_os_text(void) {
+  const char *a = ".arch default\nCOMPUTE_OS pop=load push=store accum=1 src=3 acc_addr=9 rows=4 wsrc=7 klen=6 kstride=5\nHALT\n";
+  const char *b = ".arch default\ncompute_os KSTRIDE=0x5 klen=6 Wsrc=7 rows=4 acc_addr=9 src=3 accum=1 push=store pop=load\nhalt\n";
+  Program *p = assemble(a, "a.s"), *q = assemble(b, "b.s");
+  CHECK(p && q, "compute_os does not assemble");
+  if (p && q) {
+    const int64_t *f = p->insns[0].f;
+    CHECK(p->insns[0].op == OP_COMPUTE_OS && f[FLD_SRC] == 3 && f[FLD_ACC_ADDR] == 9 && f[FLD_ROWS] == 4 &&
+              f[FLD_WSRC] == 7 && f[FLD_KLEN] == 6 && f[FLD_KSTRIDE] == 5 && f[FLD_ACCUM] == 1 &&
+              f[FLD_POP] == 1 && f[FLD_PUSH] == 4,
+          "compute_os fields");
+    CHECK(!memcmp(&p->insns[0], &q->insns[0], sizeof(Insn)), "spellings give different COMPUTE_OS");
+    check_round_trip(p, "compute_os");
+  }
+  prog_free(p);
+  prog_free(q);
+  check_case("asm_compute_os_round_trip");
+}
+
 // Spellings that must give the same instruction.
 static void test_spellings(void) {
   const char *a =
@@ -212,7 +232,7 @@ static void test_random_programs(void) {
   for (uint64_t seed = 1; seed <= 40; seed++) {
     Diag d;
     diag_init(&d);
-    RandProgOptions o = {NULL, 5, 60};
+    RandProgOptions o = {NULL, 5, 60, 0};
     Program *p = randprog_generate(seed, &o, &d);
     CHECK(p != NULL, "randprog seed %llu: %s", (unsigned long long)seed, diag_first(&d));
     if (!p) continue;
@@ -265,7 +285,8 @@ static void test_shipped_expected(void) {
     NpyType type;
   } progs[] = {{"workloads/asm/gemm_small.s", "workloads/asm/gemm_small_expected.npy", NPY_I32},
                {"workloads/asm/gemm_tiled.s", "workloads/asm/gemm_tiled_expected.npy", NPY_I8},
-               {"workloads/asm/gemm_raw_tiny_odd.s", "workloads/asm/gemm_raw_tiny_odd_expected.npy", NPY_I32}};
+               {"workloads/asm/gemm_raw_tiny_odd.s", "workloads/asm/gemm_raw_tiny_odd_expected.npy", NPY_I32},
+               {"workloads/asm/gemm_os_tiny.s", "workloads/asm/gemm_os_tiny_expected.npy", NPY_I32}};
   for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++) {
     Diag d;
     diag_init(&d);
@@ -434,6 +455,10 @@ static void test_errors(void) {
   expect_error_after_head("  COMPUTE rows=1 src=0 rows=2\n", "t.s:5:24: error: duplicate operand 'rows'");
   expect_error_after_head("COMPUTE rows=65536\n", "t.s:5:14: error: rows=65536 out of range [1, 65535]");
   expect_error_after_head("COMPUTE rows=0\n", "t.s:5:14: error: rows=0 out of range [1, 65535]");
+  expect_error_after_head("COMPUTE_OS rows=1 klen=0\n", "t.s:5:24: error: klen=0 out of range [1, 65535]");
+  expect_error_after_head("COMPUTE_OS rows=1 klen=1 dst=3\n",
+                          "t.s:5:26: error: unknown operand 'dst' for COMPUTE_OS (operands: pop push accum src "
+                          "acc_addr rows wsrc klen kstride)");
   expect_error_after_head("CFG_STORE clamp_lo=-129\n", "t.s:5:20: error: clamp_lo=-129 out of range [-128, 127]");
   expect_error_after_head("COMPUTE rows=12x\n", "t.s:5:14: error: rows: expected a number, got '12x'");
   expect_error_after_head("LOAD mem=dram outer=1 inner=1 nseg=1 seglen=1\n",
@@ -584,6 +609,7 @@ int main(void) {
   test_random_programs();
   test_shipped_programs();
   test_shipped_expected();
+  test_compute_os_text();
   test_arch_files();
   test_data_forms();
   test_chunks();

@@ -61,6 +61,17 @@ static Insn compute(int64_t src, int64_t acc, int64_t rows) {
   return in;
 }
 
+static Insn compute_os(int64_t src, int64_t kstride, int64_t wsrc, int64_t klen, int64_t acc, int64_t rows) {
+  Insn in = isa_insn(OP_COMPUTE_OS);
+  in.f[FLD_SRC] = src;
+  in.f[FLD_KSTRIDE] = kstride;
+  in.f[FLD_WSRC] = wsrc;
+  in.f[FLD_KLEN] = klen;
+  in.f[FLD_ACC_ADDR] = acc;
+  in.f[FLD_ROWS] = rows;
+  return in;
+}
+
 static Insn store(int64_t src, int64_t addr, int64_t outer, int64_t inner, int64_t cols, int raw32) {
   Insn in = isa_insn(OP_STORE);
   in.f[FLD_SRC] = src;
@@ -216,6 +227,24 @@ static void test_preload_compute(void) {
   expect("compute_acc", ac, N(ac), "COMPUTE writes ACC rows 37..40, beyond acc.rows=40");
   Insn nopre[] = {compute(0, 0, 1)};
   expect("compute_before_preload", nopre, N(nopre), "COMPUTE before any PRELOAD");
+}
+
+// COMPUTE_OS needs no PRELOAD; KLEN = 10 on 4 array rows is J = 3 blocks, the last at SRC + 2*KSTRIDE.
+static void test_compute_os(void) {
+  Insn ok[] = {compute_os(0, 30, 22, 10, 36, 4)};   // SPAD 60..63, WBUF 22..31, ACC 36..39
+  expect("compute_os_exact_fit", ok, N(ok), NULL);
+  Insn rows[] = {compute_os(0, 4, 0, 4, 0, 5)};
+  expect("compute_os_rows", rows, N(rows), "COMPUTE_OS ROWS=5 exceeds array.rows=4");
+  Insn sp[] = {compute_os(1, 30, 0, 10, 0, 4)};
+  expect("compute_os_spad", sp, N(sp), "COMPUTE_OS reads SPAD rows 61..64, beyond spad.rows=64");
+  Insn wb[] = {compute_os(0, 4, 23, 10, 0, 4)};
+  expect("compute_os_wbuf", wb, N(wb), "COMPUTE_OS reads WBUF rows 23..32, beyond wbuf.rows=32");
+  Insn wbk[] = {compute_os(0, 0, 0, 33, 0, 1)};   // KLEN alone past the weight buffer
+  expect("compute_os_klen", wbk, N(wbk), "COMPUTE_OS reads WBUF rows 0..32, beyond wbuf.rows=32");
+  Insn ac[] = {compute_os(0, 4, 0, 4, 37, 4)};
+  expect("compute_os_acc", ac, N(ac), "COMPUTE_OS writes ACC rows 37..40, beyond acc.rows=40");
+  Insn k0[] = {compute_os(0, 4, 0, 0, 0, 4)};
+  expect("compute_os_klen_zero", k0, N(k0), "KLEN=0 out of range");
 }
 
 static void test_store(void) {
@@ -407,6 +436,7 @@ int main(void) {
   test_load_accum();
   test_load_dram();
   test_preload_compute();
+  test_compute_os();
   test_store();
   test_store_pool();
   test_cfg_store_layer();

@@ -405,7 +405,7 @@ static void test_random_programs(void) {
   uint64_t insns = 0, cycles = 0, k;
   for (k = 0; k < count; k++) {
     uint64_t seed = seed0 + k;
-    RandProgOptions o = {NULL, max_insns < 20 ? max_insns : 0, max_insns};
+    RandProgOptions o = {NULL, max_insns < 20 ? max_insns : 0, max_insns, 0};
     if (arch_path && *arch_path)
       o.arch = &fixed;
     else if (k % 8 == 7)
@@ -475,7 +475,7 @@ static void test_generator(void) {
   }
   prog_free(p);
   prog_free(q);
-  RandProgOptions o = {NULL, 5, 5};
+  RandProgOptions o = {NULL, 5, 5, 0};
   p = randprog_generate(7, &o, &d);
   CHECK(p && p->n_insns == 6, "min=max=5 instructions: got %u", p ? p->n_insns : 0);
   prog_free(p);
@@ -483,7 +483,7 @@ static void test_generator(void) {
   arch_default(&small);
   small.token_max = 1;
   small.queue_depth[0] = small.queue_depth[1] = small.queue_depth[2] = 8;
-  o = (RandProgOptions){&small, 200, 200};
+  o = (RandProgOptions){&small, 200, 200, 0};
   diag_init(&d);
   p = randprog_generate(3, &o, &d);
   CHECK(p == NULL && strstr(diag_first(&d), "tokens.max"), "tokens.max=1 with 8-deep queues accepted: %s",

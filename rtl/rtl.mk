@@ -40,11 +40,14 @@ $(SASIM_RTL): rtl/harness/dispatch.cpp $(RTL_HDRS) $(SIM_LIB) $(ISA_LIB) | $(RTL
 	  $(SIM_LIB) $(ISA_LIB) -o $@ $(LDLIBS)
 
 RTL_MODEL_PREREQS := $(RTL_SV) $(RTL_MODEL_CPP) $(RTL_HDRS) rtl/lint.vlt rtl/config.sh rtl/rtl.mk $(SIM_LIB) $(ISA_LIB)
-# $(1): extra Verilator options, $(2): what the progress lines call the model.
+# $(1): extra Verilator options, $(2): what the progress lines call the model. The old binary
+# goes first: Verilator's own makefile does not know the model links $(SIM_LIB) and $(ISA_LIB),
+# and would keep a binary linked with the old C engine.
 define rtl_model_recipe
 	@mkdir -p $(@D)
 	@echo "rtl: verilating the $(2) $* ..." >&2
 	@t0=$$(date +%s); \
+	rm -f $@; \
 	$(VERILATOR) $(RTL_VFLAGS) $(1) $$(sh rtl/config.sh $*) -Mdir $(@D)/obj $(RTL_SV) $(abspath $(RTL_MODEL_CPP)) \
 	  -CFLAGS "-O2 -std=c++17" -LDFLAGS "$(abspath $(SIM_LIB)) $(abspath $(ISA_LIB)) $(LDLIBS)" \
 	  -o $(abspath $@) >$(@D)/build.log 2>&1 || { tail -n 30 $(@D)/build.log >&2; exit 1; }; \

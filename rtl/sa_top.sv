@@ -81,6 +81,11 @@ module sa_top
   output logic                          cu_wbuf_rd_o,
   output logic                          cu_acc_wr_o,
   output logic                          cu_acc_wr_accum_o,
+  // probes: the array's accumulator writes, one port per column (the lockstep compares them)
+  output logic [ArrayCols-1:0]          arr_we_o,
+  output logic [ArrayCols-1:0][15:0]    arr_row_o,
+  output logic [ArrayCols-1:0]          arr_accum_o,
+  output logic [ArrayCols-1:0][31:0]    arr_data_o,
   output logic                          su_acc_rd_o,
   output logic                          su_param_rd_o,
   output logic                          su_row_o,
@@ -421,6 +426,12 @@ module sa_top
   assign head_valid_o = head_valid;
   assign head_idx_o   = head_idx;
   assign tokens_o     = tokens;
+  assign arr_we_o     = arr_we;
+  assign arr_accum_o  = arr_accum;
+  assign arr_data_o   = arr_data;
+  for (genvar c = 0; c < ArrayCols; c++) begin : g_arr_row
+    assign arr_row_o[c] = 16'(arr_row[c]);
+  end
 
   // Row numbers are 16 bits in the ISA; each memory uses the bits its size needs.
   logic unused_top;

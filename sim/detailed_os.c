@@ -134,6 +134,8 @@ static int drain_step(Det *m) {
       int32_t *x = &m->s->acc[at * C + c];
       *x = oi->accum ? sa_wrap_add32(*x, b->v) : b->v;
       os->wlog[c] = (AccWrite){.row = at, .sum = b->v, .accum = oi->accum};
+      if (m->log && m->log->acc)
+        m->log->acc[c] = (SimAccWrite){.row = at, .value = b->v, .accum = oi->accum, .insn = oi->insn};
       n++;
       if (c == 0) {
         m->s->stats.mem_writes[MEM_ST_ACC]++;

@@ -17,6 +17,14 @@ extern "C" {
 // Unit states of docs/TIMING.md §9, as counted in UnitStats.
 typedef enum { SIM_UST_IDLE, SIM_UST_BUSY, SIM_UST_WAIT_TOKEN, SIM_UST_WAIT_RESOURCE } SimUnitState;
 
+// One column's accumulator write by the array (either mode) in a cycle.
+typedef struct {
+  uint64_t row;                   // ACC row, UINT64_MAX when the column wrote nothing
+  int32_t value;                  // the value written (added to the row when accum)
+  int accum;
+  uint32_t insn;                  // the COMPUTE or COMPUTE_OS it belongs to
+} SimAccWrite;
+
 typedef struct {
   uint64_t cycle;                 // the cycle just simulated
   int64_t fetched;                // instruction fetched into the queues, or -1
@@ -26,6 +34,8 @@ typedef struct {
   uint64_t rd_addr;               // ... at this address
   int wr_accepted;                // a write beat was accepted (DRAM changed) ...
   DramReq wr;                     // ... with this address, data and strobes
+  SimAccWrite *acc;               // when not NULL, C entries, all rows UINT64_MAX: the step fills
+                                  // in each column's ACC write from the array
 } SimCycleLog;
 
 typedef struct SimDetStep SimDetStep;

@@ -217,7 +217,7 @@ int run_args_parse(int argc, char **argv, RunArgs *a) {
                !strcmp(o, "--output-dir") || !strcmp(o, "--input") || !strcmp(o, "--mode") ||
                !strcmp(o, "--engine") || !strcmp(o, "--max-cycles") || !strcmp(o, "--vcd") ||
                !strcmp(o, "--vcd-from") || !strcmp(o, "--vcd-to") || !strcmp(o, "--vcd-units") ||
-               !strcmp(o, "--flip-write-bit")) {
+               !strcmp(o, "--flip-write-bit") || !strcmp(o, "--flip-acc-bit")) {
       if (!next) return cli_usage_error(usage_run, "%s needs a value", o);
       i++;
       unsigned long long n = 0;
@@ -250,6 +250,10 @@ int run_args_parse(int argc, char **argv, RunArgs *a) {
         if (parse_count(o, next, &n, 0)) return 2;
         a->flip_write_bit = n > 1000000000ull ? 1000000000 : (int)n;
       }
+      if (!strcmp(o, "--flip-acc-bit")) {
+        if (parse_count(o, next, &n, 0)) return 2;
+        a->flip_acc_bit = n > 1000000000ull ? 1000000000 : (int)n;
+      }
     } else if (o[0] == '-' && o[1]) {
       return cli_usage_error(usage_run, "unknown option %s", o);
     } else if (a->prog_path) {
@@ -263,6 +267,8 @@ int run_args_parse(int argc, char **argv, RunArgs *a) {
     return cli_usage_error(usage_run, "%s", "--pe-trace needs --mode detailed (and the C engine)");
   if ((a->vcd || a->flip_write_bit) && a->engine == RUN_ENGINE_C)
     return cli_usage_error(usage_run, "%s", "--vcd and --flip-write-bit need --engine rtl or both");
+  if (a->flip_acc_bit && a->engine != RUN_ENGINE_BOTH)
+    return cli_usage_error(usage_run, "%s", "--flip-acc-bit needs --engine both");
   if (!a->vcd && (a->vcd_from || a->vcd_to || a->vcd_units))
     return cli_usage_error(usage_run, "%s", "--vcd-from, --vcd-to and --vcd-units need --vcd FILE");
   if (a->vcd_to && a->vcd_to <= a->vcd_from)

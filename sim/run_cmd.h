@@ -37,6 +37,8 @@ typedef struct {
   unsigned long long vcd_from, vcd_to;   // cycles traced: [from, to) (to 0: to the end)
   unsigned vcd_units;                // RUN_VCD_* scopes traced (0: the whole model)
   int flip_write_bit;                // RTL engines, tests only: flip bit 0 of the Nth write beat (1-based)
+  int flip_acc_bit;                  // --engine both, tests only: flip bit 0 of the Nth ACC write of the
+                                     // array as the lockstep sees it from the RTL (1-based)
 } RunArgs;
 
 // An engine other than the C ones: runs s to completion, filling its DRAM, times and

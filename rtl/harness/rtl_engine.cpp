@@ -7,7 +7,9 @@
 //     the statistics the way detailed.c fills them;
 //  4. the rising clock edge. The falling edge is folded into step 1 of the next cycle: nothing in
 //     sa_top acts on it, and it saves the model an eval per cycle (docs/RTL.md, "Speed").
-// Lockstep (--engine both) steps sim_detailed_step() first and compares the two cycles.
+// Lockstep (--engine both) steps sim_detailed_step() first and compares the two cycles: fetch,
+// unit states, DRAM beats, the array's accumulator writes (each column, both modes) and the times
+// of every instruction that started, became ready or ended.
 // --vcd: a model built with Verilator --trace (VM_TRACE, the rtl-vcd variant of rtl.mk) dumps
 // each cycle of the window twice: at 10t the settled values of cycle t (clock low), at 10t+5
 // the registers after its rising edge; the timescale is 100 ps, so cycle t reads as t ns.
@@ -87,6 +89,7 @@ class RtlRun {
   uint32_t dma_insn_[NUM_UNITS] = {0, 0, 0};   // the LOAD / STORE in progress (stall cycles)
   uint64_t remaining_ = 0;
   uint64_t writes_ = 0;                 // write beats accepted (for --flip-write-bit)
+  uint64_t acc_writes_ = 0;             // array ACC writes seen (for --flip-acc-bit)
   Events ev_{};
   bool frozen_ = false;                 // nothing moved in the last cycle
 #if VM_TRACE
@@ -97,6 +100,7 @@ class RtlRun {
   // lockstep
   Sim *ref_ = nullptr;
   SimDetStep *ref_step_ = nullptr;
+  std::vector<SimAccWrite> ref_acc_, mine_acc_;   // this cycle's ACC writes per column (lockstep)
   std::string ref_error_;               // the detailed engine's runtime error, once it stopped
   uint64_t ref_error_cycle_ = 0;
 };
@@ -141,6 +145,8 @@ int RtlRun::init() {
       if (ti->addr < a->dram_bytes && span <= a->dram_bytes - ti->addr) memcpy(ref_->dram + ti->addr, s_->dram + ti->addr, span);
     }
     sim_set_max_cycles(ref_, s_->max_cycles);
+    ref_acc_.resize(a->cols);
+    mine_acc_.resize(a->cols);
     ref_step_ = sim_detailed_begin(ref_, d_);
     if (!ref_step_) return -1;
   }
@@ -354,6 +360,17 @@ void RtlRun::cycle(uint64_t t, SimCycleLog *mine) {
     mine->rd_addr = rd.addr;
     mine->wr_accepted = wr_ok;
     if (wr_ok) mine->wr = wr;
+    if (mine->acc) {
+      for (unsigned c = 0; c < a_->cols; c++) {
+        SimAccWrite &w = mine->acc[c];
+        w = SimAccWrite{UINT64_MAX, 0, 0, 0};
+        if (!get_bits(m->arr_we_o, c, 1)) continue;
+        w.row = get_bits(m->arr_row_o, 16 * c, 16);
+        w.value = (int32_t)(uint32_t)get_bits(m->arr_data_o, 32 * c, 32);
+        w.accum = (int)get_bits(m->arr_accum_o, c, 1);
+        if (++acc_writes_ == (uint64_t)args_->flip_acc_bit) w.value ^= 1;   // a planted bug (tests)
+      }
+    }
   }
   // Moved this cycle (for the deadlock check, as in detailed.c).
   bool moved = ev_.fetch || ev_.halt || rd_resp.valid || wr_resp.valid || !dram_idle(dram_);
@@ -459,6 +476,26 @@ int RtlRun::compare_cycle(const SimCycleLog &ref, const SimCycleLog &mine, const
     return diverge(t, UNIT_STORE, dma_insn_[UNIT_STORE],
                    "DRAM write beat: detailed " + w[0] + ", rtl " + w[1]);
   }
+  // The array's accumulator writes, column by column (the weight-stationary sums leaving the
+  // bottom row, the output-stationary drains).
+  for (unsigned c = 0; ref.acc && mine.acc && c < a_->cols; c++) {
+    const SimAccWrite &x = ref.acc[c], &y = mine.acc[c];
+    bool none = x.row == UINT64_MAX && y.row == UINT64_MAX;
+    if (none || (x.row == y.row && x.value == y.value && x.accum == y.accum)) continue;
+    std::string w[2];
+    const SimAccWrite *l[2] = {&x, &y};
+    for (int i = 0; i < 2; i++) {
+      if (l[i]->row == UINT64_MAX) {
+        w[i] = "none";
+        continue;
+      }
+      snprintf(b, sizeof b, "ACC[%llu][%u] %s %d", (unsigned long long)l[i]->row, c, l[i]->accum ? "+=" : "=",
+               l[i]->value);
+      w[i] = b;
+    }
+    snprintf(b, sizeof b, "array ACC write, column %u: detailed %s, rtl %s", c, w[0].c_str(), w[1].c_str());
+    return diverge(t, UNIT_COMPUTE, x.row != UINT64_MAX ? (int64_t)x.insn : -1, b);
+  }
   // Every instruction the RTL reported on this cycle has the same times as in the C engine.
   for (int u = 0; u < NUM_UNITS; u++) {
     std::vector<uint32_t> ks;
@@ -548,6 +585,11 @@ int RtlRun::run() {
       return sim_cycle_limit_error(s_, d_);
     }
     SimCycleLog ref{}, mine{};
+    if (both) {
+      for (SimAccWrite &w : ref_acc_) w.row = UINT64_MAX;
+      ref.acc = ref_acc_.data();
+      mine.acc = mine_acc_.data();
+    }
     int ref_rc = both && ref_error_.empty() ? sim_detailed_step(ref_step_, &ref) : 0;
     if (both && ref_rc < 0) {
       // A runtime error (deadlock, token overflow): the RTL must stop with one too. The cycle a

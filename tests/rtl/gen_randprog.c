@@ -20,9 +20,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   uint64_t first = strtoull(argv[2], NULL, 10), n = strtoull(argv[3], NULL, 10);
-  // No COMPUTE_OS until rtl/ implements the output-stationary mode (branch os-rtl): drop
-  // .no_compute_os when merging it, so that lockstep covers COMPUTE_OS.
-  RandProgOptions o = {.arch = &a, .min_insns = 0, .max_insns = 0, .no_compute_os = 1};
+  RandProgOptions o = {.arch = &a, .min_insns = 0, .max_insns = 0};
   for (uint64_t seed = first; seed < first + n; seed++) {
     Program *p = randprog_generate(seed, &o, &d);
     char path[4096];

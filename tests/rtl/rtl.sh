@@ -16,8 +16,6 @@ CLI_PREFIX=rtl
 
 for s in workloads/asm/*.s; do
   n=$(basename "$s" .s)
-  # Until rtl/ implements COMPUTE_OS (branch os-rtl; drop this line when merging it).
-  grep -qi '^ *compute_os' "$s" && continue
   $SASIM asm "$s" -o "$T/$n.bin" || { fail "asm-$n" "does not assemble"; continue; }
   $SASIM run "$T/$n.bin" --mode detailed --json "$T/$n.c.json" --output-dir "$T/$n.c" >"$T/$n.c.out" 2>/dev/null
   if $SASIM run "$T/$n.bin" --engine rtl --json "$T/$n.r.json" --output-dir "$T/$n.r" >"$T/$n.r.out" 2>"$T/$n.r.err" &&

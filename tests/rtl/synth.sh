@@ -2,7 +2,9 @@
 # synth.sh BUILD_DIR: a smoke test of make synth's scripts (rtl/synth/), on sa_pe only (a few
 # seconds; the array takes longer and is left to make synth): yosys reads the RTL as it is,
 # keeps every register of the PE (valid 1 + activation 8 + bank 1 + row tag 4 + partial sum 32
-# + two weight banks 16 = 62 flip-flops), and the JSON line carries cells and an exact
+# + two weight banks 16 = 62 for the weight-stationary mode, plus, for the output-stationary one,
+# first/last 2 + B operand 8 + drain register 32 = 104 flip-flops; the partial sum doubles as the
+# output-stationary accumulator), and the JSON line carries cells and an exact
 # transistor estimate. make test installs yosys (rtl/rtl.mk); run by hand without it, this is
 # skipped (no PASS or FAIL).
 # Prints PASS/FAIL lines for tests/run.sh. Run from the repository root.
@@ -17,5 +19,5 @@ grep -q 'Estimated number of transistors: *[0-9]' "$T/out" && pass pe-stat || fa
 tail -n 1 "$T/out" | python3 -c '
 import json, sys
 m = json.load(sys.stdin)["modules"][0]
-ok = m["module"] == "sa_pe" and m["flip_flops"] == 62 and m["cells"] > m["flip_flops"] and m["transistors"] > 0 and m["transistors_exact"]
+ok = m["module"] == "sa_pe" and m["flip_flops"] == 104 and m["cells"] > m["flip_flops"] and m["transistors"] > 0 and m["transistors_exact"]
 print("PASS rtl-synth-pe-json" if ok else "FAIL rtl-synth-pe-json: %s" % json.dumps(m)[:300])' || fail pe-json "the last line is not JSON: $(tail -n 1 "$T/out" | head -c 200)"

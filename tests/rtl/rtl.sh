@@ -3,8 +3,9 @@
 # (workloads/asm/*.s) through --engine rtl and --engine both: identical output lines (CRC32 of
 # every output), statistics JSON and output files; SA_RTL_RANDOM (default 200) random legal
 # programs (tests/common/randprog.c) split over the fixed archs below, each in lockstep (--engine
-# both compares every cycle's unit states, fetches, DRAM beats and instruction times, then the
-# statistics and all of DRAM); and a planted bug (--flip-write-bit) that lockstep must report.
+# both compares every cycle's unit states, fetches, DRAM beats, array ACC writes and instruction
+# times, then the statistics and all of DRAM; COMPUTE_OS among them); and a planted bug
+# (--flip-write-bit) that lockstep must report.
 # Prints PASS/FAIL lines for tests/run.sh. Run from the repository root.
 set -u
 B=${1:-build}

@@ -247,8 +247,13 @@ static int exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   SimStats *st = &s->stats;
   MemStatId m = mem == MEM_SPAD ? MEM_ST_SPAD : mem == MEM_WBUF ? MEM_ST_WBUF : mem == MEM_ACC ? MEM_ST_ACC : MEM_ST_PARAM;
   st->mem_writes[m] += rows;
-  if (mem == MEM_ACC && in->f[FLD_ACCUM]) st->mem_reads[MEM_ST_ACC] += rows;
+  ls->mem_writes[m] += rows;
+  if (mem == MEM_ACC && in->f[FLD_ACCUM]) {
+    st->mem_reads[MEM_ST_ACC] += rows;
+    ls->mem_reads[MEM_ST_ACC] += rows;
+  }
   st->dram_read_beats += beats;
+  ls->dram_read_beats += beats;
   st->dram_read_bytes += rows * nbytes;
   ls->dram_read_bytes += rows * nbytes;
   t->stall = stall;
@@ -257,7 +262,7 @@ static int exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   return 0;
 }
 
-static void exec_preload(Fast *f, const Insn *in, InsnTime *t) {
+static void exec_preload(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   const Arch *a = f->a;
   int b = (int)(f->n_preloads % 2);
   uint32_t k = (uint32_t)in->f[FLD_ROWS];
@@ -273,6 +278,9 @@ static void exec_preload(Fast *f, const Insn *in, InsnTime *t) {
   t->end = t->start + a->rows - 1;
   f->bank_ready[b] = t->end + 1;
   f->s->stats.mem_reads[MEM_ST_WBUF] += k;
+  ls->mem_reads[MEM_ST_WBUF] += k;
+  f->s->stats.preload_shifts += a->rows;
+  ls->preload_shifts += a->rows;
 }
 
 // ACC[acc_addr + m] (+)= SPAD[src + m] x W for m < M: the bulk kernel. Column by column, the
@@ -337,6 +345,10 @@ static void exec_compute(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   s->stats.mem_reads[MEM_ST_SPAD] += M;
   s->stats.mem_writes[MEM_ST_ACC] += M;
   if (in->f[FLD_ACCUM]) s->stats.mem_reads[MEM_ST_ACC] += M;
+  ls->pe_cycles += (uint64_t)M * R * C;
+  ls->mem_reads[MEM_ST_SPAD] += M;
+  ls->mem_writes[MEM_ST_ACC] += M;
+  if (in->f[FLD_ACCUM]) ls->mem_reads[MEM_ST_ACC] += M;
 }
 
 static uint32_t acc_at(const Fast *f, uint64_t row, uint32_t c) {
@@ -424,8 +436,17 @@ static void exec_store(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
     f->fifo_last[j % D] = f->wr.last;
   }
   s->stats.mem_reads[MEM_ST_ACC] += acc_reads;
-  if (!in->f[FLD_RAW32] && cs[FLD_PARAMS]) s->stats.mem_reads[MEM_ST_PARAM] += 3;
+  ls->mem_reads[MEM_ST_ACC] += acc_reads;
+  if (!in->f[FLD_RAW32] && cs[FLD_PARAMS]) {
+    s->stats.mem_reads[MEM_ST_PARAM] += 3;
+    ls->mem_reads[MEM_ST_PARAM] += 3;
+  }
+  if (!in->f[FLD_RAW32]) {
+    s->stats.post_elems += acc_reads * (uint64_t)in->f[FLD_COLS];
+    ls->post_elems += acc_reads * (uint64_t)in->f[FLD_COLS];
+  }
   s->stats.dram_write_beats += beats;
+  ls->dram_write_beats += beats;
   s->stats.dram_write_bytes += rows * nbytes;
   ls->dram_write_bytes += rows * nbytes;
   t->stall = stall;
@@ -517,7 +538,7 @@ static int start_insn(Fast *f, Unit u, uint64_t s) {
     if (exec_load(f, in, &tm, ls)) return -1;
     break;
   case OP_CFG_LOAD: f->cfg_load = *in; break;
-  case OP_PRELOAD: exec_preload(f, in, &tm); break;
+  case OP_PRELOAD: exec_preload(f, in, &tm, ls); break;
   case OP_COMPUTE: exec_compute(f, in, &tm, ls); break;
   case OP_STORE: exec_store(f, in, &tm, ls); break;
   case OP_CFG_STORE: f->cfg_store = *in; break;

@@ -122,6 +122,17 @@ static json_t *units_json(const uint64_t *busy, const uint64_t *wt, const uint64
   return o;
 }
 
+static json_t *onchip_json(const uint64_t *reads, const uint64_t *writes) {
+  json_t *mem = json_object();
+  for (int m = 0; m < MEM_ST_COUNT; m++) {
+    json_t *o = json_object();
+    json_object_set_new(o, "read_rows", json_integer((json_int_t)reads[m]));
+    json_object_set_new(o, "write_rows", json_integer((json_int_t)writes[m]));
+    json_object_set_new(mem, mem_names[m], o);
+  }
+  return mem;
+}
+
 static json_t *energy_components_json(const EnergyBreakdown *b) {
   json_t *o = json_object();
   for (int c = 0; c < EN_COUNT; c++) json_object_set_new(o, energy_comp_names[c], json_real(b->pj[c]));
@@ -166,14 +177,7 @@ int report_json(FILE *out, const Sim *s, const char *label, const EnergyTable *t
   json_object_set_new(dram, "write_beats", json_integer((json_int_t)st->dram_write_beats));
   json_object_set_new(dram, "bus_bytes", json_integer(a->bus_bytes));
   json_object_set_new(root, "dram", dram);
-  json_t *mem = json_object();
-  for (int m = 0; m < MEM_ST_COUNT; m++) {
-    json_t *o = json_object();
-    json_object_set_new(o, "read_rows", json_integer((json_int_t)st->mem_reads[m]));
-    json_object_set_new(o, "write_rows", json_integer((json_int_t)st->mem_writes[m]));
-    json_object_set_new(mem, mem_names[m], o);
-  }
-  json_object_set_new(root, "onchip", mem);
+  json_object_set_new(root, "onchip", onchip_json(st->mem_reads, st->mem_writes));
   json_object_set_new(root, "preload_shifts", json_integer((json_int_t)st->preload_shifts));
   json_object_set_new(root, "post_elems", json_integer((json_int_t)st->post_elems));
   json_t *en = json_object();
@@ -205,6 +209,12 @@ int report_json(FILE *out, const Sim *s, const char *label, const EnergyTable *t
     json_object_set_new(o, "dram_read_bytes", json_integer((json_int_t)l->dram_read_bytes));
     json_object_set_new(o, "dram_write_bytes", json_integer((json_int_t)l->dram_write_bytes));
     json_object_set_new(o, "units", units_json(l->busy, l->wait_token, l->wait_resource));
+    json_object_set_new(o, "pe_cycles", json_integer((json_int_t)l->pe_cycles));
+    json_object_set_new(o, "dram_read_beats", json_integer((json_int_t)l->dram_read_beats));
+    json_object_set_new(o, "dram_write_beats", json_integer((json_int_t)l->dram_write_beats));
+    json_object_set_new(o, "onchip", onchip_json(l->mem_reads, l->mem_writes));
+    json_object_set_new(o, "preload_shifts", json_integer((json_int_t)l->preload_shifts));
+    json_object_set_new(o, "post_elems", json_integer((json_int_t)l->post_elems));
     json_object_set_new(o, "energy_pj", json_real(e.layers[i].total_pj));
     json_object_set_new(o, "energy_components", energy_components_json(&e.layers[i]));
     json_array_append_new(layers, o);

@@ -149,11 +149,15 @@ static size_t find_member(const Parse *p, size_t from, int depth, const char *na
 static int table_error(const Parse *p, const char *k1, const char *k2, const char *k3, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 static int table_error(const Parse *p, const char *k1, const char *k2, const char *k3, const char *fmt, ...) {
-  const char *path[3] = {k1, k2, k3};
+  const char *path[3];
+  int n_path = 0;
+  if (k1) path[n_path++] = k1;   // NULLs are left out: a top-level entry's member is scale.energy
+  if (k2) path[n_path++] = k2;
+  if (k3) path[n_path++] = k3;
   size_t pos = 0, found = 0;
   int any = 0;
   char where[160] = "";
-  for (int i = 0; i < 3 && path[i]; i++) {
+  for (int i = 0; i < n_path; i++) {
     size_t at = find_member(p, pos, i, path[i]);
     if (at < p->len && (i == 0 || any)) {
       found = pos = at;

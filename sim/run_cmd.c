@@ -290,7 +290,8 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
   diag_init(&d);
   Program *p = NULL;
   EnergyTable et;   // loaded first: a bad table stops the run before it starts
-  if (a->energy_path ? energy_load_file(a->energy_path, &et, &d) : (energy_default(&et), 0)) return cli_fail(&d);
+  energy_default(&et);
+  if (a->energy_path && energy_load_file(a->energy_path, &et, &d)) return cli_fail(&d);
   if (prog_load(a->prog_path, &p, &d)) return cli_fail(&d);
   if (a->arch_path) {
     Arch want;

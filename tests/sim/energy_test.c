@@ -74,6 +74,7 @@ static void test_malformed(const char *text) {
       {"missing-node", "\"node\": \"45nm\",", "", ":1:1: node: error: missing key"},
       {"node-type", "\"node\": \"45nm\",", "\"node\": 45,", ":4:3: node: error: expected a non-empty string"},
       {"group-type", "\"area\": {", "\"area\": 3, \"x\": {", ":50:3: area: error: expected an object"},
+      {"scale", "\"area\": 1.0,", "\"area\": 0,", ":7:5: scale.area: error: 0 is out of range"},
       {"no-area", "\"pe\": ", "\"pe\": -1e6, \"comment\":", ":59:5: area.pe_array_transistors: error: the model gives a 1x1 array no area"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -227,12 +227,12 @@ static int parse_string(const Parse *p, const char *key, json_t *v, char *out, s
 }
 
 // Checks the whole table after parsing: an array of any legal size must have a positive area.
+// For a fixed R the model is linear in C, so positive at C = 1 and C = max is positive for all C.
 static int table_validate(const Parse *p, const EnergyTable *t) {
-  static const uint32_t sizes[][2] = {{1, 1}, {1, ARCH_MAX_DIM}, {ARCH_MAX_DIM, 1}, {ARCH_MAX_DIM, ARCH_MAX_DIM}};
-  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-    if (!(area_array_transistors(t, sizes[i][0], sizes[i][1]) > 0))
-      return table_error(p, "area", "pe_array_transistors", NULL, "the model gives a %ux%u array no area",
-                         sizes[i][0], sizes[i][1]);
+  for (uint32_t r = 1; r <= ARCH_MAX_DIM; r++)
+    for (uint32_t c = 1; c <= ARCH_MAX_DIM; c += ARCH_MAX_DIM - 1)
+      if (!(area_array_transistors(t, r, c) > 0))
+        return table_error(p, "area", "pe_array_transistors", NULL, "the model gives a %ux%u array no area", r, c);
   return 0;
 }
 

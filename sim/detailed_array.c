@@ -134,9 +134,13 @@ static void chain_shift(Det *m) {
   uint32_t R = m->a->rows, C = m->a->cols;
   int8_t *w = m->s->bank[cu->chain_bank];
   memmove(w + C, w, (size_t)(R - 1) * C);
+  LayerStats *ls = det_layer(m, cu->chain_insn);
+  m->s->stats.preload_shifts++;
+  ls->preload_shifts++;
   uint32_t j = R - 1 - cu->chain_step;   // weight row entering now: SRC + j
   if (j < cu->chain_rows) {
     m->s->stats.mem_reads[MEM_ST_WBUF]++;
+    ls->mem_reads[MEM_ST_WBUF]++;
     if (cu->chain_src + j < m->a->wbuf_rows)
       memcpy(w, m->s->wbuf + (cu->chain_src + j) * C, C);
     else
@@ -164,6 +168,9 @@ static int stream_read(Det *m, PeReg *in) {
   else
     memset(cu->in_row, 0, R);
   m->s->stats.mem_reads[MEM_ST_SPAD]++;
+  LayerStats *ls = det_layer(m, cu->st_insn);
+  ls->mem_reads[MEM_ST_SPAD]++;
+  ls->pe_cycles += (uint64_t)R * m->a->cols;   // the slots this row will use (pe_step counts the total)
   uint32_t tag = cu->tag_next++ & cu->tag_mask;
   cu->rowtag[tag] = (RowTag){.insn = cu->st_insn,
                              .acc_row = cu->st_acc + cu->st_m,
@@ -199,8 +206,13 @@ static int acc_write(Det *m) {
       *x = rt->accum ? sa_wrap_add32(*x, b->psum) : b->psum;
     }
     if (c == 0) {
+      LayerStats *ls = det_layer(m, rt->insn);
       m->s->stats.mem_writes[MEM_ST_ACC]++;
-      if (rt->accum) m->s->stats.mem_reads[MEM_ST_ACC]++;
+      ls->mem_writes[MEM_ST_ACC]++;
+      if (rt->accum) {
+        m->s->stats.mem_reads[MEM_ST_ACC]++;
+        ls->mem_reads[MEM_ST_ACC]++;
+      }
     }
     if (rt->last && c == C - 1) {
       cu->bank_users[rt->bank]--;

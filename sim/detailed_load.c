@@ -146,10 +146,15 @@ static void beat_land(Det *m, const LoadBeat *b, const uint8_t *data) {
   }
   if (!b->last_of_row) return;
   SimStats *st = &m->s->stats;
+  LayerStats *ls = det_layer(m, b->insn);
   st->mem_writes[mem_stat(b->mem)]++;
-  if (b->mem == MEM_ACC && b->accum) st->mem_reads[MEM_ST_ACC]++;
+  ls->mem_writes[mem_stat(b->mem)]++;
+  if (b->mem == MEM_ACC && b->accum) {
+    st->mem_reads[MEM_ST_ACC]++;
+    ls->mem_reads[MEM_ST_ACC]++;
+  }
   st->dram_read_bytes += b->row_bytes;
-  det_layer(m, b->insn)->dram_read_bytes += b->row_bytes;
+  ls->dram_read_bytes += b->row_bytes;
 }
 
 // Moves the generator past the beat just accepted. Returns 0 when the LOAD has no beat left.
@@ -202,6 +207,7 @@ void det_load_update(Det *m, const DramResp *resp, int accepted) {
       .shift = L->ld_shift,
   };
   m->s->stats.dram_read_beats++;
+  det_layer(m, L->insn)->dram_read_beats++;
   if (!generator_advance(m)) {
     L->issuing = 0;
     det_ready(m, UNIT_LOAD, L->insn);

@@ -101,12 +101,16 @@ static void seq_step(Det *m) {
   if (k < os->klen) {
     memcpy(os->brow, m->s->wbuf + (os->wsrc + k) * C, C);
     m->s->stats.mem_reads[MEM_ST_WBUF]++;
+    LayerStats *ls = det_layer(m, os->ins[os->seq_tag].insn);
+    ls->mem_reads[MEM_ST_WBUF]++;
+    ls->pe_cycles += (uint64_t)R * C;   // the slots this k step will use (pe_step counts the total)
     os->b_in = (OsPe){.b_valid = 1, .first = k == 0, .last = k + 1 == os->klen, .tag = os->seq_tag};
   }
   uint64_t j = k / R, r = k % R;
   if (r < os->rows && j * R < os->klen) {
     memcpy(os->rowreg + r * R, m->s->spad + (os->src + j * os->kstride + r) * R, R);
     m->s->stats.mem_reads[MEM_ST_SPAD]++;
+    det_layer(m, os->ins[os->seq_tag].insn)->mem_reads[MEM_ST_SPAD]++;
     os->rowpos[r] = 0;
     os->rown[r] = (uint32_t)(os->klen - j * R < R ? os->klen - j * R : R);
   }
@@ -138,8 +142,10 @@ static int drain_step(Det *m) {
         m->log->acc[c] = (SimAccWrite){.row = at, .value = b->v, .accum = oi->accum, .insn = oi->insn};
       n++;
       if (c == 0) {
+        LayerStats *ls = det_layer(m, oi->insn);
         m->s->stats.mem_writes[MEM_ST_ACC]++;
-        if (oi->accum) m->s->stats.mem_reads[MEM_ST_ACC]++;
+        ls->mem_writes[MEM_ST_ACC]++;
+        if (oi->accum) m->s->stats.mem_reads[MEM_ST_ACC]++, ls->mem_reads[MEM_ST_ACC]++;
       }
     }
     if (j + 1 == R && c + 1 == C) {

@@ -76,7 +76,10 @@ static void params_latch(Det *m) {
       su->shift[c] = (uint32_t)m->s->param[(prow + 2) * C + c] & 63u;
     }
   }
-  if (use) m->s->stats.mem_reads[MEM_ST_PARAM] += 3;
+  if (use) {
+    m->s->stats.mem_reads[MEM_ST_PARAM] += 3;
+    det_layer(m, su->insn)->mem_reads[MEM_ST_PARAM] += 3;
+  }
 }
 
 static void store_latch(Det *m, uint32_t k) {
@@ -186,6 +189,7 @@ static int write_port(Det *m, int accepted) {
   su->fly_count++;
   *ack = (StoreAck){.insn = su->insn, .last = (uint8_t)(row_done && su->rows_written + 1 == su->nrows)};
   m->s->stats.dram_write_beats++;
+  det_layer(m, su->insn)->dram_write_beats++;
   if (!row_done) return 0;
   h->state = SLOT_FREE;
   su->fifo_head = (su->fifo_head + 1) % fifo_depth(m);
@@ -210,7 +214,13 @@ static void window_read(Det *m) {
     if (y < 0 || y >= su->l_in_h || x < 0 || x >= su->l_in_w) return;   // padding: nothing read
     row = su->src + (uint64_t)(y * su->l_in_w + x);
   }
+  LayerStats *ls = det_layer(m, su->insn);
   m->s->stats.mem_reads[MEM_ST_ACC]++;
+  ls->mem_reads[MEM_ST_ACC]++;
+  if (!su->raw32) {
+    m->s->stats.post_elems += su->cols;
+    ls->post_elems += su->cols;
+  }
   const int32_t *acc = row < m->a->acc_rows ? &m->s->acc[row * C] : NULL;
   for (uint32_t c = 0; c < su->cols; c++) {
     int32_t v = acc ? acc[c] : 0;

@@ -251,8 +251,13 @@ static int exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   SimStats *st = &s->stats;
   MemStatId m = mem == MEM_SPAD ? MEM_ST_SPAD : mem == MEM_WBUF ? MEM_ST_WBUF : mem == MEM_ACC ? MEM_ST_ACC : MEM_ST_PARAM;
   st->mem_writes[m] += rows;
-  if (mem == MEM_ACC && in->f[FLD_ACCUM]) st->mem_reads[MEM_ST_ACC] += rows;
+  ls->mem_writes[m] += rows;
+  if (mem == MEM_ACC && in->f[FLD_ACCUM]) {
+    st->mem_reads[MEM_ST_ACC] += rows;
+    ls->mem_reads[MEM_ST_ACC] += rows;
+  }
   st->dram_read_beats += beats;
+  ls->dram_read_beats += beats;
   st->dram_read_bytes += rows * nbytes;
   ls->dram_read_bytes += rows * nbytes;
   t->stall = stall;
@@ -261,7 +266,7 @@ static int exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   return 0;
 }
 
-static void exec_preload(Fast *f, const Insn *in, InsnTime *t) {
+static void exec_preload(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   const Arch *a = f->a;
   int b = (int)(f->n_preloads % 2);
   uint32_t k = (uint32_t)in->f[FLD_ROWS];
@@ -277,6 +282,9 @@ static void exec_preload(Fast *f, const Insn *in, InsnTime *t) {
   t->end = t->start + a->rows - 1;
   f->bank_ready[b] = t->end + 1;
   f->s->stats.mem_reads[MEM_ST_WBUF] += k;
+  ls->mem_reads[MEM_ST_WBUF] += k;
+  f->s->stats.preload_shifts += a->rows;
+  ls->preload_shifts += a->rows;
 }
 
 // ACC[acc_addr + m] (+)= SPAD[src + m] x W for m < M: the bulk kernel. Column by column, the
@@ -341,6 +349,10 @@ static void exec_compute(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   s->stats.mem_reads[MEM_ST_SPAD] += M;
   s->stats.mem_writes[MEM_ST_ACC] += M;
   if (in->f[FLD_ACCUM]) s->stats.mem_reads[MEM_ST_ACC] += M;
+  ls->pe_cycles += (uint64_t)M * R * C;
+  ls->mem_reads[MEM_ST_SPAD] += M;
+  ls->mem_writes[MEM_ST_ACC] += M;
+  if (in->f[FLD_ACCUM]) ls->mem_reads[MEM_ST_ACC] += M;
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -388,6 +400,11 @@ static int exec_compute_os(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls)
   s->stats.mem_reads[MEM_ST_WBUF] += K;
   s->stats.mem_writes[MEM_ST_ACC] += M;
   if (accum) s->stats.mem_reads[MEM_ST_ACC] += M;
+  ls->pe_cycles += K * R * C;
+  ls->mem_reads[MEM_ST_SPAD] += M * J;
+  ls->mem_reads[MEM_ST_WBUF] += K;
+  ls->mem_writes[MEM_ST_ACC] += M;
+  if (accum) ls->mem_reads[MEM_ST_ACC] += M;
   return 0;
 }
 
@@ -484,8 +501,17 @@ static void exec_store(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
     f->fifo_last[j % D] = f->wr.last;
   }
   s->stats.mem_reads[MEM_ST_ACC] += acc_reads;
-  if (!in->f[FLD_RAW32] && cs[FLD_PARAMS]) s->stats.mem_reads[MEM_ST_PARAM] += 3;
+  ls->mem_reads[MEM_ST_ACC] += acc_reads;
+  if (!in->f[FLD_RAW32] && cs[FLD_PARAMS]) {
+    s->stats.mem_reads[MEM_ST_PARAM] += 3;
+    ls->mem_reads[MEM_ST_PARAM] += 3;
+  }
+  if (!in->f[FLD_RAW32]) {
+    s->stats.post_elems += acc_reads * (uint64_t)in->f[FLD_COLS];
+    ls->post_elems += acc_reads * (uint64_t)in->f[FLD_COLS];
+  }
   s->stats.dram_write_beats += beats;
+  ls->dram_write_beats += beats;
   s->stats.dram_write_bytes += rows * nbytes;
   ls->dram_write_bytes += rows * nbytes;
   t->stall = stall;
@@ -578,7 +604,7 @@ static int start_insn(Fast *f, Unit u, uint64_t s) {
     if (exec_load(f, in, &tm, ls)) return -1;
     break;
   case OP_CFG_LOAD: f->cfg_load = *in; break;
-  case OP_PRELOAD: exec_preload(f, in, &tm); f->ws_free = max_u64(f->ws_free, tm.end + 1); break;
+  case OP_PRELOAD: exec_preload(f, in, &tm, ls); f->ws_free = max_u64(f->ws_free, tm.end + 1); break;
   case OP_COMPUTE: exec_compute(f, in, &tm, ls); f->ws_free = max_u64(f->ws_free, tm.end + 1); break;
   case OP_COMPUTE_OS:
     if (exec_compute_os(f, in, &tm, ls)) return -1;

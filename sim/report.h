@@ -5,14 +5,15 @@
 
 #include <stdio.h>
 
+#include "energy.h"
 #include "sim.h"
 
-// Human-readable table. `label` names the program in the heading.
-void report_text(FILE *out, const Sim *s, const char *label);
+// Human-readable table. `label` names the program in the heading; t prices energy and area.
+void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *t);
 // The same figures as one JSON object (schema in docs/STATS.md). Returns 0 or -1.
-int report_json(FILE *out, const Sim *s, const char *label);
-// One CSV row per layer (header first).
-void report_layers_csv(FILE *out, const Sim *s);
+int report_json(FILE *out, const Sim *s, const char *label, const EnergyTable *t);
+// One CSV row per layer (header first). Returns 0 or -1 (out of memory).
+int report_layers_csv(FILE *out, const Sim *s, const EnergyTable *t);
 // Chrome trace-event JSON: a track per unit with a slice per instruction (1 us = 1 cycle), and
 // the in-flight tail (ready .. end) of DMA instructions as async slices.
 int report_trace(FILE *out, const Sim *s);

@@ -10,14 +10,17 @@
 #include <zlib.h>
 
 #include "../isa/npy.h"
+#include "energy.h"
 #include "report.h"
 
 static const char usage_run[] =
     "usage: sasim run PROG.bin [options]\n"
-    "  --stats              print the statistics table (cycles, units, traffic, layers)\n"
+    "  --stats              print the statistics table (cycles, units, traffic, energy, area, layers)\n"
     "  --json FILE          write the statistics as JSON (- for stdout)\n"
     "  --csv FILE           write per-layer statistics as CSV (- for stdout)\n"
     "  --trace FILE         write a Chrome/Perfetto trace (a track per unit; 1 us = 1 cycle)\n"
+    "  --energy FILE.json   price energy and area with this table (default: the built-in one,\n"
+    "                       workloads/energy/default.json; docs/PPA.md)\n"
     "  --mode fast|detailed fast: per-instruction timing (default); detailed: cycle by cycle, PE by PE\n"
     "  --pe-trace           (detailed) print the array state every active cycle to stdout\n"
     "  --engine c|rtl|both  c: the C simulator (default); rtl: the Verilator model of rtl/ (sasim-rtl,\n"
@@ -155,12 +158,17 @@ static int emit_outputs(const Sim *s, const char *dir, Diag *d) {
   return 0;
 }
 
-static int write_report(const char *path, const Sim *s, const char *label, int kind, Diag *d) {
+static int write_report(const char *path, const Sim *s, const char *label, const EnergyTable *et, int kind, Diag *d) {
   FILE *f = cli_open_out(path, d);
   if (!f) return -1;
-  if (kind == 0) report_json(f, s, label);
-  if (kind == 1) report_layers_csv(f, s);
-  if (kind == 2) report_trace(f, s);
+  int rc = 0;
+  if (kind == 0) rc = report_json(f, s, label, et);
+  if (kind == 1) rc = report_layers_csv(f, s, et);
+  if (kind == 2) rc = report_trace(f, s);
+  if (rc) {
+    cli_close_out(f, path, d);
+    return diag_error(d, "%s: error: cannot write the report (out of memory)", path);
+  }
   return cli_close_out(f, path, d);
 }
 
@@ -214,7 +222,7 @@ int run_args_parse(int argc, char **argv, RunArgs *a) {
     } else if (!strcmp(o, "--pe-trace")) {
       a->pe_trace = 1;
     } else if (!strcmp(o, "--json") || !strcmp(o, "--csv") || !strcmp(o, "--trace") || !strcmp(o, "--arch") ||
-               !strcmp(o, "--output-dir") || !strcmp(o, "--input") || !strcmp(o, "--mode") ||
+               !strcmp(o, "--output-dir") || !strcmp(o, "--input") || !strcmp(o, "--mode") || !strcmp(o, "--energy") ||
                !strcmp(o, "--engine") || !strcmp(o, "--max-cycles") || !strcmp(o, "--vcd") ||
                !strcmp(o, "--vcd-from") || !strcmp(o, "--vcd-to") || !strcmp(o, "--vcd-units") ||
                !strcmp(o, "--flip-write-bit") || !strcmp(o, "--flip-acc-bit")) {
@@ -227,6 +235,7 @@ int run_args_parse(int argc, char **argv, RunArgs *a) {
       if (!strcmp(o, "--arch")) a->arch_path = next;
       if (!strcmp(o, "--output-dir")) a->outdir = next;
       if (!strcmp(o, "--vcd")) a->vcd = next;
+      if (!strcmp(o, "--energy")) a->energy_path = next;
       if (!strcmp(o, "--input")) {
         if (a->n_inputs == RUN_MAX_INPUTS) return cli_usage_error(usage_run, "%s: at most 64 inputs", o);
         a->inputs[a->n_inputs++] = next;
@@ -286,6 +295,9 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
   Diag d;
   diag_init(&d);
   Program *p = NULL;
+  EnergyTable et;   // loaded first: a bad table stops the run before it starts
+  energy_default(&et);
+  if (a->energy_path && energy_load_file(a->energy_path, &et, &d)) return cli_fail(&d);
   if (prog_load(a->prog_path, &p, &d)) return cli_fail(&d);
   if (a->arch_path) {
     Arch want;
@@ -313,14 +325,14 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
   if (!rc) rc = engine ? engine(ctx, s, a, &d) : sim_run(s, &d);
   double host_s = (double)(clock() - t0) / CLOCKS_PER_SEC;
   if (!rc && a->stats) {
-    report_text(stdout, s, a->prog_path);
+    report_text(stdout, s, a->prog_path, &et);
     printf("\nhost time      %.3f s (%s mode)\n", host_s, engine_label(a));
   } else if (!rc) {
     printf("%llu cycles\n", (unsigned long long)sim_stats(s)->cycles);
   }
-  if (!rc && a->json) rc = write_report(a->json, s, a->prog_path, 0, &d);
-  if (!rc && a->csv) rc = write_report(a->csv, s, a->prog_path, 1, &d);
-  if (!rc && a->trace) rc = write_report(a->trace, s, a->prog_path, 2, &d);
+  if (!rc && a->json) rc = write_report(a->json, s, a->prog_path, &et, 0, &d);
+  if (!rc && a->csv) rc = write_report(a->csv, s, a->prog_path, &et, 1, &d);
+  if (!rc && a->trace) rc = write_report(a->trace, s, a->prog_path, &et, 2, &d);
   if (!rc) rc = emit_outputs(s, a->outdir, &d);
   sim_free(s);
   prog_free(p);

@@ -28,6 +28,7 @@ enum {
 
 typedef struct {
   const char *prog_path, *json, *csv, *trace, *arch_path, *outdir;
+  const char *energy_path;           // --energy: the energy and area table (NULL: the built-in one)
   const char *inputs[RUN_MAX_INPUTS];
   int n_inputs, stats, pe_trace;
   unsigned long long max_cycles;

@@ -32,6 +32,8 @@ typedef struct {
   uint64_t insns;          // instructions started
 } UnitStats;
 
+typedef enum { MEM_ST_SPAD, MEM_ST_WBUF, MEM_ST_ACC, MEM_ST_PARAM, MEM_ST_COUNT } MemStatId;
+
 typedef struct {
   uint64_t first_start, last_end;     // span of its instructions, cycles
   uint64_t macs;                      // useful multiply-accumulates
@@ -40,9 +42,14 @@ typedef struct {
   uint64_t wait_token[NUM_UNITS];
   uint64_t wait_resource[NUM_UNITS];
   int seen;                           // some instruction ran in it
+  // The work of its instructions, as SimStats counts it in total (the energy model's inputs).
+  uint64_t pe_cycles;                 // array slots used
+  uint64_t dram_read_beats, dram_write_beats;
+  uint64_t mem_reads[MEM_ST_COUNT];   // on-chip row reads
+  uint64_t mem_writes[MEM_ST_COUNT];  // on-chip row writes
+  uint64_t preload_shifts;            // weight-chain shift cycles
+  uint64_t post_elems;                // int32 elements through the post-processing unit
 } LayerStats;
-
-typedef enum { MEM_ST_SPAD, MEM_ST_WBUF, MEM_ST_ACC, MEM_ST_PARAM, MEM_ST_COUNT } MemStatId;
 
 typedef struct {
   uint64_t cycles;                    // total: the cycle after the last action
@@ -54,6 +61,8 @@ typedef struct {
   uint64_t dram_read_bytes, dram_write_bytes;  // useful bytes (the beats carry beats x bus_bytes)
   uint64_t mem_reads[MEM_ST_COUNT];   // on-chip row reads
   uint64_t mem_writes[MEM_ST_COUNT];  // on-chip row writes
+  uint64_t preload_shifts;            // weight-chain shift cycles: R per PRELOAD (each moves R x C weights)
+  uint64_t post_elems;                // int32 ACC elements a non-RAW32 STORE read into the SFU: window reads x COLS
   uint32_t n_layers;                  // entries in layers (program's layers; + 1 for "none" at index n)
   LayerStats *layers;                 // layers[n_layers] collects what runs before any LAYER
 } SimStats;

@@ -254,12 +254,31 @@ void RtlRun::account(uint64_t t, const Events &e, int rd_ok, int wr_ok) {
       st->macs += rows * kk * a->cols;
       ls->macs += rows * kk * a->cols;
       st->pe_cycles += rows * a->rows * a->cols;
+      // The compute unit's row events carry no instruction index; a COMPUTE's are fixed by its
+      // fields (ROWS SPAD reads, ROWS ACC writes), so its layer gets them here, in full.
+      ls->pe_cycles += rows * a->rows * a->cols;
+      ls->mem_reads[MEM_ST_SPAD] += rows;
+      ls->mem_writes[MEM_ST_ACC] += rows;
+      if (in->f[FLD_ACCUM]) ls->mem_reads[MEM_ST_ACC] += rows;
+    }
+    if (in->op == OP_PRELOAD) {   // R shift cycles, ROWS (<= R) weight buffer reads
+      st->preload_shifts += a->rows;
+      ls->preload_shifts += a->rows;
+      ls->mem_reads[MEM_ST_WBUF] += (uint64_t)in->f[FLD_ROWS];
     }
     if (in->op == OP_COMPUTE_OS) {   // TIMING §10: ROWS x KLEN x C MACs in KLEN x R x C slots
       uint64_t rows = (uint64_t)in->f[FLD_ROWS], klen = (uint64_t)in->f[FLD_KLEN];
       st->macs += rows * klen * a->cols;
       ls->macs += rows * klen * a->cols;
       st->pe_cycles += klen * a->rows * a->cols;
+      // Its row events, like a COMPUTE's, are fixed by its fields: ROWS SPAD reads per R-wide K
+      // block, KLEN WBUF reads, ROWS ACC writes (read too when ACCUM).
+      uint64_t blocks = (klen + a->rows - 1) / a->rows;
+      ls->pe_cycles += klen * a->rows * a->cols;
+      ls->mem_reads[MEM_ST_SPAD] += rows * blocks;
+      ls->mem_reads[MEM_ST_WBUF] += klen;
+      ls->mem_writes[MEM_ST_ACC] += rows;
+      if (in->f[FLD_ACCUM]) ls->mem_reads[MEM_ST_ACC] += rows;
     }
   }
   for (int u = 0; u < NUM_UNITS; u++) {
@@ -275,14 +294,27 @@ void RtlRun::account(uint64_t t, const Events &e, int rd_ok, int wr_ok) {
     if (e.stall[u]) s_->times[dma_insn_[u]].stall++;
   }
   // Work and traffic.
-  if (rd_ok) st->dram_read_beats++;
-  if (wr_ok) st->dram_write_beats++;
+  // A DMA unit issues beats and reads rows only for the LOAD / STORE it started last (the next
+  // one starts after its last beat), so dma_insn_ names their layer.
+  if (rd_ok) {
+    st->dram_read_beats++;
+    layer_of(dma_insn_[UNIT_LOAD])->dram_read_beats++;
+  }
+  if (wr_ok) {
+    st->dram_write_beats++;
+    layer_of(dma_insn_[UNIT_STORE])->dram_write_beats++;
+  }
   if (m->ld_row_o) {
     static const MemStatId ids[4] = {MEM_ST_SPAD, MEM_ST_WBUF, MEM_ST_ACC, MEM_ST_PARAM};
+    LayerStats *ls = layer_of(m->ld_row_idx_o);
     st->mem_writes[ids[m->ld_row_mem_o & 3]]++;
-    if ((m->ld_row_mem_o & 3) == MEM_ACC && m->ld_row_accum_o) st->mem_reads[MEM_ST_ACC]++;
+    ls->mem_writes[ids[m->ld_row_mem_o & 3]]++;
+    if ((m->ld_row_mem_o & 3) == MEM_ACC && m->ld_row_accum_o) {
+      st->mem_reads[MEM_ST_ACC]++;
+      ls->mem_reads[MEM_ST_ACC]++;
+    }
     st->dram_read_bytes += m->ld_row_bytes_o;
-    layer_of(m->ld_row_idx_o)->dram_read_bytes += m->ld_row_bytes_o;
+    ls->dram_read_bytes += m->ld_row_bytes_o;
   }
   if (m->su_row_o) {
     st->dram_write_bytes += m->su_row_bytes_o;
@@ -294,8 +326,22 @@ void RtlRun::account(uint64_t t, const Events &e, int rd_ok, int wr_ok) {
     st->mem_writes[MEM_ST_ACC]++;
     if (m->cu_acc_wr_accum_o) st->mem_reads[MEM_ST_ACC]++;
   }
-  if (m->su_acc_rd_o) st->mem_reads[MEM_ST_ACC]++;
-  if (m->su_param_rd_o) st->mem_reads[MEM_ST_PARAM] += 3;
+  if (m->su_acc_rd_o || m->su_param_rd_o) {
+    const Insn *in = &p_->insns[dma_insn_[UNIT_STORE]];
+    LayerStats *ls = layer_of(dma_insn_[UNIT_STORE]);
+    if (m->su_acc_rd_o) {
+      st->mem_reads[MEM_ST_ACC]++;
+      ls->mem_reads[MEM_ST_ACC]++;
+      if (!in->f[FLD_RAW32]) {   // the row enters the SFU: COLS elements
+        st->post_elems += (uint64_t)in->f[FLD_COLS];
+        ls->post_elems += (uint64_t)in->f[FLD_COLS];
+      }
+    }
+    if (m->su_param_rd_o) {
+      st->mem_reads[MEM_ST_PARAM] += 3;
+      ls->mem_reads[MEM_ST_PARAM] += 3;
+    }
+  }
   // Unit states.
   for (int u = 0; u < NUM_UNITS; u++) {
     UnitStats *us = &st->unit[u];

@@ -99,6 +99,8 @@ static void compare_stats(const SimStats *a, const SimStats *b, Diff *df) {
     snprintf(w, sizeof w, "mem_writes[%s]", mems[m]);
     CMP_U64(df, w, a->mem_writes[m], b->mem_writes[m]);
   }
+  CMP_U64(df, "preload_shifts", a->preload_shifts, b->preload_shifts);
+  CMP_U64(df, "post_elems", a->post_elems, b->post_elems);
   CMP_U64(df, "n_layers", a->n_layers, b->n_layers);
   for (uint32_t l = 0; l <= a->n_layers && !df->found; l++) {
     const LayerStats *x = &a->layers[l], *y = &b->layers[l];
@@ -113,6 +115,15 @@ static void compare_stats(const SimStats *a, const SimStats *b, Diff *df) {
     CMP_LAYER(macs);
     CMP_LAYER(dram_read_bytes);
     CMP_LAYER(dram_write_bytes);
+    CMP_LAYER(pe_cycles);
+    CMP_LAYER(dram_read_beats);
+    CMP_LAYER(dram_write_beats);
+    CMP_LAYER(preload_shifts);
+    CMP_LAYER(post_elems);
+    for (int m = 0; m < MEM_ST_COUNT; m++) {
+      CMP_LAYER(mem_reads[m]);
+      CMP_LAYER(mem_writes[m]);
+    }
     for (int u = 0; u < NUM_UNITS; u++) {
       CMP_LAYER(busy[u]);
       CMP_LAYER(wait_token[u]);
@@ -120,6 +131,46 @@ static void compare_stats(const SimStats *a, const SimStats *b, Diff *df) {
     }
 #undef CMP_LAYER
   }
+}
+
+// The layers' work adds up to the totals (every counted event belongs to one layer).
+static void check_layer_sums(const SimStats *a, const char *engine, Diff *df) {
+  LayerStats sum;
+  memset(&sum, 0, sizeof sum);
+  for (uint32_t l = 0; l <= a->n_layers; l++) {
+    const LayerStats *x = &a->layers[l];
+    sum.macs += x->macs;
+    sum.pe_cycles += x->pe_cycles;
+    sum.dram_read_bytes += x->dram_read_bytes;
+    sum.dram_write_bytes += x->dram_write_bytes;
+    sum.dram_read_beats += x->dram_read_beats;
+    sum.dram_write_beats += x->dram_write_beats;
+    sum.preload_shifts += x->preload_shifts;
+    sum.post_elems += x->post_elems;
+    for (int m = 0; m < MEM_ST_COUNT; m++) {
+      sum.mem_reads[m] += x->mem_reads[m];
+      sum.mem_writes[m] += x->mem_writes[m];
+    }
+  }
+#define CMP_SUM(field)                                                                                             \
+  do {                                                                                                             \
+    if (sum.field != a->field)                                                                                     \
+      diff_set(df, "%s: layers' %s add up to %llu, total %llu", engine, #field, (unsigned long long)sum.field,     \
+               (unsigned long long)a->field);                                                                      \
+  } while (0)
+  CMP_SUM(macs);
+  CMP_SUM(pe_cycles);
+  CMP_SUM(dram_read_bytes);
+  CMP_SUM(dram_write_bytes);
+  CMP_SUM(dram_read_beats);
+  CMP_SUM(dram_write_beats);
+  CMP_SUM(preload_shifts);
+  CMP_SUM(post_elems);
+  for (int m = 0; m < MEM_ST_COUNT; m++) {
+    CMP_SUM(mem_reads[m]);
+    CMP_SUM(mem_writes[m]);
+  }
+#undef CMP_SUM
 }
 
 // Runs p on both engines; fills df with the first difference (or a run failure).
@@ -145,6 +196,8 @@ static void compare_engines(const Program *p, Diff *df) {
       }
       compare_times(p, sim_insn_times(f), sim_insn_times(t), df);
       compare_stats(sim_stats(f), sim_stats(t), df);
+      check_layer_sums(sim_stats(f), "fast", df);
+      check_layer_sums(sim_stats(t), "detailed", df);
     }
   }
   sim_free(f);

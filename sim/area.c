@@ -1,0 +1,44 @@
+// area.c: mm² per component of a machine from the table's area model (docs/PPA.md §Area).
+// Logic (array, post-processing, control) is priced in transistors of yosys's `stat -tech cmos`
+// estimate, turned into placed area; memories are bit cells over an array efficiency, with a
+// cell-area overhead per port beyond the first.
+#include "area.h"
+
+const char *const area_comp_names[AR_COUNT] = {"pe_array", "spad", "wbuf", "acc", "param", "post", "control"};
+
+double area_array_transistors(const EnergyTable *t, uint32_t rows, uint32_t cols) {
+  double r = rows, c = cols;
+  return t->pe_tr * r * c + t->skew_tr * r * (r - 1) / 2 + t->edge_tr * (r + c) + t->fixed_tr;
+}
+
+double area_logic_mm2(const EnergyTable *t, double transistors) {
+  return transistors * t->um2_per_transistor / t->logic_utilization * 1e-6;
+}
+
+// Bits of memory m (docs/ARCH.md: SPAD R bytes a row, WBUF C bytes, ACC and PARAM 4 C bytes).
+static double mem_bits(const Arch *a, MemStatId m) {
+  switch (m) {
+  case MEM_ST_SPAD: return 8.0 * a->spad_rows * a->rows;
+  case MEM_ST_WBUF: return 8.0 * a->wbuf_rows * a->cols;
+  case MEM_ST_ACC: return 32.0 * a->acc_rows * a->cols;
+  case MEM_ST_PARAM: return 32.0 * a->param_rows * a->cols;
+  case MEM_ST_COUNT: break;
+  }
+  return 0;
+}
+
+void area_of(const Arch *a, const EnergyTable *t, AreaReport *out) {
+  double s = t->scale_area;
+  out->mm2[AR_PE_ARRAY] = s * area_logic_mm2(t, area_array_transistors(t, a->rows, a->cols));
+  out->mm2[AR_POST] = s * area_logic_mm2(t, t->post_col_tr * a->cols);
+  out->mm2[AR_CONTROL] = s * area_logic_mm2(t, t->control_tr);
+  out->sram_mm2 = 0;
+  for (int m = 0; m < MEM_ST_COUNT; m++) {
+    double cell = t->sram_cell_um2 * (1 + t->sram_port_factor * (t->sram_ports[m] - 1));
+    double mm2 = s * mem_bits(a, (MemStatId)m) * cell / t->sram_array_efficiency * 1e-6;
+    out->mm2[AR_SPAD + m] = mm2;
+    out->sram_mm2 += mm2;
+  }
+  out->logic_mm2 = out->mm2[AR_PE_ARRAY] + out->mm2[AR_POST] + out->mm2[AR_CONTROL];
+  out->total_mm2 = out->logic_mm2 + out->sram_mm2;
+}

@@ -1,0 +1,76 @@
+// energy.h: the energy and area table (workloads/energy/default.json, docs/PPA.md) and the energy
+// of a finished run, computed from the counts the engines produce (never inside them).
+// The table gives per-event energies in pJ and the area model's coefficients, each with its
+// source; area.h turns the coefficients into mm² per component.
+#ifndef SA_ENERGY_H
+#define SA_ENERGY_H
+
+#include "../isa/arch.h"
+#include "../isa/diag.h"
+#include "sim.h"
+
+// Every figure of the table (units in the names). The loader fills all of them: a table file
+// must give every key (docs/PPA.md lists them with their sources).
+typedef struct {
+  char name[64];                  // table name, shown in reports
+  char node[16];                  // technology node the figures are for ("45nm")
+  double scale_energy;            // multiplies every pJ figure (e.g. to move to another node)
+  double scale_area;              // multiplies every area figure
+  // energy.*
+  double mac_int8_pj;             // int8 x int8 multiply + 32-bit accumulate, one useful MAC
+  double reg_bit_pj;              // one flip-flop bit written (with its share of the clock)
+  double pe_slot_reg_bits;        // bits a PE writes per array slot (activation, partial sum, control)
+  double weight_reg_bits;         // bits a PE writes per weight-chain shift
+  double sram_bit_pj_base;        // SRAM access energy per bit: base + per_sqrt_kib * sqrt(KiB)
+  double sram_bit_pj_per_sqrt_kib;
+  double sram_write_factor;       // a write costs this times a read of the same row
+  double dram_byte_pj;            // DRAM energy per byte on the bus (beats x bus_bytes)
+  double post_elem_pj;            // one int32 element through the SFU (bias, requant multiply, shift, clamp)
+  double leak_logic_mw_per_mm2;   // leakage power density of logic
+  double leak_sram_mw_per_mm2;    // leakage power density of SRAM macros
+  // area.*
+  double um2_per_transistor;      // placed logic area per transistor of the yosys estimate
+  double logic_utilization;       // fraction of a logic block's area that is cells
+  double pe_tr, skew_tr, edge_tr, fixed_tr;   // array transistors: pe R C + skew R(R-1)/2 + edge (R+C) + fixed
+  double post_col_tr;             // transistors of one column's post-processing unit
+  double control_tr;              // fetch, queues, tokens, DMA and unit control, in transistors
+  double sram_cell_um2;           // SRAM bit cell area
+  double sram_array_efficiency;   // fraction of a macro's area that is bit cells
+  double sram_port_factor;        // each port beyond the first adds this fraction of the cell area
+  double sram_ports[MEM_ST_COUNT];   // ports of spad, wbuf, acc, param
+} EnergyTable;
+
+// Energy components, in the order reports print them.
+typedef enum { EN_MAC, EN_PE_REGS, EN_SPAD, EN_WBUF, EN_ACC, EN_PARAM, EN_DRAM, EN_POST, EN_LEAKAGE, EN_COUNT } EnergyComp;
+extern const char *const energy_comp_names[EN_COUNT];   // "mac", "pe_regs", ..., "leakage"
+
+typedef struct {
+  double pj[EN_COUNT];   // per component
+  double total_pj;
+} EnergyBreakdown;
+
+typedef struct {
+  EnergyBreakdown run;       // the whole run (leakage over all its cycles)
+  double time_us;            // cycles / clock
+  double power_mw;           // average power: total energy / time
+  double tops_per_w;         // 2 x useful MACs / total energy (ops per pJ = TOPS/W)
+  uint32_t n_layers;         // layers has n_layers + 1 entries, as SimStats.layers
+  EnergyBreakdown *layers;   // per layer (leakage over the layer's span); owned, energy_report_free
+} EnergyReport;
+
+// The built-in table; equal to workloads/energy/default.json (a test checks it).
+void energy_default(EnergyTable *t);
+// Parses a table from JSON text; `file` names it in messages ("f.json:12:5: energy.dram_byte_pj:
+// error: ..."). Unknown and missing keys are errors. Returns 0, or -1 with a message in d.
+int energy_parse(const char *text, size_t len, const char *file, EnergyTable *t, Diag *d);
+int energy_load_file(const char *path, EnergyTable *t, Diag *d);
+// 1 when every figure is equal.
+int energy_equal(const EnergyTable *x, const EnergyTable *y);
+
+// Energy per access of one row of on-chip memory m of arch a (pJ, before scale_energy).
+double energy_sram_row_pj(const EnergyTable *t, const Arch *a, MemStatId m);
+// The energy of a run from its statistics. Returns 0, or -1 when out of memory.
+int energy_of(const SimStats *st, const Arch *a, const EnergyTable *t, EnergyReport *out);
+void energy_report_free(EnergyReport *r);
+
+#endif

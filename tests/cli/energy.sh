@@ -1,0 +1,64 @@
+#!/bin/sh
+# energy.sh BUILD_DIR: the energy and area reports of `sasim run` as scripts read them (the JSON
+# keys other tools rely on, the CSV columns, the --stats sections), and --energy FILE: a table
+# with one figure changed changes that component only, a bad table stops the run with its place.
+# Prints PASS/FAIL lines for tests/run.sh. Run from the repository root.
+set -u
+B=${1:-build}
+SASIM=$B/bin/sasim
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+CLI_PREFIX=energy
+. tests/cli/lib.sh
+
+if ! $SASIM asm workloads/asm/gemm_tiled.s -o "$T/g.bin" >"$T/out" 2>&1; then
+  fail asm "$(head -c 300 "$T/out")"; exit 0
+fi
+expect stats 0 '^power .* mW average at 1000 MHz; [0-9.]+ TOPS/W' -- $SASIM run "$T/g.bin" --stats
+grep -qE '^energy +[0-9.]+ uJ per inference \(table default-45nm, 45nm\)' "$T/out" && grep -qE '^area +[0-9.]+ mm2 at 45nm' "$T/out" &&
+  grep -qE '^  leakage ' "$T/out" && grep -qE '^  pe_array ' "$T/out" && grep -qE 'energy_uJ$' "$T/out" &&
+  pass stats-sections || fail stats-sections "no energy, area or per-layer energy in: $(head -c 300 "$T/out")"
+
+expect json 0 '' -- $SASIM run "$T/g.bin" --json "$T/d.json" --csv "$T/d.csv"
+python3 - "$T/d.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+e, a = d["energy"], d["area"]
+comps = ["mac", "pe_regs", "spad", "wbuf", "acc", "param", "dram", "post", "leakage"]
+why = []
+if sorted(e["components"]) != sorted(comps): why.append("energy components %s" % sorted(e["components"]))
+if abs(sum(e["components"].values()) - e["total_pj"]) > 1e-6 * e["total_pj"]: why.append("components do not add up")
+for k in ("node", "total_pj", "power_mw", "tops_per_w"):
+    if k not in e: why.append("no energy." + k)
+if abs(e["tops_per_w"] - 2 * d["macs"] / e["total_pj"]) > 1e-9 * e["tops_per_w"]: why.append("tops_per_w")
+if abs(e["power_mw"] - e["total_pj"] / d["time_us"] / 1000) > 1e-9 * e["power_mw"]: why.append("power_mw")
+if sorted(a["components"]) != sorted(["pe_array", "spad", "wbuf", "acc", "param", "post", "control"]): why.append("area components")
+if a["node"] != "45nm" or abs(sum(a["components"].values()) - a["total_mm2"]) > 1e-9: why.append("area total/node")
+for l in d["layers"]:
+    if "energy_pj" not in l or sorted(l.get("energy_components", {})) != sorted(comps): why.append("layer " + l["name"])
+print("FAIL energy-json-keys: " + "; ".join(why) if why else "PASS energy-json-keys")
+EOF
+head -n 1 "$T/d.csv" | grep -q ',energy_pj,energy_mac_pj,energy_pe_regs_pj,.*,energy_leakage_pj$' && pass csv-columns ||
+  fail csv-columns "header: $(head -n 1 "$T/d.csv")"
+
+# --energy: MAC energy doubled; everything else as before.
+python3 -c '
+import json, sys
+t = json.load(open("workloads/energy/default.json"))
+t["energy"]["mac_int8_pj"]["value"] *= 2
+t["name"] = "mac-x2"
+json.dump(t, open(sys.argv[1], "w"), indent=2)' "$T/mac2.json"
+expect override 0 '' -- $SASIM run "$T/g.bin" --energy "$T/mac2.json" --json "$T/m.json"
+python3 - "$T/d.json" "$T/m.json" <<'EOF'
+import json, sys
+x, y = (json.load(open(f))["energy"] for f in sys.argv[1:3])
+ok = y["table"] == "mac-x2" and abs(y["components"]["mac"] - 2 * x["components"]["mac"]) < 1e-9 and x["components"]["mac"] > 0
+ok = ok and all(y["components"][k] == v for k, v in x["components"].items() if k != "mac")
+print("PASS energy-override-mac" if ok else "FAIL energy-override-mac: %s vs %s" % (x["components"], y["components"]))
+EOF
+expect default-file 0 '' -- $SASIM run "$T/g.bin" --energy workloads/energy/default.json --json "$T/f.json"
+cmp -s "$T/d.json" "$T/f.json" && pass default-file-same || fail default-file-same "--energy default.json differs from the built-in table"
+
+sed 's/"value": 162.5/"value": -1/' workloads/energy/default.json >"$T/bad.json"
+expect bad-table 1 'bad.json:[0-9]+:[0-9]+: energy.dram_byte_pj.value: error: -1 is out of range' -- $SASIM run "$T/g.bin" --energy "$T/bad.json"
+expect missing-table 1 'nope.json.*error' -- $SASIM run "$T/g.bin" --energy "$T/nope.json"
+expect energy-needs-value 2 '--energy needs a value' -- $SASIM run "$T/g.bin" --energy

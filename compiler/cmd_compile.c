@@ -22,7 +22,10 @@ const char cmd_compile_usage[] =
     "          a binary (default OUT: NET.bin in the current directory) or, with --emit asm,\n"
     "          assembly that `sasim asm` turns into the identical binary (NET.s). The binary's\n"
     "          default inputs are the bytes `sacc ref --seed N` uses (N = 1). --stats prints\n"
-    "          peak memory per level, instruction and token counts; --json F writes them as JSON\n";
+    "          peak memory per level, instruction and token counts; --json F writes them as JSON\n"
+    "          NET.json - reads the network from stdin (its .npy paths are then relative to the\n"
+    "          current directory; -o is needed); -o - writes the program to stdout (a binary\n"
+    "          only into a pipe or a file, never a terminal)\n";
 
 static int usage_error(const char *msg) {
   fprintf(stderr, "sacc: %s\n", msg);
@@ -41,6 +44,10 @@ static char *default_out(const char *net, const char *ext) {
 }
 
 static int write_text(const char *path, const char *text, Diag *d) {
+  if (!strcmp(path, "-")) {   // text is safe on a terminal
+    if (fputs(text, stdout) == EOF || fflush(stdout)) return diag_error(d, "-: error: write to stdout failed");
+    return 0;
+  }
   size_t n = strlen(path) + 16;
   char *tmp = malloc(n);
   if (!tmp) return diag_error(d, "sacc: error: out of memory");
@@ -108,6 +115,9 @@ int cmd_compile(int argc, char **argv) {
     }
   }
   if (!net) return usage_error("compile needs a network file");
+  if (!strcmp(net, "-") && !out) return usage_error("a network read from stdin (-) needs -o OUT (- for stdout)");
+  if (out && !strcmp(out, "-") && (stats || o.dump || (json && !strcmp(json, "-"))))
+    return usage_error("-o - writes the program to stdout: --stats, --dump-ir and --json - would mix into it");
   Diag d;
   diag_init(&d);
   Arch arch;

@@ -289,6 +289,11 @@ int prog_save(const Program *p, const char *path, int compress, Diag *d) {
   uint8_t *bytes;
   size_t n;
   if (prog_write(p, compress, &bytes, &n, d)) return -1;
+  if (!strcmp(path, "-")) {   // -o -: stdout (never a terminal)
+    int rc = file_write_stdout(bytes, n, d);
+    free(bytes);
+    return rc;
+  }
   size_t tmp_size = strlen(path) + 40;
   char *tmp = malloc(tmp_size);
   if (!tmp) {

@@ -2,6 +2,7 @@
 # install-deps.sh: makes sure the system packages the build needs are present.
 # As root it installs them with apt-get; otherwise it prints the exact command and fails.
 # Usage: sh scripts/install-deps.sh [--rtl [--synth]]   (--rtl adds verilator; --synth also yosys)
+#        sh scripts/install-deps.sh --plot              (python3-matplotlib for scripts/sweep's plots)
 set -u
 need=""
 have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/x86_64-linux-gnu/$1" ] || [ -f "/usr/local/include/$1" ]; }
@@ -10,6 +11,9 @@ have_header jansson.h || need="$need libjansson-dev"
 if [ "${1:-}" = "--rtl" ]; then
   command -v verilator >/dev/null 2>&1 || need="$need verilator"
   [ "${2:-}" = "--synth" ] && { command -v yosys >/dev/null 2>&1 || need="$need yosys"; }
+fi
+if [ "${1:-}" = "--plot" ]; then
+  /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1 || need="$need python3-matplotlib"
 fi
 [ -z "$need" ] && exit 0
 echo "install-deps: missing Debian packages:$need" >&2

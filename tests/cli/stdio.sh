@@ -52,7 +52,8 @@ piped=$($SACC compile $NET -o - 2>/dev/null | $SASIM run - 2>/dev/null)
 expect run-stdin-json 0 '"program": "-"' -- sh -c "$SASIM run - --json - <'$T/file.bin'"
 $SASIM disasm - <"$T/file.bin" >"$T/dis.s" 2>"$T/err" && $SASIM asm - -o - --compress <"$T/dis.s" >"$T/re.bin" 2>>"$T/err"
 cmp -s "$T/re.bin" "$T/file.bin" && pass asm-disasm-stdio || fail asm-disasm-stdio "$(head -c 300 "$T/err")"
-expect run-stdin-empty 1 '^-: \+0x0: error: truncated' -- sh -c "$SASIM run - </dev/null"
+: >"$T/empty"
+expect run-stdin-empty 1 '^-: \+0x0: error: truncated' -- sh -c "$SASIM run - <'$T/empty'"
 expect run-stdin-garbage 1 '^-: .*error' -- sh -c "echo hello | $SASIM run -"
 
 # Usage errors.
@@ -62,6 +63,16 @@ expect compile-stdout-json 2 'would mix into it' -- $SACC compile $NET -o - --js
 expect compile-stdout-dump 2 'would mix into it' -- $SACC compile $NET -o - --dump-ir tiling
 expect run-stdin-twice 2 'stdin \(-\) can feed only one' -- $SASIM run - --input x=-
 expect run-stdin-rtl 2 'reads the program twice' -- $SASIM run - --engine rtl
+# -o into a device or a FIFO writes into it: the temporary-file-and-rename of a regular file
+# would replace it (as root, /dev/null itself).
+mkfifo "$T/fifo" 2>/dev/null && {
+  cat "$T/fifo" >"$T/from-fifo" &
+  reader=$!
+  $SACC compile $NET -o "$T/fifo" >"$T/err" 2>&1; rc=$?
+  if [ -p "$T/fifo" ]; then wait $reader; else kill $reader 2>/dev/null; fi   # replaced: cat waits forever
+  [ $rc -eq 0 ] && [ -p "$T/fifo" ] && cmp -s "$T/from-fifo" "$T/file.bin" && pass compile-to-fifo ||
+    fail compile-to-fifo "exit $rc: $(head -c 300 "$T/err")"
+}
 
 # A terminal on stdout (binary) or stdin: refused. `script` (util-linux) runs the command on a pty.
 if command -v script >/dev/null 2>&1; then

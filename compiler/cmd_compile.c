@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../isa/asm.h"
@@ -44,8 +45,13 @@ static char *default_out(const char *net, const char *ext) {
 }
 
 static int write_text(const char *path, const char *text, Diag *d) {
-  if (!strcmp(path, "-")) {   // text is safe on a terminal
-    if (fputs(text, stdout) == EOF || fflush(stdout)) return diag_error(d, "-: error: write to stdout failed");
+  struct stat st;
+  int in_place = !strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode));   // stdout, /dev/null, a FIFO
+  if (in_place) {   // text is safe on a terminal; a rename would replace a device
+    FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+    if (!f) return diag_error(d, "%s: error: cannot write: %s", path, strerror(errno));
+    int bad = fputs(text, f) == EOF;
+    if ((f == stdout ? fflush(f) : fclose(f)) || bad) return diag_error(d, "%s: error: write failed", path);
     return 0;
   }
   size_t n = strlen(path) + 16;

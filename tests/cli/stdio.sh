@@ -72,6 +72,12 @@ mkfifo "$T/fifo" 2>/dev/null && {
   if [ -p "$T/fifo" ]; then wait $reader; else kill $reader 2>/dev/null; fi   # replaced: cat waits forever
   [ $rc -eq 0 ] && [ -p "$T/fifo" ] && cmp -s "$T/from-fifo" "$T/file.bin" && pass compile-to-fifo ||
     fail compile-to-fifo "exit $rc: $(head -c 300 "$T/err")"
+  cat "$T/fifo" >"$T/from-fifo.s" &
+  reader=$!
+  $SACC compile $NET --emit asm -o "$T/fifo" >"$T/err" 2>&1; rc=$?
+  if [ -p "$T/fifo" ]; then wait $reader; else kill $reader 2>/dev/null; fi
+  [ $rc -eq 0 ] && [ -p "$T/fifo" ] && cmp -s "$T/from-fifo.s" "$T/file.s" && pass asm-to-fifo ||
+    fail asm-to-fifo "exit $rc: $(head -c 300 "$T/err")"
 }
 
 # A terminal on stdout (binary) or stdin: refused. `script` (util-linux) runs the command on a pty.

@@ -155,6 +155,8 @@ install: $(SASIM) $(SACC)
 	install -m 644 workloads/nets/*.json workloads/nets/README.md $(DESTDIR)$(PREFIX)/share/sacc/nets/
 	install -m 644 workloads/sweeps/*.json $(DESTDIR)$(PREFIX)/share/sacc/sweeps/
 	install -m 644 $(INSTALL_DOCS) $(DESTDIR)$(PREFIX)/share/doc/sacc/
+	$(if $(wildcard workloads/energy/*.json),install -d $(DESTDIR)$(PREFIX)/share/sacc/energy && \
+	  install -m 644 workloads/energy/*.json $(DESTDIR)$(PREFIX)/share/sacc/energy/)
 	@if [ -x $(BUILD)/bin/sasim-rtl ]; then \
 	  printf '#!/bin/sh\n# The RTL engine of sasim, built in %s (models are verilated there on demand).\nexec %s "$$@"\n' \
 	    "$(CURDIR)" "$(abspath $(BUILD))/bin/sasim-rtl" >$(DESTDIR)$(PREFIX)/bin/sasim-rtl; \

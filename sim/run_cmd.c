@@ -13,7 +13,7 @@
 #include "report.h"
 
 static const char usage_run[] =
-    "usage: sasim run PROG.bin [options]       (PROG.bin - reads the program from stdin)\n"
+    "usage: sasim run PROG.bin [options]\n"
     "  --stats              print the statistics table (cycles, units, traffic, layers)\n"
     "  --json FILE          write the statistics as JSON (- for stdout)\n"
     "  --csv FILE           write per-layer statistics as CSV (- for stdout)\n"
@@ -29,7 +29,7 @@ static const char usage_run[] =
     "  --arch FILE.json     refuse to run unless the program was compiled for this arch\n"
     "  --input NAME=X.npy   replace input tensor NAME (shape and dtype must match); repeatable\n"
     "  --output-dir DIR     write every output tensor as DIR/NAME.npy\n"
-    "Output tensors are listed with their CRC32 either way.\n";
+    "Output tensors are listed with their CRC32 either way. PROG.bin - reads the program from stdin.\n";
 
 // Prints the recorded errors and returns the exit status for an error.
 int cli_fail(const Diag *d) {

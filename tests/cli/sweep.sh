@@ -137,3 +137,16 @@ expect unknown-arch-key 1 "no point ran; the first error: error: .*unknown key" 
   $SWEEP --nets lenet5 --base-arch tiny --arch dram.speed=1 --out "$T/bad2" --no-plot
 expect bad-arch-flag 1 "expected KEY=V1,V2" -- $SWEEP --nets lenet5 --arch array.rows --out "$T/bad"
 expect no-grid 2 "give a SPEC file or --nets" -- $PY scripts/sweep
+
+# Dataflows: where this sacc and sasim run output-stationary programs (probed on LeNet-5), a
+# ws,os grid gives two ok rows; else the os row carries the error (sacc or sasim says why).
+$SWEEP --nets lenet5 --base-arch tiny --dataflows ws,os --out "$T/df" --no-plot >"$T/df.out" 2>&1
+if $SACC compile workloads/nets/lenet5.json --dataflow os -o "$T/os.bin" >/dev/null 2>&1 &&
+   $SASIM run "$T/os.bin" >/dev/null 2>&1; then
+  [ "$(col "$T/df/results.csv" status | tr '\n' ' ')" = "ok ok " ] &&
+    [ "$(col "$T/df/results.csv" dataflow | tr '\n' ' ')" = "ws os " ] && pass dataflows ||
+    fail dataflows "$(cut -d, -f4,12-13 "$T/df/results.csv" | tr '\n' ' ')"
+else
+  st=$(col "$T/df/results.csv" status | tr '\n' '|')
+  case $st in "ok|error: "*) pass dataflow-os-missing ;; *) fail dataflow-os-missing "statuses: $st" ;; esac
+fi

@@ -53,6 +53,9 @@ help:
 	@echo "make rtl        build sasim-rtl and the Verilator models the tests use (docs/RTL.md)"
 	@echo "make synth      yosys: cell counts and area estimate of a PE and an array (ARRAY=4x4)"
 	@echo "make test-onnx  torchvision ResNet-18 and MobileNetV2 through scripts/onnx2net, sacc, sasim (slow)"
+	@echo "make install    PREFIX=/usr/local (and DESTDIR): the tools, sacc-sweep, arch files, nets, docs"
+	@echo "make test-slurm a sweep on a one-node Slurm cluster of this machine (installs Slurm; docs/SWEEP.md)"
+	@echo "make plot-deps  python3-matplotlib, for the plots of scripts/sweep"
 
 # System packages (zlib, jansson): installed by apt-get when root, else the exact command is shown.
 $(DEPS_OK): scripts/install-deps.sh
@@ -154,6 +157,41 @@ test test-fast: deps-onnx
 test-onnx: $(SASIM) $(SACC)
 	@sh scripts/install-deps.sh --onnx --torch
 	@/usr/bin/python3 tests/onnx/torch_models.py $(BUILD)
+
+# Installed tree: bin/{sacc,sasim,sacc-sweep}, share/sacc/{arch,nets,sweeps}, share/doc/sacc.
+# Relocatable: sacc-sweep finds its tools and data relative to itself (docs/SWEEP.md). The RTL
+# engine stays in this source tree (its Verilator models are built here on demand), so
+# bin/sasim-rtl, installed when built, is a two-line script that runs this tree's sasim-rtl.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+INSTALL_DOCS := README.md $(filter-out docs/ISA.head.md,$(wildcard docs/*.md)) docs/net.schema.json
+.PHONY: install uninstall test-slurm plot-deps
+install: $(SASIM) $(SACC)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/sacc/arch $(DESTDIR)$(PREFIX)/share/sacc/nets \
+	  $(DESTDIR)$(PREFIX)/share/sacc/sweeps $(DESTDIR)$(PREFIX)/share/doc/sacc
+	install -m 755 $(SASIM) $(SACC) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 scripts/sweep $(DESTDIR)$(PREFIX)/bin/sacc-sweep
+	install -m 644 workloads/arch/*.json $(DESTDIR)$(PREFIX)/share/sacc/arch/
+	install -m 644 workloads/nets/*.json workloads/nets/README.md $(DESTDIR)$(PREFIX)/share/sacc/nets/
+	install -m 644 workloads/sweeps/*.json $(DESTDIR)$(PREFIX)/share/sacc/sweeps/
+	install -m 644 $(INSTALL_DOCS) $(DESTDIR)$(PREFIX)/share/doc/sacc/
+	$(if $(wildcard workloads/energy/*.json),install -d $(DESTDIR)$(PREFIX)/share/sacc/energy && \
+	  install -m 644 workloads/energy/*.json $(DESTDIR)$(PREFIX)/share/sacc/energy/)
+	@if [ -x $(BUILD)/bin/sasim-rtl ]; then \
+	  printf '#!/bin/sh\n# The RTL engine of sasim, built in %s (models are verilated there on demand).\nexec %s "$$@"\n' \
+	    "$(CURDIR)" "$(abspath $(BUILD))/bin/sasim-rtl" >$(DESTDIR)$(PREFIX)/bin/sasim-rtl; \
+	  chmod 755 $(DESTDIR)$(PREFIX)/bin/sasim-rtl; echo "install: bin/sasim-rtl runs $(abspath $(BUILD))/bin/sasim-rtl"; fi
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,sacc sasim sacc-sweep sasim-rtl)
+	rm -rf $(DESTDIR)$(PREFIX)/share/sacc $(DESTDIR)$(PREFIX)/share/doc/sacc
+
+# Not part of make test: installs Slurm and munge (apt-get), starts a private one-node cluster,
+# runs workloads/sweeps/tiny.json on it and locally, compares the CSVs (tests/slurm/run.sh).
+test-slurm: $(SASIM) $(SACC)
+	@sh tests/slurm/run.sh $(BUILD)
+
+plot-deps:
+	@/usr/bin/python3 -c 'import matplotlib' 2>/dev/null || sh scripts/install-deps.sh --plot
 
 -include rtl/rtl.mk
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../isa/asm.h"
@@ -25,7 +26,10 @@ const char cmd_compile_usage[] =
     "          default inputs are the bytes `sacc ref --seed N` uses (N = 1). --stats prints\n"
     "          peak memory per level, instruction and token counts; --json F writes them as JSON\n"
     "          --dataflow: ws (default) runs each GEMM weight-stationary (PRELOAD + COMPUTE), os\n"
-    "          output-stationary (COMPUTE_OS); the outputs are the same bytes (docs/DATAFLOWS.md)\n";
+    "          output-stationary (COMPUTE_OS); the outputs are the same bytes (docs/DATAFLOWS.md)\n"
+    "          NET.json - reads the network from stdin (its .npy paths are then relative to the\n"
+    "          current directory; -o is needed); -o - writes the program to stdout (a binary\n"
+    "          only into a pipe or a file, never a terminal)\n";
 
 static int usage_error(const char *msg) {
   fprintf(stderr, "sacc: %s\n", msg);
@@ -44,6 +48,15 @@ static char *default_out(const char *net, const char *ext) {
 }
 
 static int write_text(const char *path, const char *text, Diag *d) {
+  struct stat st;
+  int in_place = !strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode));   // stdout, /dev/null, a FIFO
+  if (in_place) {   // text is safe on a terminal; a rename would replace a device
+    FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+    if (!f) return diag_error(d, "%s: error: cannot write: %s", path, strerror(errno));
+    int bad = fputs(text, f) == EOF;
+    if ((f == stdout ? fflush(f) : fclose(f)) || bad) return diag_error(d, "%s: error: write failed", path);
+    return 0;
+  }
   size_t n = strlen(path) + 16;
   char *tmp = malloc(n);
   if (!tmp) return diag_error(d, "sacc: error: out of memory");
@@ -118,6 +131,9 @@ int cmd_compile(int argc, char **argv) {
     }
   }
   if (!net) return usage_error("compile needs a network file");
+  if (!strcmp(net, "-") && !out) return usage_error("a network read from stdin (-) needs -o OUT (- for stdout)");
+  if (out && !strcmp(out, "-") && (stats || o.dump || (json && !strcmp(json, "-"))))
+    return usage_error("-o - writes the program to stdout: --stats, --dump-ir and --json - would mix into it");
   Diag d;
   diag_init(&d);
   Arch arch;

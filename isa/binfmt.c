@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -289,6 +290,22 @@ int prog_save(const Program *p, const char *path, int compress, Diag *d) {
   uint8_t *bytes;
   size_t n;
   if (prog_write(p, compress, &bytes, &n, d)) return -1;
+  if (!strcmp(path, "-")) {   // -o -: stdout (never a terminal)
+    int rc = file_write_stdout(bytes, n, d);
+    free(bytes);
+    return rc;
+  }
+  struct stat st;
+  if (!stat(path, &st) && !S_ISREG(st.st_mode)) {   // /dev/null, a FIFO: a rename would replace it
+    FILE *f = fopen(path, "wb");
+    int rc = f ? 0 : diag_error(d, "%s: error: cannot write: %s", path, strerror(errno));
+    if (f) {
+      int bad = fwrite(bytes, 1, n, f) != n;
+      if (fclose(f) || bad) rc = diag_error(d, "%s: error: write failed: %s", path, strerror(errno));
+    }
+    free(bytes);
+    return rc;
+  }
   size_t tmp_size = strlen(path) + 40;
   char *tmp = malloc(tmp_size);
   if (!tmp) {

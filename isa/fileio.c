@@ -6,14 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int file_read_all(const char *path, uint8_t **out, size_t *len, Diag *d) {
   *out = NULL;
   *len = 0;
-  FILE *f = fopen(path, "rb");
+  int is_stdin = !strcmp(path, "-");
+  if (is_stdin && isatty(STDIN_FILENO))
+    return diag_error(d, "-: error: refusing to read stdin from a terminal (pipe or redirect a file into it)");
+  FILE *f = is_stdin ? stdin : fopen(path, "rb");
   if (!f) return diag_error(d, "%s: error: cannot open: %s", path, strerror(errno));
   struct stat st;
-  if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {   // /dev/zero, a FIFO, a directory...
+  if (!is_stdin && (fstat(fileno(f), &st) || !S_ISREG(st.st_mode))) {   // /dev/zero, a FIFO, a directory...
     fclose(f);
     return diag_error(d, "%s: error: not a regular file", path);
   }
@@ -38,7 +42,7 @@ int file_read_all(const char *path, uint8_t **out, size_t *len, Diag *d) {
       break;
     }
   }
-  fclose(f);
+  if (!is_stdin) fclose(f);
   if (rc) {
     free(buf);
     return rc;
@@ -46,5 +50,13 @@ int file_read_all(const char *path, uint8_t **out, size_t *len, Diag *d) {
   buf[n] = 0;
   *out = buf;
   *len = n;
+  return 0;
+}
+
+int file_write_stdout(const void *buf, size_t n, Diag *d) {
+  if (isatty(STDOUT_FILENO))
+    return diag_error(d, "-: error: refusing to write a binary to a terminal (redirect stdout to a file or a pipe)");
+  int bad = fwrite(buf, 1, n, stdout) != n;
+  if (fflush(stdout) || bad) return diag_error(d, "-: error: write to stdout failed: %s", strerror(errno));
   return 0;
 }

@@ -85,7 +85,9 @@ int prog_check_insn(const Program *p, ProgCheckState *st, const Insn *in, const 
 
 // Serializes to a newly allocated buffer (*out, caller frees). compress: deflate the DATA section.
 int prog_write(const Program *p, int compress, uint8_t **out, size_t *len, Diag *d);
-// Writes to path through a temporary file and a rename: never a half-written file.
+// Writes to path through a temporary file and a rename: never a half-written file. "-" is
+// stdout, refused when it is a terminal (file_write_stdout). An existing file that is not a
+// regular one (/dev/null, a FIFO) is written in place: renaming onto it would replace it.
 int prog_save(const Program *p, const char *path, int compress, Diag *d);
 // Parses and fully validates a binary (header, sections, CRCs, arch, code, tensors, data,
 // prog_check). On error returns -1 and *out stays NULL; messages give the byte offset.

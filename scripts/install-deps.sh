@@ -4,6 +4,7 @@
 # Usage: sh scripts/install-deps.sh [--rtl [--synth]]   (--rtl adds verilator; --synth also yosys)
 #        sh scripts/install-deps.sh --onnx [--torch]   (python3-onnx, python3-numpy for scripts/onnx2net;
 #                                                      --torch also python3-torchvision, for make test-onnx)
+#        sh scripts/install-deps.sh --plot              (python3-matplotlib for scripts/sweep's plots)
 set -u
 need=""
 have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/x86_64-linux-gnu/$1" ] || [ -f "/usr/local/include/$1" ]; }
@@ -16,6 +17,9 @@ fi
 if [ "${1:-}" = "--onnx" ]; then
   /usr/bin/python3 -c 'import onnx, numpy' >/dev/null 2>&1 || need="$need python3-onnx python3-numpy"
   [ "${2:-}" = "--torch" ] && { /usr/bin/python3 -c 'import torch, torchvision' >/dev/null 2>&1 || need="$need python3-torchvision"; }
+fi
+if [ "${1:-}" = "--plot" ]; then
+  /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1 || need="$need python3-matplotlib"
 fi
 [ -z "$need" ] && exit 0
 echo "install-deps: missing Debian packages:$need" >&2

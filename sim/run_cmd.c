@@ -32,7 +32,7 @@ static const char usage_run[] =
     "  --arch FILE.json     refuse to run unless the program was compiled for this arch\n"
     "  --input NAME=X.npy   replace input tensor NAME (shape and dtype must match); repeatable\n"
     "  --output-dir DIR     write every output tensor as DIR/NAME.npy\n"
-    "Output tensors are listed with their CRC32 either way.\n";
+    "Output tensors are listed with their CRC32 either way. PROG.bin - reads the program from stdin.\n";
 
 // Prints the recorded errors and returns the exit status for an error.
 int cli_fail(const Diag *d) {
@@ -272,6 +272,14 @@ int run_args_parse(int argc, char **argv, RunArgs *a) {
     }
   }
   if (!a->prog_path) return cli_usage_error(usage_run, "%s", "no program given");
+  int from_stdin = !strcmp(a->prog_path, "-");
+  for (int i = 0; i < a->n_inputs; i++) {
+    const char *eq = strchr(a->inputs[i], '=');
+    from_stdin += !strcmp(eq ? eq + 1 : a->inputs[i], "-");
+  }
+  if (from_stdin > 1) return cli_usage_error(usage_run, "%s", "stdin (-) can feed only one of the program and the --input files");
+  if (!strcmp(a->prog_path, "-") && a->engine != RUN_ENGINE_C)   // sasim-rtl loads it, then its model does
+    return cli_usage_error(usage_run, "%s", "--engine rtl|both reads the program twice: give a file, not - (stdin)");
   if (a->pe_trace && (a->mode != SIM_DETAILED || a->engine != RUN_ENGINE_C))
     return cli_usage_error(usage_run, "%s", "--pe-trace needs --mode detailed (and the C engine)");
   if ((a->vcd || a->flip_write_bit) && a->engine == RUN_ENGINE_C)

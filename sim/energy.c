@@ -84,10 +84,10 @@ void energy_default(EnergyTable *t) {
   t->um2_per_transistor = 0.1995;
   t->logic_utilization = 0.7;
   // BEGIN calibrate-area (scripts/calibrate-area rewrites these lines and the table file)
-  t->pe_tr = 7708.3;
-  t->skew_tr = 2091.5;
-  t->edge_tr = -7168.7;
-  t->fixed_tr = 14248.7;
+  t->pe_tr = 10376.4;
+  t->skew_tr = 687.3;
+  t->edge_tr = -303.8;
+  t->fixed_tr = -240.2;
   t->post_col_tr = 50234;
   // END calibrate-area
   t->control_tr = 300000;

@@ -35,14 +35,15 @@ typedef struct {
 #define VALUE(g, k, f, lo, hi) {g, k, {"value"}, {OFF(f)}, lo, hi}
 static const TableKey table_keys[] = {
     {NULL, "scale", {"energy", "area"}, {OFF(scale_energy), OFF(scale_area)}, 1e-6, 1e6},
-    VALUE("energy", "mac_int8_pj", mac_int8_pj, 0, 1e6),
+    VALUE("energy", "int8_mult_pj", int8_mult_pj, 0, 1e6),
+    VALUE("energy", "int32_add_pj", int32_add_pj, 0, 1e6),
+    VALUE("energy", "int32_mult_pj", int32_mult_pj, 0, 1e6),
     VALUE("energy", "reg_bit_pj", reg_bit_pj, 0, 1e6),
     VALUE("energy", "pe_slot_reg_bits", pe_slot_reg_bits, 0, 1e4),
     VALUE("energy", "weight_reg_bits", weight_reg_bits, 0, 1e4),
     {"energy", "sram_bit_pj", {"base", "per_sqrt_kib"}, {OFF(sram_bit_pj_base), OFF(sram_bit_pj_per_sqrt_kib)}, 0, 1e6},
     VALUE("energy", "sram_write_factor", sram_write_factor, 0, 100),
     VALUE("energy", "dram_byte_pj", dram_byte_pj, 0, 1e6),
-    VALUE("energy", "post_elem_pj", post_elem_pj, 0, 1e6),
     {"energy", "leakage_mw_per_mm2", {"logic", "sram"}, {OFF(leak_logic_mw_per_mm2), OFF(leak_sram_mw_per_mm2)}, 0, 1e6},
     VALUE("area", "um2_per_transistor", um2_per_transistor, 1e-6, 1e3),
     VALUE("area", "logic_utilization", logic_utilization, 0.01, 1),
@@ -70,7 +71,9 @@ void energy_default(EnergyTable *t) {
   snprintf(t->node, sizeof t->node, "45nm");
   t->scale_energy = 1.0;
   t->scale_area = 1.0;
-  t->mac_int8_pj = 0.3;
+  t->int8_mult_pj = 0.2;
+  t->int32_add_pj = 0.1;
+  t->int32_mult_pj = 3.1;
   t->reg_bit_pj = 0.003125;
   t->pe_slot_reg_bits = 46;
   t->weight_reg_bits = 8;
@@ -78,7 +81,6 @@ void energy_default(EnergyTable *t) {
   t->sram_bit_pj_per_sqrt_kib = 0.0479;
   t->sram_write_factor = 1.0;
   t->dram_byte_pj = 162.5;
-  t->post_elem_pj = 3.4;
   t->leak_logic_mw_per_mm2 = 27.0;
   t->leak_sram_mw_per_mm2 = 2.9;
   t->um2_per_transistor = 0.1995;
@@ -338,7 +340,7 @@ typedef struct {
 
 static void breakdown(const Counts *n, const Arch *a, const EnergyTable *t, double leak_mw, EnergyBreakdown *out) {
   double s = t->scale_energy;
-  out->pj[EN_MAC] = s * (double)n->macs * t->mac_int8_pj;
+  out->pj[EN_MAC] = s * (double)n->macs * (t->int8_mult_pj + t->int32_add_pj);
   out->pj[EN_PE_REGS] = s * t->reg_bit_pj *
                         ((double)n->pe_cycles * t->pe_slot_reg_bits +
                          (double)n->preload_shifts * a->rows * a->cols * t->weight_reg_bits);
@@ -346,7 +348,8 @@ static void breakdown(const Counts *n, const Arch *a, const EnergyTable *t, doub
     out->pj[EN_SPAD + m] = s * energy_sram_row_pj(t, a, (MemStatId)m) *
                            ((double)n->reads[m] + t->sram_write_factor * (double)n->writes[m]);
   out->pj[EN_DRAM] = s * (double)n->beats * a->bus_bytes * t->dram_byte_pj;
-  out->pj[EN_POST] = s * (double)n->post_elems * t->post_elem_pj;
+  // Per element: bias add, requantization multiply, rounding add, clamp compare.
+  out->pj[EN_POST] = s * (double)n->post_elems * (t->int32_mult_pj + 3 * t->int32_add_pj);
   out->pj[EN_LEAKAGE] = leak_mw * ((double)n->cycles / a->clock_mhz) * 1000.0;   // mW x us = nJ
   out->total_pj = 0;
   for (int c = 0; c < EN_COUNT; c++) out->total_pj += out->pj[c];

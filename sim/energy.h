@@ -17,7 +17,9 @@ typedef struct {
   double scale_energy;            // multiplies every pJ figure (e.g. to move to another node)
   double scale_area;              // multiplies every area figure
   // energy.*
-  double mac_int8_pj;             // int8 x int8 multiply + 32-bit accumulate, one useful MAC
+  double int8_mult_pj;            // int8 x int8 multiply (a MAC: this + int32_add_pj)
+  double int32_add_pj;            // 32-bit add (the MAC's accumulation; the SFU's bias, rounding, clamp)
+  double int32_mult_pj;           // 32-bit multiply (the SFU's requantization)
   double reg_bit_pj;              // one flip-flop bit written (with its share of the clock)
   double pe_slot_reg_bits;        // bits a PE writes per array slot (activation, partial sum, control)
   double weight_reg_bits;         // bits a PE writes per weight-chain shift
@@ -25,7 +27,6 @@ typedef struct {
   double sram_bit_pj_per_sqrt_kib;
   double sram_write_factor;       // a write costs this times a read of the same row
   double dram_byte_pj;            // DRAM energy per byte on the bus (beats x bus_bytes)
-  double post_elem_pj;            // one int32 element through the SFU (bias, requant multiply, shift, clamp)
   double leak_logic_mw_per_mm2;   // leakage power density of logic
   double leak_sram_mw_per_mm2;    // leakage power density of SRAM macros
   // area.*

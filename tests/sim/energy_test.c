@@ -45,7 +45,7 @@ static void test_shipped(const char *text, size_t len) {
   CHECK(energy_parse(text, len, SHIPPED, &file, &d) == 0, "%s", diag_first(&d));
   energy_default(&builtin);
   CHECK(energy_equal(&file, &builtin), "workloads/energy/default.json and energy_default() differ");
-  CHECK(!strcmp(file.node, "45nm") && file.mac_int8_pj == 0.3 && file.sram_ports[MEM_ST_ACC] == 4,
+  CHECK(!strcmp(file.node, "45nm") && file.int8_mult_pj == 0.2 && file.sram_ports[MEM_ST_ACC] == 4,
         "a figure was not read where expected");
   EnergyTable other = builtin;
   other.dram_byte_pj += 1;
@@ -60,22 +60,22 @@ static void test_malformed(const char *text) {
   } cases[] = {
       {"syntax", "\"node\": \"45nm\",", "\"node\": \"45nm\"", "default.json:5:9: error: "},
       {"unknown-top-key", "\"node\": \"45nm\",", "\"node\": \"45nm\", \"nodes\": 1,", ":4:19: nodes: error: unknown key"},
-      {"unknown-group-key", "\"mac_int8_pj\": {", "\"mac_pj\": {", ":11:5: energy.mac_pj: error: unknown key"},
-      {"unknown-field", "\"value\": 0.3,", "\"value\": 0.3, \"pj\": 1,", ":12:21: energy.mac_int8_pj.pj: error: unknown key"},
-      {"missing-field", "\"base\": 0.0306,", "", ":27:5: energy.sram_bit_pj.base: error: missing key"},
-      {"missing-source", "\"value\": 0.3,\n      \"source\"", "\"value\": 0.3,\n      \"sourc\"",
-       ":13:7: energy.mac_int8_pj.sourc: error: unknown key"},
+      {"unknown-group-key", "\"int8_mult_pj\": {", "\"mac_pj\": {", ":11:5: energy.mac_pj: error: unknown key"},
+      {"unknown-field", "\"value\": 0.2,", "\"value\": 0.2, \"pj\": 1,", ":12:21: energy.int8_mult_pj.pj: error: unknown key"},
+      {"missing-field", "\"base\": 0.0306,", "", ":35:5: energy.sram_bit_pj.base: error: missing key"},
+      {"missing-source", "\"value\": 0.2,\n      \"source\"", "\"value\": 0.2,\n      \"sourc\"",
+       ":13:7: energy.int8_mult_pj.sourc: error: unknown key"},
       {"empty-source", "\"value\": 8,\n      \"source\": \"rtl/sa_pe.sv: each", "\"value\": 8,\n      \"source\": \"\", \"comment\": \"",
-       ":25:7: energy.weight_reg_bits.source: error: every figure needs a \"source\""},
-      {"not-a-number", "\"value\": 162.5", "\"value\": \"162.5\"", ":37:7: energy.dram_byte_pj.value: error: expected a number"},
-      {"out-of-range", "\"value\": 0.7,", "\"value\": 1.5,", ":56:7: area.logic_utilization.value: error: 1.5 is out of range [0.01, 1]"},
-      {"ports", "\"acc\": 4,", "\"acc\": 0,", ":89:7: area.sram_ports.acc: error: 0 is out of range [1, 16]"},
-      {"missing-entry", "\"post_elem_pj\": {", "\"comment\": {", ":10:3: energy.post_elem_pj: error: missing key"},
+       ":33:7: energy.weight_reg_bits.source: error: every figure needs a \"source\""},
+      {"not-a-number", "\"value\": 162.5", "\"value\": \"162.5\"", ":45:7: energy.dram_byte_pj.value: error: expected a number"},
+      {"out-of-range", "\"value\": 0.7,", "\"value\": 1.5,", ":60:7: area.logic_utilization.value: error: 1.5 is out of range [0.01, 1]"},
+      {"ports", "\"acc\": 4,", "\"acc\": 0,", ":93:7: area.sram_ports.acc: error: 0 is out of range [1, 16]"},
+      {"missing-entry", "\"int32_mult_pj\": {", "\"comment\": {", ":10:3: energy.int32_mult_pj: error: missing key"},
       {"missing-node", "\"node\": \"45nm\",", "", ":1:1: node: error: missing key"},
       {"node-type", "\"node\": \"45nm\",", "\"node\": 45,", ":4:3: node: error: expected a non-empty string"},
-      {"group-type", "\"area\": {", "\"area\": 3, \"x\": {", ":50:3: area: error: expected an object"},
+      {"group-type", "\"area\": {", "\"area\": 3, \"x\": {", ":54:3: area: error: expected an object"},
       {"scale", "\"area\": 1.0,", "\"area\": 0,", ":7:5: scale.area: error: 0 is out of range"},
-      {"no-area", "\"pe\": ", "\"pe\": -1e6, \"comment\":", ":59:5: area.pe_array_transistors: error: the model gives a 1x1 array no area"},
+      {"no-area", "\"pe\": ", "\"pe\": -1e6, \"comment\":", ":63:5: area.pe_array_transistors: error: the model gives a 1x1 array no area"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char *t = edited(text, cases[i].from, cases[i].to);
@@ -118,11 +118,11 @@ static const char prog_text[] =
     "HALT\n";
 
 // The table's figures as plain numbers, so that a change to the shipped table shows up here.
-#define MAC 0.3
+#define MAC (0.2 + 0.1)   // int8 multiply + int32 add
 #define REG_BIT 0.003125
 #define SRAM_BIT(kib) (0.0306 + 0.0479 * sqrt(kib))
 #define DRAM_BYTE 162.5
-#define POST 3.4
+#define POST (3.1 + 3 * 0.1)   // int32 multiply + three int32 adds
 
 static void test_hand_program(SimMode mode, const char *label) {
   Diag d;
@@ -203,7 +203,7 @@ static void test_hand_program(SimMode mode, const char *label) {
 
   // An override: a table with other figures prices the same counts accordingly.
   EnergyTable t2 = t;
-  t2.mac_int8_pj = 1.0;
+  t2.int8_mult_pj = 0.9;   // a MAC: 0.9 + 0.1
   t2.scale_energy = 2.0;
   t2.scale_area = 3.0;
   EnergyReport e2;

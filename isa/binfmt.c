@@ -141,16 +141,8 @@ static void put_name(uint8_t *at, const char *name) {
   memcpy(at, name, nul ? (size_t)(nul - name) : PROG_NAME_MAX);
 }
 
-static int write_code(const Program *p, Buf *b, Diag *d) {
-  for (uint32_t i = 0; i < p->n_insns; i++) {
-    char where[64];
-    snprintf(where, sizeof where, "prog_write: insn %u", i);
-    if (isa_check_fields(&p->insns[i], where, d)) return -1;   // the encoding would lose bits
-    uint8_t *at = buf_add(b, ISA_WORD_BYTES);
-    if (at) isa_encode(&p->insns[i], at);
-  }
-  return 0;
-}
+// The words as they are: prog_add_insn() refused whatever the format cannot carry.
+static void write_code(const Program *p, Buf *b) { buf_bytes(b, p->code, (size_t)p->n_insns * ISA_WORD_BYTES); }
 
 static void write_tensors(const Program *p, Buf *b) {
   buf_u32(b, p->n_tensors);
@@ -226,10 +218,7 @@ int prog_write(const Program *p, int compress, uint8_t **out, size_t *len, Diag 
   }
   buf_bytes(&sec[SEC_ARCH], json, strlen(json));
   free(json);
-  if (write_code(p, &sec[SEC_CODE], d)) {
-    rc = -1;
-    goto out;
-  }
+  write_code(p, &sec[SEC_CODE]);
   write_tensors(p, &sec[SEC_TENSORS]);
   write_data(p, &sec[SEC_DATA]);
   write_layers(p, &sec[SEC_LAYERS]);
@@ -559,19 +548,18 @@ static int read_code(const Reader *r, Section *s, Program *p) {
                    (unsigned long long)s->raw, ISA_WORD_BYTES);
   uint32_t n = (uint32_t)(s->raw / ISA_WORD_BYTES);
   if (prog_reserve_insns(p, n)) return err_sec(r, s, 0, "out of memory");
-  Diag quiet;   // the message's place is formatted only when an instruction is bad
-  diag_init(&quiet);
   for (uint32_t i = 0; i < n; i++) {
     Insn in;
     const uint8_t *word = s->data + (size_t)i * ISA_WORD_BYTES;
-    if (isa_decode(word, &in, "", &quiet)) {
+    if (isa_decode(word, &in, "", NULL)) {   // the place is formatted only for a bad word
       char loc[64], where[512];
       sec_loc(s, (uint64_t)i * ISA_WORD_BYTES, loc, sizeof loc);
       snprintf(where, sizeof where, "%s: %s (insn %u)", r->file, loc, i);
       return isa_decode(word, &in, where, r->d);
     }
-    if (prog_add_insn(p, &in)) return err_sec(r, s, 0, "out of memory");
   }
+  if (n) memcpy(p->code, s->data, (size_t)n * ISA_WORD_BYTES);   // checked words are kept as they are
+  p->n_insns = n;
   return 0;
 }
 
@@ -673,17 +661,16 @@ static int read_layers(const Reader *r, Section *s, Program *p) {
 static int check_program(const Reader *r, const Section *code, const Program *p) {
   ProgCheckState st;
   memset(&st, 0, sizeof st);
-  Diag quiet;   // the message's place is formatted only when an instruction is bad
-  diag_init(&quiet);
   for (uint32_t i = 0; i < p->n_insns; i++) {
     ProgCheckState before = st;
-    if (!prog_check_insn(p, &st, &p->insns[i], "", &quiet)) continue;
+    Insn in = prog_insn(p, i);
+    if (!prog_check_insn(p, &st, &in, "", NULL)) continue;   // the place is formatted only when bad
     char loc[64], where[512];
     sec_loc(code, (uint64_t)i * ISA_WORD_BYTES, loc, sizeof loc);
     snprintf(where, sizeof where, "%s: %s (insn %u)", r->file, loc, i);
-    return prog_check_insn(p, &before, &p->insns[i], where, r->d);
+    return prog_check_insn(p, &before, &in, where, r->d);
   }
-  return prog_check(p, r->file, r->d);
+  return prog_check_rest(p, &st, r->file, r->d);
 }
 
 int prog_read(const uint8_t *buf, size_t len, const char *file, Program **out, Diag *d) {

@@ -14,7 +14,7 @@ Program *prog_new(const Arch *arch) {
 void prog_free(Program *p) {
   if (!p) return;
   for (uint32_t i = 0; i < p->n_chunks; i++) free(p->chunks[i].bytes);
-  free(p->insns);
+  free(p->code);
   free(p->tensors);
   free(p->chunks);
   free(p->layer_names);
@@ -34,12 +34,18 @@ static int grow(void **arr, uint32_t *cap, uint32_t n, size_t elem) {
 }
 
 int prog_reserve_insns(Program *p, uint32_t n) {
-  return n ? grow((void **)&p->insns, &p->cap_insns, n - 1, sizeof *p->insns) : 0;
+  return n ? grow((void **)&p->code, &p->cap_insns, n - 1, sizeof *p->code) : 0;
 }
 
 int prog_add_insn(Program *p, const Insn *in) {
-  if (grow((void **)&p->insns, &p->cap_insns, p->n_insns, sizeof *p->insns)) return -1;
-  p->insns[p->n_insns++] = *in;
+  if (!isa_fields_fit(in) || grow((void **)&p->code, &p->cap_insns, p->n_insns, sizeof *p->code)) return -1;
+  isa_encode(in, p->code[p->n_insns++].b);
+  return 0;
+}
+
+int prog_set_insn(Program *p, uint32_t i, const Insn *in) {
+  if (!isa_fields_fit(in)) return -1;
+  isa_encode(in, p->code[i].b);
   return 0;
 }
 

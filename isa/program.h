@@ -40,7 +40,7 @@ typedef struct {
 typedef struct {
   Arch arch;                      // the machine it was compiled for
   uint32_t n_insns;               // instructions, the last one HALT
-  Insn *insns;                    // decoded instructions
+  InsnWord *code;                 // encoded instructions (prog_insn() decodes one)
   uint32_t n_tensors;
   TensorInfo *tensors;
   uint32_t n_chunks;              // initial DRAM contents (constants, default inputs)
@@ -53,9 +53,20 @@ typedef struct {
 Program *prog_new(const Arch *arch);
 void prog_free(Program *p);   // prog_free(NULL) is a no-op
 // Builders: copy their arguments. Return 0, or -1 on out of memory.
+// prog_add_insn() encodes: it also returns -1 when a field value does not fit its field, so a
+// Program never holds an instruction the format cannot carry (isa_check_fields() says why).
 int prog_add_insn(Program *p, const Insn *in);
 // Makes room for n instructions in all (a loader that knows the count avoids regrowing).
 int prog_reserve_insns(Program *p, uint32_t n);
+// Instruction i, decoded. i < n_insns.
+static inline Insn prog_insn(const Program *p, uint32_t i) {
+  Insn in;
+  isa_unpack(&p->code[i], &in);
+  return in;
+}
+static inline Opcode prog_op(const Program *p, uint32_t i) { return isa_word_op(&p->code[i]); }
+// Replaces instruction i (tests that edit programs). Returns 0, or -1 when a field does not fit.
+int prog_set_insn(Program *p, uint32_t i, const Insn *in);
 int prog_add_tensor(Program *p, const TensorInfo *t);
 int prog_add_data(Program *p, uint64_t addr, const void *bytes, uint64_t len);
 int prog_add_layer(Program *p, const char *name);
@@ -82,6 +93,9 @@ typedef struct {
   int seen_halt;
 } ProgCheckState;
 int prog_check_insn(const Program *p, ProgCheckState *st, const Insn *in, const char *where, Diag *d);
+// prog_check for a caller that ran prog_check_insn over every instruction in order, from a zeroed
+// state, without an error (the loader, whose messages carry byte offsets): st is the final state.
+int prog_check_rest(const Program *p, const ProgCheckState *st, const char *file, Diag *d);
 
 // Serializes to a newly allocated buffer (*out, caller frees). compress: deflate the DATA section.
 int prog_write(const Program *p, int compress, uint8_t **out, size_t *len, Diag *d);

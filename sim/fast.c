@@ -14,12 +14,15 @@
 
 #define NEVER UINT64_MAX
 
-// One instruction queue and the unit that drains it.
+// One instruction queue and the unit that drains it. Entries are decoded when fetched, into a
+// ring as deep as the queue: the program stays in its 16-byte words (isa.h InsnWord).
 typedef struct {
-  uint32_t *entry;        // instruction indices in queue order (LAYER appears in all three)
-  uint64_t *start;        // start cycle of each entry once started
+  Insn *insn;             // decoded entries, ring of mask + 1 (LAYER appears in all three queues)
+  uint32_t *entry;        // their instruction indices, same ring
+  uint32_t mask;          // ring size - 1 (a power of two above the queue depth)
   uint32_t n;             // entries fetched
   uint32_t head;          // entries started
+  uint64_t last_start;    // start cycle of the last started entry (head > 0)
   uint64_t free_at;       // `ready` of the last started instruction
   int64_t layer;          // current layer, -1 before any LAYER
 } Queue;
@@ -435,7 +438,7 @@ static void exec_store(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
 
 // --- Scheduling --------------------------------------------------------------------------------
 
-static Unit queue_unit_of(const Program *p, uint32_t k) { return isa_ops[p->insns[k].op].unit; }
+static Unit queue_unit_of(const Program *p, uint32_t k) { return isa_ops[prog_op(p, k)].unit; }
 
 // Cycle from which every token the instruction pops is available, or NEVER.
 static uint64_t token_time(const Fast *f, Unit u, const Insn *in) {
@@ -466,8 +469,8 @@ static uint64_t struct_time(const Fast *f, const Insn *in) {
 static uint64_t head_time(const Fast *f, Unit u) {
   const Queue *q = &f->q[u];
   if (q->head == q->n) return NEVER;
-  uint32_t k = q->entry[q->head];
-  const Insn *in = &f->p->insns[k];
+  uint32_t k = q->entry[q->head & q->mask];
+  const Insn *in = &q->insn[q->head & q->mask];
   uint64_t t = f->s->times[k].fetch + 1;
   if (q->free_at > t) t = q->free_at;
   uint64_t st = struct_time(f, in), tk = token_time(f, u, in);
@@ -477,10 +480,9 @@ static uint64_t head_time(const Fast *f, Unit u) {
 }
 
 // Counts the unit-state cycles between the previous instruction and this start (TIMING §9).
-static void account_wait(Fast *f, Unit u, uint32_t k, uint64_t s, LayerStats *ls) {
+static void account_wait(Fast *f, Unit u, uint32_t k, const Insn *in, uint64_t s, LayerStats *ls) {
   Queue *q = &f->q[u];
   UnitStats *us = &f->s->stats.unit[u];
-  const Insn *in = &f->p->insns[k];
   uint64_t from = q->free_at, avail = f->s->times[k].fetch + 1;
   if (avail > from) {
     us->idle += avail - from;
@@ -499,12 +501,12 @@ static void account_wait(Fast *f, Unit u, uint32_t k, uint64_t s, LayerStats *ls
 
 static int start_insn(Fast *f, Unit u, uint64_t s) {
   Queue *q = &f->q[u];
-  uint32_t k = q->entry[q->head];
-  const Insn *in = &f->p->insns[k];
+  uint32_t k = q->entry[q->head & q->mask];
+  const Insn *in = &q->insn[q->head & q->mask];
   InsnTime tm = f->s->times[k];
   int64_t layer = in->op == OP_LAYER ? in->f[FLD_LAYER_ID] : q->layer;
   LayerStats *ls = sim_layer(f->s, layer);
-  account_wait(f, u, k, s, ls);
+  account_wait(f, u, k, in, s, ls);
   if (isa_has_field(in->op, FLD_POP))
     for (int v = 0; v < NUM_UNITS; v++)
       if ((in->f[FLD_POP] >> v) & 1) chan_pop(&f->ch[v * NUM_UNITS + (int)u]);
@@ -535,7 +537,8 @@ static int start_insn(Fast *f, Unit u, uint64_t s) {
   if (!ls->seen || tm.end > ls->last_end) ls->last_end = tm.end;
   ls->seen = 1;
   if (in->op != OP_LAYER || u == UNIT_LOAD) f->s->times[k] = tm;
-  q->start[q->head++] = s;
+  q->last_start = s;
+  q->head++;
   q->free_at = tm.ready;
   if (tm.end > f->max_end) f->max_end = tm.end;
   if (isa_has_field(in->op, FLD_PUSH))
@@ -548,7 +551,7 @@ static int start_insn(Fast *f, Unit u, uint64_t s) {
 // Entries in u's queue at the start of cycle t (an entry started in t still counts).
 static uint32_t occupancy(const Queue *q, uint64_t t) {
   uint32_t n = q->n - q->head;
-  if (q->head && q->start[q->head - 1] >= t) n++;
+  if (q->head && q->last_start >= t) n++;
   return n;
 }
 
@@ -573,7 +576,12 @@ static void fetch_one(Fast *f, uint64_t t) {
     return;
   }
   for (int v = 0; v < NUM_UNITS; v++)
-    if (u == UNIT_ALL || (int)u == v) f->q[v].entry[f->q[v].n++] = k;
+    if (u == UNIT_ALL || (int)u == v) {
+      Queue *q = &f->q[v];
+      q->entry[q->n & q->mask] = k;
+      isa_unpack(&f->p->code[k], &q->insn[q->n & q->mask]);
+      q->n++;
+    }
 }
 
 // Token counts may never pass tokens.max: checked at every evaluated cycle, which covers every
@@ -603,9 +611,9 @@ static int report_deadlock(Fast *f, uint64_t t) {
   for (int u = 0; u < NUM_UNITS; u++) {
     const Queue *q = &f->q[u];
     if (q->head == q->n) continue;
-    uint32_t k = q->entry[q->head];
+    uint32_t k = q->entry[q->head & q->mask];
     n += snprintf(msg + n, sizeof msg - (size_t)n, "%s%s waits at insn %u (%s) for a token", n ? "; " : "",
-                  isa_unit_names[u], k, isa_ops[f->p->insns[k].op].name);
+                  isa_unit_names[u], k, isa_ops[prog_op(f->p, k)].name);
     if (n >= (int)sizeof msg) break;
   }
   return diag_error(f->d, "sim: error: deadlock at cycle %llu: %s", (unsigned long long)t, msg);
@@ -613,12 +621,14 @@ static int report_deadlock(Fast *f, uint64_t t) {
 
 static int fast_alloc(Fast *f) {
   const Arch *a = f->a;
-  uint32_t n = f->p->n_insns;
   for (int u = 0; u < NUM_UNITS; u++) {
-    f->q[u].entry = calloc(n, sizeof(uint32_t));
-    f->q[u].start = calloc(n, sizeof(uint64_t));
+    uint32_t size = 2;   // holds the unstarted entries, at most queue_depth (fetch_fits)
+    while (size <= a->queue_depth[u]) size *= 2;
+    f->q[u].mask = size - 1;
+    f->q[u].entry = calloc(size, sizeof(uint32_t));
+    f->q[u].insn = calloc(size, sizeof(Insn));
     f->q[u].layer = -1;
-    if (!f->q[u].entry || !f->q[u].start) return -1;
+    if (!f->q[u].entry || !f->q[u].insn) return -1;
   }
   f->rd = (BeatChannel){calloc(a->dram_inflight, sizeof(uint64_t)), 0, 0, a->dram_inflight, a->dram_latency};
   f->wr = (BeatChannel){calloc(a->dram_inflight, sizeof(uint64_t)), 0, 0, a->dram_inflight, a->dram_latency};
@@ -646,7 +656,7 @@ static int fast_alloc(Fast *f) {
 static void fast_free(Fast *f) {
   for (int u = 0; u < NUM_UNITS; u++) {
     free(f->q[u].entry);
-    free(f->q[u].start);
+    free(f->q[u].insn);
   }
   for (int c = 0; c < NUM_UNITS * NUM_UNITS; c++) free(f->ch[c].t);
   free(f->rd.ring);

@@ -72,9 +72,9 @@ int main(void) {
   Program *p = compile_net("residual", &a, 1);
   if (p) {
     uint32_t i = 0;
-    while (i < p->n_insns && !(p->insns[i].op == OP_PRELOAD && p->insns[i].f[FLD_POP])) i++;
+    while (i < p->n_insns && !(prog_op(p, i) == OP_PRELOAD && prog_insn(p, i).f[FLD_POP])) i++;
     CHECK(i < p->n_insns, "no PRELOAD pops a token");
-    if (i < p->n_insns) p->insns[i].f[FLD_POP] = 0;
+    if (i < p->n_insns) isa_word_set(&p->code[i], FLD_POP, 0);
     Diag rd;
     diag_init(&rd);
     CHECK(randprog_check_races(p, &rd) != 0, "a dropped POP went unnoticed");

@@ -59,7 +59,7 @@ typedef struct {
   uint64_t bank_ready[2];              // first cycle a COMPUTE may use the bank
   uint64_t bank_free[2];               // first cycle a PRELOAD may refill the bank
   uint32_t bank_k[2];                  // preloaded ROWS of each bank
-  int32_t *bank32[2];                  // the banks widened to int32 for the kernel, [r][c]
+  int16_t *bank16[2];                  // the banks widened to int16 for the kernel, [r][c]
   int8_t *spad_t;                      // scratchpad, transposed: [r][row], R columns
   uint32_t *acc_t;                     // accumulator, transposed: [c][row], C columns (wraps)
   size_t spad_stride, acc_stride;      // elements from one column to the next
@@ -268,7 +268,7 @@ static void exec_preload(Fast *f, const Insn *in, InsnTime *t) {
   int8_t *bank = f->s->bank[b];
   memcpy(bank, f->s->wbuf + (uint64_t)in->f[FLD_SRC] * C, k * C);   // rows beyond ROWS are zero
   memset(bank + k * C, 0, (a->rows - k) * C);
-  for (size_t i = 0; i < (size_t)a->rows * C; i++) f->bank32[b][i] = bank[i];
+  for (size_t i = 0; i < (size_t)a->rows * C; i++) f->bank16[b][i] = bank[i];
   f->bank_k[b] = k;
   f->n_preloads++;
   f->last_preload_start = t->start;
@@ -278,57 +278,71 @@ static void exec_preload(Fast *f, const Insn *in, InsnTime *t) {
   f->s->stats.mem_reads[MEM_ST_WBUF] += k;
 }
 
-// ACC[acc_addr + m] (+)= SPAD[src + m] x W for m < M: the bulk kernel. Column by column, the
-// accumulator column gets w[r][c] times scratchpad column r, a long loop over m that compilers
-// vectorize. The sums wrap modulo 2^32 as the machine's adders do (uint32_t: no signed overflow).
+// The bulk kernel's 16-bit trick. An int8 x int8 product fits int16 (|p| <= 16384), and the sum
+// of two lies in [-32512, 32768], so with PAIR_BIAS added it fits uint16 exactly: a pair of
+// rows is multiplied and added in 16-bit lanes (8 per SSE2 register, where a 32-bit multiply
+// has no SSE2 instruction), then zero-extended into the 32-bit sums. The bias of every pair
+// is taken off the accumulator beforehand; sums wrap modulo 2^32 as the machine's adders do.
+#define PAIR_BIAS 32512u
+
+static inline uint32_t pair16(int16_t x0, int16_t w0, int16_t x1, int16_t w1) {
+  return (uint16_t)((uint16_t)(x0 * w0) + (uint16_t)(x1 * w1) + PAIR_BIAS);
+}
+
+// acc[j][m] += sum over r of w[r][c0 + j] * x[r][m], for j < 4 (or one column when ncols = 1).
+// Rows go in pairs (pair16); an odd last row adds its products directly.
+static void gemm_columns(uint32_t *acc0, size_t acc_stride, int ncols, const int8_t *x0, size_t xs,
+                         const int16_t *w, uint32_t R, uint32_t C, uint32_t M) {
+  uint32_t *restrict a0 = acc0;
+  uint32_t r = 0;
+  for (; r + 2 <= R; r += 2) {
+    const int16_t *w0 = w + (size_t)r * C, *w1 = w0 + C;
+    const int8_t *restrict xa = x0 + r * xs, *restrict xb = xa + xs;
+    if (ncols == 4) {   // four columns share each widened pair of activations
+      uint32_t *restrict a1 = a0 + acc_stride, *restrict a2 = a1 + acc_stride, *restrict a3 = a2 + acc_stride;
+      for (uint32_t m = 0; m < M; m++) {
+        int16_t pa = xa[m], pb = xb[m];
+        a0[m] += pair16(pa, w0[0], pb, w1[0]);
+        a1[m] += pair16(pa, w0[1], pb, w1[1]);
+        a2[m] += pair16(pa, w0[2], pb, w1[2]);
+        a3[m] += pair16(pa, w0[3], pb, w1[3]);
+      }
+    } else {
+      for (uint32_t m = 0; m < M; m++) a0[m] += pair16(xa[m], w0[0], xb[m], w1[0]);
+    }
+  }
+  if (r < R) {
+    const int8_t *restrict xa = x0 + r * xs;
+    for (int j = 0; j < ncols; j++) {
+      uint32_t *restrict aj = acc0 + (size_t)j * acc_stride;
+      int16_t wj = w[(size_t)r * C + (uint32_t)j];
+      for (uint32_t m = 0; m < M; m++) aj[m] += (uint32_t)(int32_t)(int16_t)(xa[m] * wj);
+    }
+  }
+}
+
+// ACC[acc_addr + m] (+)= SPAD[src + m] x W for m < M: the bulk kernel, column by column over the
+// transposed memories, so its inner loops run along the M rows as a host GEMM's do.
 static void exec_compute(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   const Arch *a = f->a;
   Sim *s = f->s;
   int b = (int)((f->n_preloads - 1) % 2);
   uint32_t R = a->rows, C = a->cols, M = (uint32_t)in->f[FLD_ROWS];
-  const int32_t *w = f->bank32[b];
+  const int16_t *w = f->bank16[b];
   const int8_t *x0 = f->spad_t + in->f[FLD_SRC];
-  size_t xs = f->spad_stride;   // distance between scratchpad columns
-  int accum = (int)in->f[FLD_ACCUM];
-  uint32_t c = 0;
-  // Two output columns and four weight rows at a time: each widened activation feeds two
-  // columns, and each accumulator load and store carries four products (their sum fits easily).
-  for (; c + 2 <= C; c += 2) {
-    uint32_t *restrict acc0 = f->acc_t + (size_t)c * f->acc_stride + in->f[FLD_ACC_ADDR];
-    uint32_t *restrict acc1 = acc0 + f->acc_stride;
-    if (!accum) {
-      memset(acc0, 0, M * sizeof *acc0);
-      memset(acc1, 0, M * sizeof *acc1);
-    }
-    uint32_t r = 0;
-    for (; r + 4 <= R; r += 4) {
-      const int32_t *wc = w + (size_t)r * C + c;
-      int32_t w0 = wc[0], w1 = wc[C], w2 = wc[2 * C], w3 = wc[3 * C];
-      int32_t v0 = wc[1], v1 = wc[C + 1], v2 = wc[2 * C + 1], v3 = wc[3 * C + 1];
-      const int8_t *restrict xa = x0 + r * xs, *restrict xb = xa + xs, *restrict xc = xb + xs, *restrict xd = xc + xs;
-      for (uint32_t m = 0; m < M; m++) {
-        int32_t pa = xa[m], pb = xb[m], pc = xc[m], pd = xd[m];
-        acc0[m] += (uint32_t)(w0 * pa + w1 * pb + w2 * pc + w3 * pd);
-        acc1[m] += (uint32_t)(v0 * pa + v1 * pb + v2 * pc + v3 * pd);
-      }
-    }
-    for (; r < R; r++) {
-      int32_t w0 = w[(size_t)r * C + c], v0 = w[(size_t)r * C + c + 1];
-      const int8_t *restrict xa = x0 + r * xs;
-      for (uint32_t m = 0; m < M; m++) {
-        acc0[m] += (uint32_t)(w0 * xa[m]);
-        acc1[m] += (uint32_t)(v0 * xa[m]);
-      }
-    }
+  uint32_t bias = (R / 2) * PAIR_BIAS;
+  for (uint32_t c = 0; c < C; c++) {
+    uint32_t *acc = f->acc_t + (size_t)c * f->acc_stride + in->f[FLD_ACC_ADDR];
+    if (in->f[FLD_ACCUM])
+      for (uint32_t m = 0; m < M; m++) acc[m] -= bias;
+    else
+      for (uint32_t m = 0; m < M; m++) acc[m] = 0u - bias;
   }
-  if (c < C) {   // the odd last column
-    uint32_t *restrict acc0 = f->acc_t + (size_t)c * f->acc_stride + in->f[FLD_ACC_ADDR];
-    if (!accum) memset(acc0, 0, M * sizeof *acc0);
-    for (uint32_t r = 0; r < R; r++) {
-      int32_t w0 = w[(size_t)r * C + c];
-      const int8_t *restrict xa = x0 + r * xs;
-      for (uint32_t m = 0; m < M; m++) acc0[m] += (uint32_t)(w0 * xa[m]);
-    }
+  for (uint32_t c = 0; c < C;) {
+    int ncols = c + 4 <= C ? 4 : 1;
+    gemm_columns(f->acc_t + (size_t)c * f->acc_stride + in->f[FLD_ACC_ADDR], f->acc_stride, ncols, x0,
+                 f->spad_stride, w + c, R, C, M);
+    c += (uint32_t)ncols;
   }
   t->ready = t->start + M;
   t->end = t->start + M - 1 + R + C - 1;
@@ -632,8 +646,8 @@ static int fast_alloc(Fast *f) {
   }
   f->rd = (BeatChannel){calloc(a->dram_inflight, sizeof(uint64_t)), 0, 0, a->dram_inflight, a->dram_latency};
   f->wr = (BeatChannel){calloc(a->dram_inflight, sizeof(uint64_t)), 0, 0, a->dram_inflight, a->dram_latency};
-  f->bank32[0] = calloc((size_t)a->rows * a->cols, sizeof(int32_t));
-  f->bank32[1] = calloc((size_t)a->rows * a->cols, sizeof(int32_t));
+  f->bank16[0] = calloc((size_t)a->rows * a->cols, sizeof(int16_t));
+  f->bank16[1] = calloc((size_t)a->rows * a->cols, sizeof(int16_t));
   // Column strides a little off the (usually power-of-two) row counts, so that the columns do
   // not all fall into the same cache sets.
   while ((1u << f->bus_log2) < a->bus_bytes) f->bus_log2++;
@@ -643,7 +657,7 @@ static int fast_alloc(Fast *f) {
   f->acc_t = calloc((size_t)a->cols * f->acc_stride, sizeof(uint32_t));
   f->fifo_last = calloc(a->store_fifo_rows, sizeof(uint64_t));
   f->bytes = calloc(4 * (size_t)(a->cols > a->rows ? a->cols : a->rows), 1);
-  if (!f->rd.ring || !f->wr.ring || !f->bank32[0] || !f->bank32[1] || !f->spad_t || !f->acc_t ||
+  if (!f->rd.ring || !f->wr.ring || !f->bank16[0] || !f->bank16[1] || !f->spad_t || !f->acc_t ||
       !f->fifo_last || !f->bytes)
     return -1;
   f->cfg_load.op = OP_CFG_LOAD;
@@ -661,8 +675,8 @@ static void fast_free(Fast *f) {
   for (int c = 0; c < NUM_UNITS * NUM_UNITS; c++) free(f->ch[c].t);
   free(f->rd.ring);
   free(f->wr.ring);
-  free(f->bank32[0]);
-  free(f->bank32[1]);
+  free(f->bank16[0]);
+  free(f->bank16[1]);
   free(f->spad_t);
   free(f->acc_t);
   free(f->fifo_last);

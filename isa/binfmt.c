@@ -398,6 +398,7 @@ typedef struct {
   size_t len;
   const char *file;     // for messages
   Diag *d;
+  uint8_t *own;         // buf again when the Program may keep it (prog_load), else NULL
 } Reader;
 
 
@@ -698,6 +699,15 @@ static int read_tensors(const Reader *r, Section *s, Program *p) {
 
 static int read_data(const Reader *r, Section *s, Program *p) {
   if (section_bytes(r, s, 4 + (uint64_t)MAX_CHUNKS * CHUNK_HDR_BYTES + p->arch.dram_bytes)) return -1;
+  // The chunks' bytes stay where they are, in the inflated section or in the loaded file, which
+  // the Program then owns: tens of megabytes are not copied (and their pages not touched) again.
+  const uint8_t *base = s->inflated ? s->inflated : r->buf;
+  uint8_t *store = s->inflated ? s->inflated : r->own;
+  if (store) {
+    free(p->data_store);
+    p->data_store = store;
+    if (s->inflated) s->inflated = NULL;
+  }
   if (s->raw < 4) return err_sec(r, s, 0, "0x%llx bytes, too short for the chunk count", (unsigned long long)s->raw);
   uint32_t n = get_u32(s->data);
   if (n > MAX_CHUNKS) return err_sec(r, s, 0, "%u chunks (at most %d)", n, MAX_CHUNKS);
@@ -711,7 +721,9 @@ static int read_data(const Reader *r, Section *s, Program *p) {
     if (len > s->raw - pos)
       return err_sec(r, s, pos - 8, "chunk %u: 0x%llx bytes, but 0x%llx are left", i, (unsigned long long)len,
                      (unsigned long long)(s->raw - pos));
-    if (prog_add_data(p, addr, s->data + pos, len)) return err_sec(r, s, pos, "out of memory");
+    if (store ? prog_add_stored_data(p, addr, store + (s->data - base) + pos, len)
+              : prog_add_data(p, addr, s->data + pos, len))
+      return err_sec(r, s, pos, "out of memory");
     pos += len;
   }
   if (pos != s->raw)
@@ -747,9 +759,11 @@ static int check_program(const Reader *r, const Section *code, const Program *p)
   return prog_check_rest(p, &st, r->file, r->d);
 }
 
-int prog_read(const uint8_t *buf, size_t len, const char *file, Program **out, Diag *d) {
+// prog_read; with `own` (= buf), the Program may keep buf for its chunks (then *kept is 1).
+static int read_program(const uint8_t *buf, size_t len, uint8_t *own, const char *file, Program **out, int *kept,
+                        Diag *d) {
   *out = NULL;
-  Reader r = {buf, len, file, d};
+  Reader r = {buf, len, file, d, own};
   Section sec[SEC_END];
   memset(sec, 0, sizeof sec);
   Program *p = NULL;
@@ -766,6 +780,7 @@ int prog_read(const uint8_t *buf, size_t len, const char *file, Program **out, D
   if (!rc && sec[SEC_LAYERS].present) rc = read_layers(&r, &sec[SEC_LAYERS], p);
   if (!rc) rc = check_program(&r, &sec[SEC_CODE], p);
   for (int k = 0; k < SEC_END; k++) free(sec[k].inflated);
+  *kept = p && own && p->data_store == own;
   if (rc) {
     prog_free(p);
     return -1;
@@ -774,12 +789,18 @@ int prog_read(const uint8_t *buf, size_t len, const char *file, Program **out, D
   return 0;
 }
 
+int prog_read(const uint8_t *buf, size_t len, const char *file, Program **out, Diag *d) {
+  int kept;
+  return read_program(buf, len, NULL, file, out, &kept, d);
+}
+
 int prog_load(const char *path, Program **out, Diag *d) {
   *out = NULL;
   uint8_t *buf;
   size_t len;
   if (file_read_all(path, &buf, &len, d)) return -1;
-  int rc = prog_read(buf, len, path, out, d);
-  free(buf);
+  int kept = 0;
+  int rc = read_program(buf, len, buf, path, out, &kept, d);
+  if (!kept) free(buf);
   return rc;
 }

@@ -13,7 +13,9 @@ Program *prog_new(const Arch *arch) {
 
 void prog_free(Program *p) {
   if (!p) return;
-  for (uint32_t i = 0; i < p->n_chunks; i++) free(p->chunks[i].bytes);
+  for (uint32_t i = 0; i < p->n_chunks; i++)
+    if (!p->chunks[i].in_store) free(p->chunks[i].bytes);
+  free(p->data_store);
   free(p->code);
   free(p->tensors);
   free(p->chunks);
@@ -60,7 +62,13 @@ int prog_add_data(Program *p, uint64_t addr, const void *bytes, uint64_t len) {
   uint8_t *copy = malloc(len ? len : 1);
   if (!copy) return -1;
   if (len) memcpy(copy, bytes, len);
-  p->chunks[p->n_chunks++] = (DataChunk){addr, len, copy};
+  p->chunks[p->n_chunks++] = (DataChunk){addr, len, copy, 0};
+  return 0;
+}
+
+int prog_add_stored_data(Program *p, uint64_t addr, uint8_t *bytes, uint64_t len) {
+  if (grow((void **)&p->chunks, &p->cap_chunks, p->n_chunks, sizeof *p->chunks)) return -1;
+  p->chunks[p->n_chunks++] = (DataChunk){addr, len, bytes, 1};
   return 0;
 }
 

@@ -34,7 +34,8 @@ typedef struct {
 typedef struct {
   uint64_t addr;                  // DRAM byte address
   uint64_t len;                   // bytes
-  uint8_t *bytes;                 // owned by the Program
+  uint8_t *bytes;                 // owned by the Program: by the chunk, or inside p->data_store
+  int in_store;                   // 1: bytes lie inside p->data_store (a loaded file or its DATA)
 } DataChunk;
 
 typedef struct {
@@ -47,6 +48,7 @@ typedef struct {
   DataChunk *chunks;
   uint32_t n_layers;              // names of LAYER ids 0..n_layers-1
   char (*layer_names)[PROG_NAME_MAX];
+  uint8_t *data_store;            // prog_load(): the buffer loaded chunks point into (no copies)
   uint32_t cap_insns, cap_tensors, cap_chunks, cap_layers;  // allocation bookkeeping
 } Program;
 
@@ -70,6 +72,8 @@ int prog_set_insn(Program *p, uint32_t i, const Insn *in);
 int prog_add_tensor(Program *p, const TensorInfo *t);
 int prog_add_data(Program *p, uint64_t addr, const void *bytes, uint64_t len);
 int prog_add_layer(Program *p, const char *name);
+// A chunk whose bytes lie inside p->data_store (set by the loader): not copied, not freed alone.
+int prog_add_stored_data(Program *p, uint64_t addr, uint8_t *bytes, uint64_t len);
 // Row-major (C-order) dense strides for t->dims, element size from t->dtype.
 void prog_dense_strides(TensorInfo *t);
 size_t prog_dtype_size(DType dt);

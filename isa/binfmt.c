@@ -156,12 +156,6 @@ static void put_name(uint8_t *at, const char *name) {
   memcpy(at, name, nul ? (size_t)(nul - name) : PROG_NAME_MAX);
 }
 
-// The words as they are: prog_add_insn() refused whatever the format cannot carry.
-static void write_code(const Program *p, Buf *b) {
-  buf_reserve(b, (size_t)p->n_insns * ISA_WORD_BYTES);
-  buf_bytes(b, p->code, (size_t)p->n_insns * ISA_WORD_BYTES);
-}
-
 static void write_tensors(const Program *p, Buf *b) {
   buf_reserve(b, 4 + (size_t)p->n_tensors * TENSOR_REC_BYTES);
   buf_u32(b, p->n_tensors);
@@ -266,96 +260,175 @@ static uint32_t deflate_data(const Program *p, size_t raw, Buf *b) {
   return SEC_DEFLATE;
 }
 
-int prog_write(const Program *p, int compress, uint8_t **out, size_t *len, Diag *d) {
-  *out = NULL;
-  *len = 0;
+// What the file holds, before a byte of it is placed: each section's stored bytes (its own
+// buffer, or the Program's code and chunks as they are), sizes, flags and CRCs, and the
+// header with the table. prog_write() copies it into one buffer; prog_save() writes it out
+// piece by piece, so a 30 MB program is not first assembled in memory.
+typedef struct {
+  Buf sec[SEC_END];           // ARCH, TENSORS, LAYERS, and DATA when deflated
+  uint64_t raw[SEC_END];      // bytes after inflating
+  uint64_t stored[SEC_END];   // bytes in the file
+  uint32_t flags[SEC_END];    // SEC_DEFLATE
+  uint8_t head[HDR_BYTES + (SEC_END - 1) * ENT_BYTES];   // header and section table
+  size_t total;               // file bytes
+} Layout;
+
+typedef int (*PutFn)(void *ctx, const void *bytes, size_t n);   // 0, or -1 to stop
+
+// Section k's stored bytes, in pieces.
+static int emit_section(const Program *p, const Layout *l, int k, PutFn put, void *ctx) {
+  if (k == SEC_CODE) return put(ctx, p->code, (size_t)p->n_insns * ISA_WORD_BYTES);
+  if (k != SEC_DATA || l->flags[k]) return put(ctx, l->sec[k].p, l->sec[k].len);
+  uint8_t hdr[CHUNK_HDR_BYTES];
+  put_u32(hdr, p->n_chunks);
+  if (put(ctx, hdr, 4)) return -1;
+  for (uint32_t i = 0; i < p->n_chunks; i++) {
+    put_u64(hdr, p->chunks[i].addr);
+    put_u64(hdr + 8, p->chunks[i].len);
+    if (put(ctx, hdr, CHUNK_HDR_BYTES) || put(ctx, p->chunks[i].bytes, (size_t)p->chunks[i].len)) return -1;
+  }
+  return 0;
+}
+
+static int put_crc(void *ctx, const void *bytes, size_t n) {
+  uLong *crc = ctx;
+  if (n) *crc = crc32_z(*crc, bytes, n);   // (a NULL buffer would make zlib return the initial value)
+  return 0;
+}
+
+static void layout_free(Layout *l) {
+  for (int k = 0; k < SEC_END; k++) free(l->sec[k].p);
+}
+
+static int layout_build(const Program *p, int compress, Layout *l, Diag *d) {
+  memset(l, 0, sizeof *l);
   if (p->n_chunks > MAX_CHUNKS)
     return diag_error(d, "prog_write: error: %u data chunks, the format holds at most %d", p->n_chunks, MAX_CHUNKS);
-  Buf sec[SEC_END];
-  uint64_t raw[SEC_END];
-  uint32_t flags[SEC_END] = {0};
-  memset(sec, 0, sizeof sec);
-  int rc = 0;
   char *json = arch_to_json(&p->arch);
-  if (!json) {
-    rc = diag_error(d, "prog_write: error: out of memory");
-    goto out;
-  }
-  buf_bytes(&sec[SEC_ARCH], json, strlen(json));
+  if (!json) return diag_error(d, "prog_write: error: out of memory");
+  buf_bytes(&l->sec[SEC_ARCH], json, strlen(json));
   free(json);
-  write_code(p, &sec[SEC_CODE]);
-  write_tensors(p, &sec[SEC_TENSORS]);
-  write_layers(p, &sec[SEC_LAYERS]);
-  for (int k = SEC_ARCH; k < SEC_END; k++) {
-    raw[k] = sec[k].len;
-    if (sec[k].oom) {
-      rc = diag_error(d, "prog_write: error: out of memory");
-      goto out;
-    }
-  }
-  if (data_raw_bytes(p) > SIZE_MAX / 4) {
-    rc = diag_error(d, "prog_write: error: program too large");
-    goto out;
-  }
-  raw[SEC_DATA] = data_raw_bytes(p);
-  if (compress) flags[SEC_DATA] = deflate_data(p, (size_t)raw[SEC_DATA], &sec[SEC_DATA]);
-  size_t stored[SEC_END];   // DATA not deflated is stored as it is, straight into the file
-  for (int k = SEC_ARCH; k < SEC_END; k++) stored[k] = k == SEC_DATA && !flags[k] ? (size_t)raw[k] : sec[k].len;
-
+  write_tensors(p, &l->sec[SEC_TENSORS]);
+  write_layers(p, &l->sec[SEC_LAYERS]);
+  for (int k = SEC_ARCH; k < SEC_END; k++)
+    if (l->sec[k].oom) return diag_error(d, "prog_write: error: out of memory");
+  if (data_raw_bytes(p) > SIZE_MAX / 4) return diag_error(d, "prog_write: error: program too large");
+  for (int k = SEC_ARCH; k < SEC_END; k++) l->raw[k] = l->sec[k].len;
+  l->raw[SEC_CODE] = (uint64_t)p->n_insns * ISA_WORD_BYTES;
+  l->raw[SEC_DATA] = data_raw_bytes(p);
+  if (compress) l->flags[SEC_DATA] = deflate_data(p, (size_t)l->raw[SEC_DATA], &l->sec[SEC_DATA]);
   // Header, table, then the sections in kind order, back to back.
   const size_t nsect = SEC_END - 1, table_end = HDR_BYTES + nsect * ENT_BYTES;
-  size_t total = table_end;
+  uint8_t *f = l->head;
+  l->total = table_end;
   for (int k = SEC_ARCH; k < SEC_END; k++) {
-    if (stored[k] > SIZE_MAX - total) {
-      rc = diag_error(d, "prog_write: error: program too large");
-      goto out;
-    }
-    total += stored[k];
-  }
-  uint8_t *f = calloc(total, 1);
-  if (!f) {
-    rc = diag_error(d, "prog_write: error: out of memory");
-    goto out;
-  }
-  size_t at = table_end;
-  for (int k = SEC_ARCH; k < SEC_END; k++) {
+    l->stored[k] = l->flags[k] ? l->sec[k].len : l->raw[k];
+    if (l->stored[k] > SIZE_MAX - l->total) return diag_error(d, "prog_write: error: program too large");
     uint8_t *e = f + HDR_BYTES + (size_t)(k - 1) * ENT_BYTES;
     memcpy(e + ENT_NAME, sec_names[k], strlen(sec_names[k]));
     put_u32(e + ENT_KIND, (uint32_t)k);
-    put_u32(e + ENT_FLAGS, flags[k]);
-    put_u64(e + ENT_OFFSET, at);
-    put_u64(e + ENT_STORED, stored[k]);
-    put_u64(e + ENT_RAW, raw[k]);
-    if (k == SEC_DATA && !flags[k])
-      data_bytes(p, 0, f + at, stored[k]);
-    else if (stored[k])
-      memcpy(f + at, sec[k].p, stored[k]);
-    put_u32(e + ENT_CRC, crc_of(f + at, stored[k]));
-    at += stored[k];
+    put_u32(e + ENT_FLAGS, l->flags[k]);
+    put_u64(e + ENT_OFFSET, l->total);
+    put_u64(e + ENT_STORED, l->stored[k]);
+    put_u64(e + ENT_RAW, l->raw[k]);
+    uLong crc = crc32_z(0, Z_NULL, 0);
+    emit_section(p, l, k, put_crc, &crc);
+    put_u32(e + ENT_CRC, (uint32_t)crc);
+    l->total += l->stored[k];
   }
   memcpy(f, PROG_MAGIC, 8);
   put_u16(f + HDR_VERSION_MAJOR, PROG_VERSION_MAJOR);
   put_u16(f + HDR_VERSION_MINOR, PROG_VERSION_MINOR);
   put_u32(f + HDR_NSECT, (uint32_t)nsect);
-  put_u64(f + HDR_FILE_BYTES, total);
+  put_u64(f + HDR_FILE_BYTES, l->total);
   put_u64(f + HDR_TABLE_OFF, HDR_BYTES);
   put_u32(f + HDR_TABLE_CRC, crc_of(f + HDR_BYTES, table_end - HDR_BYTES));
   put_u32(f + HDR_CRC, crc_of(f, HDR_CRC));
-  *out = f;
-  *len = total;
-out:
-  for (int k = 0; k < SEC_END; k++) free(sec[k].p);
+  return 0;
+}
+
+// The whole file, piece by piece.
+static int layout_emit(const Program *p, const Layout *l, PutFn put, void *ctx) {
+  if (put(ctx, l->head, sizeof l->head)) return -1;
+  for (int k = SEC_ARCH; k < SEC_END; k++)
+    if (emit_section(p, l, k, put, ctx)) return -1;
+  return 0;
+}
+
+static int put_mem(void *ctx, const void *bytes, size_t n) {
+  uint8_t **at = ctx;
+  if (n) memcpy(*at, bytes, n);
+  *at += n;
+  return 0;
+}
+
+int prog_write(const Program *p, int compress, uint8_t **out, size_t *len, Diag *d) {
+  *out = NULL;
+  *len = 0;
+  Layout l;
+  int rc = layout_build(p, compress, &l, d);
+  uint8_t *f = rc ? NULL : malloc(l.total);
+  if (!rc && !f) rc = diag_error(d, "prog_write: error: out of memory");
+  if (!rc) {
+    uint8_t *at = f;
+    layout_emit(p, &l, put_mem, &at);
+    *out = f;
+    *len = l.total;
+  }
+  layout_free(&l);
   return rc;
 }
 
+// Writes to a file descriptor, gathering small pieces (chunk headers) into one write.
+typedef struct {
+  int fd;
+  int err;              // errno of a failed write, or EIO for a write of 0 bytes
+  size_t n;             // bytes gathered
+  uint8_t buf[65536];
+} FdSink;
+
+static int fd_write_all(FdSink *s, const uint8_t *bytes, size_t n) {
+  for (size_t done = 0; done < n;) {
+    ssize_t w = write(s->fd, bytes + done, n - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      s->err = w < 0 ? errno : EIO;
+      return -1;
+    }
+    done += (size_t)w;
+  }
+  return 0;
+}
+
+static int fd_flush(FdSink *s) {
+  size_t n = s->n;
+  s->n = 0;
+  return fd_write_all(s, s->buf, n);
+}
+
+static int put_fd(void *ctx, const void *bytes, size_t n) {
+  FdSink *s = ctx;
+  if (n <= sizeof s->buf - s->n) {
+    if (n) memcpy(s->buf + s->n, bytes, n);
+    s->n += n;
+    return 0;
+  }
+  return fd_flush(s) || fd_write_all(s, bytes, n);
+}
+
 int prog_save(const Program *p, const char *path, int compress, Diag *d) {
-  uint8_t *bytes;
-  size_t n;
-  if (prog_write(p, compress, &bytes, &n, d)) return -1;
+  Layout l;
+  if (layout_build(p, compress, &l, d)) {
+    layout_free(&l);
+    return -1;
+  }
   size_t tmp_size = strlen(path) + 40;
   char *tmp = malloc(tmp_size);
-  if (!tmp) {
-    free(bytes);
+  FdSink *sink = malloc(sizeof *sink);
+  if (!tmp || !sink) {
+    free(tmp);
+    free(sink);
+    layout_free(&l);
     return diag_error(d, "%s: error: out of memory", path);
   }
   // A fresh name beside the target (same file system, so rename() is atomic).
@@ -370,22 +443,17 @@ int prog_save(const Program *p, const char *path, int compress, Diag *d) {
     rc = diag_error(d, "%s: error: cannot create %s: %s", path, tmp, strerror(errno));
     goto out;
   }
-  for (size_t done = 0; done < n;) {
-    ssize_t w = write(fd, bytes + done, n - done);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      rc = diag_error(d, "%s: error: cannot write %s: %s", path, tmp, strerror(w < 0 ? errno : EIO));
-      break;
-    }
-    done += (size_t)w;
-  }
+  sink->fd = fd, sink->err = 0, sink->n = 0;
+  if (layout_emit(p, &l, put_fd, sink) || fd_flush(sink))
+    rc = diag_error(d, "%s: error: cannot write %s: %s", path, tmp, strerror(sink->err));
   if (!rc && fsync(fd)) rc = diag_error(d, "%s: error: cannot sync %s: %s", path, tmp, strerror(errno));
   if (close(fd) && !rc) rc = diag_error(d, "%s: error: cannot close %s: %s", path, tmp, strerror(errno));
   if (!rc && rename(tmp, path)) rc = diag_error(d, "%s: error: cannot rename %s to it: %s", path, tmp, strerror(errno));
   if (rc) unlink(tmp);
 out:
   free(tmp);
-  free(bytes);
+  free(sink);
+  layout_free(&l);
   return rc;
 }
 

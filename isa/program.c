@@ -66,6 +66,12 @@ int prog_add_data(Program *p, uint64_t addr, const void *bytes, uint64_t len) {
   return 0;
 }
 
+int prog_add_data_owned(Program *p, uint64_t addr, uint8_t *bytes, uint64_t len) {
+  if (grow((void **)&p->chunks, &p->cap_chunks, p->n_chunks, sizeof *p->chunks)) return free(bytes), -1;
+  p->chunks[p->n_chunks++] = (DataChunk){addr, len, bytes, 0};
+  return 0;
+}
+
 int prog_add_stored_data(Program *p, uint64_t addr, uint8_t *bytes, uint64_t len) {
   if (grow((void **)&p->chunks, &p->cap_chunks, p->n_chunks, sizeof *p->chunks)) return -1;
   p->chunks[p->n_chunks++] = (DataChunk){addr, len, bytes, 1};

@@ -72,6 +72,9 @@ int prog_set_insn(Program *p, uint32_t i, const Insn *in);
 int prog_add_tensor(Program *p, const TensorInfo *t);
 int prog_add_data(Program *p, uint64_t addr, const void *bytes, uint64_t len);
 int prog_add_layer(Program *p, const char *name);
+// Adds a chunk that takes over `bytes` (malloc'd, len of them; freed with the Program, or at
+// once when this fails): no copy of a large constant the caller built for the Program.
+int prog_add_data_owned(Program *p, uint64_t addr, uint8_t *bytes, uint64_t len);
 // A chunk whose bytes lie inside p->data_store (set by the loader): not copied, not freed alone.
 int prog_add_stored_data(Program *p, uint64_t addr, uint8_t *bytes, uint64_t len);
 // Row-major (C-order) dense strides for t->dims, element size from t->dtype.

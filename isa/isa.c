@@ -104,7 +104,9 @@ int64_t isa_word_field(const InsnWord *w, FieldId f) {
   return sign_extend(&isa_fields[f], isa_word_bits(w, isa_fields[f].lsb, isa_fields[f].width));
 }
 
-void isa_word_set(InsnWord *w, FieldId f, int64_t v) { put_bits(w->b, isa_fields[f].lsb, isa_fields[f].width, (uint64_t)v); }
+void isa_word_set(InsnWord *w, FieldId f, int64_t v) {
+  put_bits(w->b, isa_fields[f].lsb, isa_fields[f].width, (uint64_t)v);
+}
 
 void isa_unpack(const InsnWord *w, Insn *out) {
   memset(out, 0, sizeof *out);

@@ -196,7 +196,8 @@ static void test_spellings(void) {
     size_t n1 = 0, n2 = 0;
     uint8_t *b1 = write_bin(p, &n1), *b2 = write_bin(q, &n2);
     CHECK(b1 && b2 && n1 == n2 && !memcmp(b1, b2, n1), "spellings give different binaries");
-    CHECK(prog_insn(q, 0).f[FLD_PUSH] == 6 && prog_insn(q, 0).f[FLD_DRAM_ADDR] == 0x44 && prog_insn(q, 1).f[FLD_MULT] == -5,
+    Insn q0 = prog_insn(q, 0), q1 = prog_insn(q, 1);
+    CHECK(q0.f[FLD_PUSH] == 6 && q0.f[FLD_DRAM_ADDR] == 0x44 && q1.f[FLD_MULT] == -5,
           "field values");
     free(b1);
     free(b2);

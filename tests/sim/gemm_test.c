@@ -235,8 +235,8 @@ static void test_double_buffer_speedup(void) {
 
 // Operands at the extremes of int8: every product -128 x -128 = 16384 and every product
 // -128 x 127 = -16256, where the fast engine's pairwise 16-bit sums of products are largest and
-// smallest (sim/fast.c PAIR_BIAS), and a mix. On the default arch and on an odd 5x7 one (a row left over after the pairs, columns left
-// over after the blocks of four).
+// smallest (sim/fast.c PAIR_BIAS), and a mix. On the default arch and on an odd 5x7 one (a row
+// left over after the pairs, columns left over after the blocks of four).
 static void test_extreme_operands(void) {
   Arch arches[2];
   arch_default_small_dram(&arches[0]);

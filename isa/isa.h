@@ -131,7 +131,7 @@ int64_t isa_word_field(const InsnWord *w, FieldId f);
 // Overwrites one field of an encoded word with v masked to the field's width.
 void isa_word_set(InsnWord *w, FieldId f, int64_t v);
 // Decodes a word that is known to be legal (a Program's code: checked when it was added or
-// loaded), without checks: every field of its format, the others 0.
+// loaded), without checks: what isa_decode() gives, every field of its format, the others 0.
 void isa_unpack(const InsnWord *w, Insn *out);
 // Symbol of an enumerated value, or NULL.
 const char *isa_enum_name(EnumSet set, unsigned value);

@@ -467,6 +467,7 @@ typedef struct {
   const char *file;     // for messages
   Diag *d;
   uint8_t *own;         // buf again when the Program may keep it (prog_load), else NULL
+  int own_is_map;       // own is a file mapping (file_map), not malloc'd
 } Reader;
 
 
@@ -772,8 +773,8 @@ static int read_data(const Reader *r, Section *s, Program *p) {
   const uint8_t *base = s->inflated ? s->inflated : r->buf;
   uint8_t *store = s->inflated ? s->inflated : r->own;
   if (store) {
-    free(p->data_store);
     p->data_store = store;
+    p->data_store_map = s->inflated || !r->own_is_map ? 0 : r->len;
     if (s->inflated) s->inflated = NULL;
   }
   if (s->raw < 4) return err_sec(r, s, 0, "0x%llx bytes, too short for the chunk count", (unsigned long long)s->raw);
@@ -828,10 +829,10 @@ static int check_program(const Reader *r, const Section *code, const Program *p)
 }
 
 // prog_read; with `own` (= buf), the Program may keep buf for its chunks (then *kept is 1).
-static int read_program(const uint8_t *buf, size_t len, uint8_t *own, const char *file, Program **out, int *kept,
-                        Diag *d) {
+static int read_program(const uint8_t *buf, size_t len, uint8_t *own, int own_is_map, const char *file,
+                        Program **out, int *kept, Diag *d) {
   *out = NULL;
-  Reader r = {buf, len, file, d, own};
+  Reader r = {buf, len, file, d, own, own_is_map};
   Section sec[SEC_END];
   memset(sec, 0, sizeof sec);
   Program *p = NULL;
@@ -859,16 +860,19 @@ static int read_program(const uint8_t *buf, size_t len, uint8_t *own, const char
 
 int prog_read(const uint8_t *buf, size_t len, const char *file, Program **out, Diag *d) {
   int kept;
-  return read_program(buf, len, NULL, file, out, &kept, d);
+  return read_program(buf, len, NULL, 0, file, out, &kept, d);
 }
 
 int prog_load(const char *path, Program **out, Diag *d) {
   *out = NULL;
   uint8_t *buf;
   size_t len;
-  if (file_read_all(path, &buf, &len, d)) return -1;
+  Diag quiet;   // a file that cannot be mapped (empty, say) is read, and reported, the usual way
+  diag_init(&quiet);
+  int mapped = file_map(path, &buf, &len, &quiet) == 0;
+  if (!mapped && file_read_all(path, &buf, &len, d)) return -1;
   int kept = 0;
-  int rc = read_program(buf, len, buf, path, out, &kept, d);
-  if (!kept) free(buf);
+  int rc = read_program(buf, len, buf, mapped, path, out, &kept, d);
+  if (!kept) mapped ? file_unmap(buf, len) : free(buf);
   return rc;
 }

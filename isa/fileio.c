@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int file_read_all(const char *path, uint8_t **out, size_t *len, Diag *d) {
   *out = NULL;
@@ -52,4 +55,30 @@ int file_read_all(const char *path, uint8_t **out, size_t *len, Diag *d) {
   *out = buf;
   *len = n;
   return 0;
+}
+
+int file_map(const char *path, uint8_t **out, size_t *len, Diag *d) {
+  *out = NULL;
+  *len = 0;
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return diag_error(d, "%s: error: cannot open: %s", path, strerror(errno));
+  struct stat st;
+  int rc = 0;
+  if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 || (uintmax_t)st.st_size > SIZE_MAX) {
+    rc = diag_error(d, "%s: error: not a non-empty regular file", path);
+  } else {
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    if (m == MAP_FAILED) {
+      rc = diag_error(d, "%s: error: cannot map: %s", path, strerror(errno));
+    } else {
+      *out = m;
+      *len = (size_t)st.st_size;
+    }
+  }
+  close(fd);
+  return rc;
+}
+
+void file_unmap(uint8_t *p, size_t len) {
+  if (p) munmap(p, len);
 }

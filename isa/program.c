@@ -3,6 +3,8 @@
 #include "program.h"
 
 #include <stdlib.h>
+
+#include "fileio.h"
 #include <string.h>
 
 Program *prog_new(const Arch *arch) {
@@ -15,7 +17,10 @@ void prog_free(Program *p) {
   if (!p) return;
   for (uint32_t i = 0; i < p->n_chunks; i++)
     if (!p->chunks[i].in_store) free(p->chunks[i].bytes);
-  free(p->data_store);
+  if (p->data_store_map)
+    file_unmap(p->data_store, p->data_store_map);
+  else
+    free(p->data_store);
   free(p->code);
   free(p->tensors);
   free(p->chunks);

@@ -49,6 +49,7 @@ typedef struct {
   uint32_t n_layers;              // names of LAYER ids 0..n_layers-1
   char (*layer_names)[PROG_NAME_MAX];
   uint8_t *data_store;            // prog_load(): the buffer loaded chunks point into (no copies)
+  size_t data_store_map;          // > 0: data_store is a file mapping of this many bytes
   uint32_t cap_insns, cap_tensors, cap_chunks, cap_layers;  // allocation bookkeeping
 } Program;
 

@@ -235,13 +235,13 @@ static void test_double_buffer_speedup(void) {
 
 // Operands at the extremes of int8: every product -128 x -128 = 16384 and every product
 // -128 x 127 = -16256, where the fast engine's pairwise 16-bit sums of products are largest and
-// smallest (sim/fast.c PAIR_BIAS), and a mix. On the default arch and on an odd 5x7 one (a row
-// left over after the pairs, columns left over after the blocks of four).
+// smallest (sim/fast.c PAIR_BIAS), and a mix. On the default arch and on an odd 7x5 one (rows
+// left over after the blocks of four: a pair and a single row; a column after the pairs).
 static void test_extreme_operands(void) {
   Arch arches[2];
   arch_default_small_dram(&arches[0]);
   arch_default_small_dram(&arches[1]);
-  arches[1].rows = 5, arches[1].cols = 7;
+  arches[1].rows = 7, arches[1].cols = 5;
   for (int ai = 0; ai < 2; ai++)
     for (int pattern = 0; pattern < 3; pattern++) {
       const Arch *a = &arches[ai];
@@ -283,7 +283,7 @@ static void test_extreme_operands(void) {
       gemmprog_data_free(&dat);
       prog_free(p);
     }
-  check_case("gemm: int8 extremes (-128, 127) on 16x16 and 5x7");
+  check_case("gemm: int8 extremes (-128, 127) on 16x16 and 7x5");
 }
 
 int main(void) {

@@ -134,6 +134,7 @@ fuzz:
 bench: $(SASIM) $(SACC)
 	@sh bench/sim-speed
 	@BUILD=$(BUILD) sh bench/compile
+	@BUILD=$(BUILD) sh bench/targets
 
 -include rtl/rtl.mk
 

@@ -139,6 +139,7 @@ fuzz:
 bench: $(SASIM) $(SACC)
 	@sh bench/sim-speed
 	@BUILD=$(BUILD) sh bench/compile
+	@BUILD=$(BUILD) sh bench/targets
 
 # The classroom exercises (docs/exercises/): each one's check command against its answer key.
 exercises: $(SASIM) $(SACC)

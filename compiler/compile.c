@@ -30,16 +30,17 @@ static int add_constants(const MachProg *mp, Program *p) {
     const MachOp *op = &mp->ops[i];
     int64_t nN = (op->N + C - 1) / C;
     uint64_t wb = memplan_weight_bytes(op, mp->arch), pb = memplan_param_bytes(op, mp->arch);
-    uint8_t *buf = calloc((size_t)(wb > pb ? wb : pb) + 1, 1);
-    if (!buf) return -1;
-    if (wb) {
+    if (wb) {   // the Program takes the buffer over (prog_add_data_owned): tens of MB not copied
+      uint8_t *wbuf = calloc((size_t)wb + 1, 1);
+      if (!wbuf) return -1;
       for (int64_t j = 0; j < nN; j++)
         for (int64_t k = 0; k < op->K; k++)
           for (int64_t c = 0; c < C && j * C + c < op->N; c++)
-            buf[(j * op->K + k) * C + c] = (uint8_t)op->wmat[k * op->N + j * C + c];
-      if (prog_add_data(p, op->w_addr, buf, wb)) return free(buf), -1;
-      memset(buf, 0, (size_t)pb);
+            wbuf[(j * op->K + k) * C + c] = (uint8_t)op->wmat[k * op->N + j * C + c];
+      if (prog_add_data_owned(p, op->w_addr, wbuf, wb)) return -1;
     }
+    uint8_t *buf = calloc((size_t)pb + 1, 1);
+    if (!buf) return -1;
     for (int64_t j = 0; j < nN; j++)
       for (int64_t c = 0; c < C && j * C + c < op->N; c++) {
         int64_t n = j * C + c;
@@ -47,9 +48,7 @@ static int add_constants(const MachProg *mp, Program *p) {
         put32(buf + ((j * 3 + 1) * C + c) * 4, op->mult[n]);
         put32(buf + ((j * 3 + 2) * C + c) * 4, op->shift[n]);
       }
-    int rc = prog_add_data(p, op->p_addr, buf, pb);
-    free(buf);
-    if (rc) return -1;
+    if (prog_add_data_owned(p, op->p_addr, buf, pb)) return -1;
   }
   return 0;
 }
@@ -94,9 +93,7 @@ static int add_tensors(const MachProg *mp, const Graph *g, const CompileOptions 
           for (int64_t c = 0; c < t->c; c++)
             buf[(uint64_t)((int64_t)(t->addr - t->base) + n * dt_img_stride(t) + y * dt_row_stride(t) + x * t->c + c)] =
                 (uint8_t)shape_seed_next(&state);
-    int rc = prog_add_data(p, t->base, buf, bytes);
-    free(buf);
-    if (rc) return -1;
+    if (prog_add_data_owned(p, t->base, buf, bytes)) return -1;
   }
   return 0;
 }

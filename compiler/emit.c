@@ -21,7 +21,8 @@ typedef struct {
   const Slots *sl;                  // the current op's buffer slots
   Program *p;
   Sched *s;
-  int oom;
+  Diag *d;
+  int oom;                          // out of memory, or an instruction refused (message in d)
   uint32_t next[4];                 // slot rotation: spad, wbuf, acc, param
   // configuration registers as the units will hold them
   int64_t ld[5];                    // CFG_LOAD: stride_outer, stride_inner, seg_stride, mult, shift
@@ -35,7 +36,12 @@ typedef struct {
 static Insn mk(Opcode op) { return isa_insn(op); }
 
 static void emit(Em *e, const Insn *in, const Access *acc, int n, const Access *dep, int nd) {
-  if (sched_emit(e->s, in, acc, n, dep, nd) < 0) e->oom = 1;
+  if (e->oom) return;
+  if (sched_emit(e->s, in, acc, n, dep, nd) >= 0) return;
+  char where[64];   // a value the encoding cannot hold is a compiler bug: say which
+  snprintf(where, sizeof where, "sacc: insn %u", e->p->n_insns);
+  if (isa_check_fields(in, where, e->d) == 0) diag_error(e->d, "sacc: error: out of memory");
+  e->oom = 1;
 }
 
 static uint32_t rotate(Em *e, int mem) { return e->sl->slots > 1 ? e->next[mem]++ % 2 : 0; }
@@ -319,7 +325,7 @@ static void emit_op(Em *e, const MachOp *op) {
 int emit_program(const MachProg *mp, Program *p, EmitStats *st, Diag *d) {
   Em e;
   memset(&e, 0, sizeof e);
-  e.mp = mp, e.a = mp->arch, e.p = p;
+  e.mp = mp, e.a = mp->arch, e.p = p, e.d = d;
   // The register caches start as the machine does: every register 0 (docs/ISA.md section 1).
   e.s = sched_new(p);
   if (!e.s) return diag_error(d, "sacc: error: out of memory");
@@ -339,12 +345,12 @@ int emit_program(const MachProg *mp, Program *p, EmitStats *st, Diag *d) {
   if (st) {
     memset(st, 0, sizeof *st);
     for (uint32_t i = 0; i < p->n_insns; i++) {
-      Unit u = isa_ops[p->insns[i].op].unit;
+      Unit u = isa_ops[prog_op(p, i)].unit;
       for (int k = 0; k < NUM_UNITS; k++)
         if (u == (Unit)k || u == UNIT_ALL) st->insns[k]++;
     }
     sched_token_counts(e.s, st->tokens);
   }
   sched_free(e.s);
-  return e.oom ? diag_error(d, "sacc: error: out of memory") : 0;
+  return e.oom ? -1 : 0;
 }

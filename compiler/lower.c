@@ -305,9 +305,7 @@ static int make_ktiles(MachOp *op, const Arch *a, Dataflow df) {
   int64_t pieces = (run + best_len - 1) / best_len;
   int64_t cap = lines * ((per_line + best_g - 1) / best_g) * pieces;
   op->ktiles = calloc((size_t)cap + 1, sizeof(KTile));
-  int64_t perm_rows = df == DF_OS ? cap * R : op->K;
-  int8_t *perm = calloc((size_t)(perm_rows * op->N) + 1, 1);
-  if (!op->ktiles || !perm) return free(perm), -1;
+  if (!op->ktiles) return -1;
   uint32_t n = 0, kbase = 0;
   for (int64_t line = 0; line < lines; line++)
     for (int64_t r = 0; r < per_line; r += best_g) {
@@ -322,14 +320,28 @@ static int make_ktiles(MachOp *op, const Arch *a, Dataflow df) {
         t->seg_stride = g > 1 ? (uint32_t)spacing : 0;
         t->kbase = kbase, t->rows = t->nseg * t->seglen;
         t->orig = (uint32_t)(first * run + p), t->orig_stride = (uint32_t)run;
-        for (uint32_t sg = 0; sg < t->nseg; sg++)
-          memcpy(perm + (int64_t)(kbase + sg * t->seglen) * op->N,
-                 op->wmat + (int64_t)(t->orig + sg * t->orig_stride) * op->N, (size_t)(t->seglen * op->N));
         kbase += df == DF_OS ? R : t->rows;
       }
     }
   op->n_ktiles = n;
-  if (df == DF_OS) op->K = (int64_t)n * R;   // the matrix as stored: every tile R rows
+  int64_t k_stored = df == DF_OS ? (int64_t)n * R : op->K;   // DF_OS: every tile R rows
+  // The weight rows in K tile order. Often that is the order they are in already (one segment
+  // per tile, or segments back to back): then nothing moves (a copy of every weight otherwise).
+  int same = k_stored == op->K;
+  for (uint32_t i = 0; i < n && same; i++) {
+    const KTile *t = &op->ktiles[i];
+    same = t->orig == t->kbase && (t->nseg == 1 || t->orig_stride == t->seglen);
+  }
+  if (same) return 0;
+  int8_t *perm = calloc((size_t)(k_stored * op->N) + 1, 1);
+  if (!perm) return -1;
+  op->K = k_stored;
+  for (uint32_t i = 0; i < n; i++) {
+    const KTile *t = &op->ktiles[i];
+    for (uint32_t sg = 0; sg < t->nseg; sg++)
+      memcpy(perm + (int64_t)(t->kbase + sg * t->seglen) * op->N,
+             op->wmat + (int64_t)(t->orig + sg * t->orig_stride) * op->N, (size_t)(t->seglen * op->N));
+  }
   free(op->wmat);
   op->wmat = perm;
   return 0;
@@ -393,14 +405,15 @@ static int lower_gemm(Lw *w, int i, int layer_id, const char *what) {
     op->macs = (uint64_t)(to->dims[0] * op->oh * op->ow * taps * cpg * op->N);
     op->wmat = calloc((size_t)(op->K * op->N) + 1, 1);
     if (!op->wmat || alloc_params(op, op->N)) return oom(w);
-    // Block-diagonal weights: row (tap, ci) feeds column j only within the same group.
+    // Block-diagonal weights: row (tap, ci) feeds columns j only within its group (ci / cpg ==
+    // j / opg), a contiguous run of the layer's weights.
     for (int64_t t = 0; t < taps; t++)
-      for (int64_t ci = 0; ci < cin_g; ci++)
-        for (int64_t j = 0; j < op->N; j++) {
-          if (ci / cpg != j / opg) continue;
-          int64_t src = (t * cpg + ci % cpg) * l->cout + g0 * opg + j;
-          op->wmat[(t * cin_g + ci) * op->N + j] = l->w[src];
-        }
+      for (int64_t ci = 0; ci < cin_g; ci++) {
+        int64_t j0 = ci / cpg * opg, j1 = j0 + opg < op->N ? j0 + opg : op->N;
+        if (j0 < j1)
+          memcpy(op->wmat + (t * cin_g + ci) * op->N + j0, l->w + (t * cpg + ci % cpg) * l->cout + g0 * opg + j0,
+                 (size_t)(j1 - j0));
+      }
     for (int64_t j = 0; j < op->N; j++) {
       int64_t oc = g0 * opg + j;
       op->bias[j] = l->bias_q[oc];

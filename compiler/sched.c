@@ -41,7 +41,7 @@ void sched_free(Sched *s) {
 
 void sched_token_counts(const Sched *s, uint64_t out[3][3]) { memcpy(out, s->tokens, sizeof s->tokens); }
 
-static int unit_of(const Sched *s, int64_t insn) { return (int)isa_ops[s->p->insns[insn].op].unit; }
+static int unit_of(const Sched *s, int64_t insn) { return (int)isa_ops[prog_op(s->p, (uint32_t)insn)].unit; }
 
 // First segment whose hi is above x.
 static size_t seg_find(const SegList *l, uint64_t x) {
@@ -140,7 +140,8 @@ int64_t sched_emit(Sched *s, const Insn *in_, const Access *acc, int n_acc, cons
     for (int k = 0; k < n_dep; k++) collect(s, &dep_only[k], self, need);
     for (int u = 0; u < NUM_UNITS; u++) {
       if (u == self || need[u] < 0 || s->matched[u][self] >= need[u]) continue;
-      s->p->insns[need[u]].f[FLD_PUSH] |= 1 << self;
+      InsnWord *w = &s->p->code[need[u]];
+      isa_word_set(w, FLD_PUSH, isa_word_field(w, FLD_PUSH) | 1 << self);
       in.f[FLD_POP] |= 1 << u;
       s->matched[u][self] = need[u];
       s->tokens[u][self]++;

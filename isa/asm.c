@@ -391,7 +391,7 @@ int asm_assemble_opts(const char *text, size_t len, const char *file, const AsmO
     if (!a.p->n_insns) {
       a.lineno = a.lineno ? a.lineno : 1;
       asm_error(&a, 1, "no instructions (a program ends with HALT)");
-    } else if (a.p->insns[a.p->n_insns - 1].op != OP_HALT) {
+    } else if (prog_op(a.p, a.p->n_insns - 1) != OP_HALT) {
       a.lineno = a.last_insn_line;
       asm_error(&a, a.last_insn_col, "program does not end with HALT");
     } else if (!check_overlaps(&a) && prog_check(a.p, file, d)) {

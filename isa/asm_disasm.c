@@ -157,7 +157,10 @@ char *asm_disassemble(const Program *p) {
   }
   for (uint32_t i = 0; i < p->n_tensors; i++) put_tensor(&b, &p->tensors[i]);
   for (uint32_t i = 0; i < p->n_chunks; i++) put_chunk(&b, &p->chunks[i]);
-  for (uint32_t i = 0; i < p->n_insns; i++) put_insn(&b, &p->insns[i]);
+  for (uint32_t i = 0; i < p->n_insns; i++) {
+    Insn in = prog_insn(p, i);
+    put_insn(&b, &in);
+  }
   if (b.oom) {
     free(b.s);
     return NULL;

@@ -98,8 +98,21 @@ typedef struct {
   int oom;
 } Buf;
 
-// Appends n zero bytes and returns them, or NULL when out of memory.
-static uint8_t *buf_add(Buf *b, size_t n) {
+// Makes room for n more bytes: one allocation for a buffer whose size the caller knows (DATA
+// is tens of megabytes; growing it by doubling copied it and touched twice the pages).
+static void buf_reserve(Buf *b, size_t n) {
+  if (b->oom || b->cap - b->len >= n) return;
+  uint8_t *np = n <= SIZE_MAX - b->len ? realloc(b->p, b->len + n) : NULL;
+  if (!np) {
+    b->oom = 1;
+    return;
+  }
+  b->p = np;
+  b->cap = b->len + n;
+}
+
+// Appends n bytes and returns them (not zeroed), or NULL when out of memory.
+static uint8_t *buf_room(Buf *b, size_t n) {
   if (b->oom) return NULL;
   if (b->cap - b->len < n) {
     size_t nc = b->cap ? b->cap : 256;
@@ -119,8 +132,14 @@ static uint8_t *buf_add(Buf *b, size_t n) {
     b->cap = nc;
   }
   uint8_t *at = b->p + b->len;
-  memset(at, 0, n);
   b->len += n;
+  return at;
+}
+
+// Appends n zero bytes and returns them, or NULL when out of memory.
+static uint8_t *buf_add(Buf *b, size_t n) {
+  uint8_t *at = buf_room(b, n);
+  if (at) memset(at, 0, n);
   return at;
 }
 
@@ -128,12 +147,8 @@ static void buf_u32(Buf *b, uint32_t v) {
   uint8_t *at = buf_add(b, 4);
   if (at) put_u32(at, v);
 }
-static void buf_u64(Buf *b, uint64_t v) {
-  uint8_t *at = buf_add(b, 8);
-  if (at) put_u64(at, v);
-}
 static void buf_bytes(Buf *b, const void *src, size_t n) {
-  uint8_t *at = buf_add(b, n);
+  uint8_t *at = buf_room(b, n);
   if (at && n) memcpy(at, src, n);
 }
 // A name field of PROG_NAME_MAX bytes at `at` (already zero): the string up to its NUL.
@@ -142,18 +157,8 @@ static void put_name(uint8_t *at, const char *name) {
   memcpy(at, name, nul ? (size_t)(nul - name) : PROG_NAME_MAX);
 }
 
-static int write_code(const Program *p, Buf *b, Diag *d) {
-  for (uint32_t i = 0; i < p->n_insns; i++) {
-    char where[64];
-    snprintf(where, sizeof where, "prog_write: insn %u", i);
-    if (isa_check_fields(&p->insns[i], where, d)) return -1;   // the encoding would lose bits
-    uint8_t *at = buf_add(b, ISA_WORD_BYTES);
-    if (at) isa_encode(&p->insns[i], at);
-  }
-  return 0;
-}
-
 static void write_tensors(const Program *p, Buf *b) {
+  buf_reserve(b, 4 + (size_t)p->n_tensors * TENSOR_REC_BYTES);
   buf_u32(b, p->n_tensors);
   for (uint32_t i = 0; i < p->n_tensors; i++) {
     const TensorInfo *t = &p->tensors[i];
@@ -174,16 +179,35 @@ static void write_tensors(const Program *p, Buf *b) {
   }
 }
 
-static void write_data(const Program *p, Buf *b) {
-  buf_u32(b, p->n_chunks);
-  for (uint32_t i = 0; i < p->n_chunks; i++) {
-    buf_u64(b, p->chunks[i].addr);
-    buf_u64(b, p->chunks[i].len);
-    if (p->chunks[i].len > SIZE_MAX)
-      b->oom = 1;
-    else
-      buf_bytes(b, p->chunks[i].bytes, (size_t)p->chunks[i].len);
+// Bytes [off, off + n) of the raw DATA section (the count, then each chunk's header and bytes),
+// so that the writer can place DATA straight into the file, and sample it, without first
+// building it in a buffer of its own (tens of megabytes: a copy and its page faults).
+static void data_bytes(const Program *p, uint64_t off, uint8_t *dst, size_t n) {
+  uint8_t hdr[CHUNK_HDR_BYTES];
+  put_u32(hdr, p->n_chunks);
+  uint64_t pos = 0, end = off + n;
+  for (uint32_t i = 0; i <= p->n_chunks && pos < end; i++) {   // i = 0: the count; then chunk i - 1
+    const uint8_t *part[2] = {hdr, NULL};
+    uint64_t len[2] = {4, 0};
+    if (i > 0) {
+      const DataChunk *c = &p->chunks[i - 1];
+      put_u64(hdr, c->addr);
+      put_u64(hdr + 8, c->len);
+      part[1] = c->bytes, len[0] = CHUNK_HDR_BYTES, len[1] = c->len;
+    }
+    for (int k = 0; k < 2; k++) {
+      uint64_t lo = pos > off ? pos : off, hi = pos + len[k] < end ? pos + len[k] : end;
+      if (lo < hi) memcpy(dst + (lo - off), part[k] + (lo - pos), (size_t)(hi - lo));
+      pos += len[k];
+    }
   }
+}
+
+static uint64_t data_raw_bytes(const Program *p) {
+  uint64_t n = 4;
+  for (uint32_t i = 0; i < p->n_chunks; i++)
+    n = p->chunks[i].len > UINT64_MAX / 2 - n ? UINT64_MAX / 2 : n + CHUNK_HDR_BYTES + p->chunks[i].len;
+  return n;
 }
 
 static void write_layers(const Program *p, Buf *b) {
@@ -194,122 +218,239 @@ static void write_layers(const Program *p, Buf *b) {
   }
 }
 
-// Replaces b's contents by their deflated form when that is smaller. Returns the entry flags.
-static uint32_t deflate_buf(Buf *b) {
-  uLong bound = compressBound((uLong)b->len);
+// Deflate pays only where bytes repeat; seeded weights and inputs are nearly random (ResNet-50's
+// 26 MB of DATA shrink by 1.8% at level 6, which took half of its compile time). A trial on
+// DEFLATE_SLICES slices spread over a large section decides: deflate the whole only when the
+// sample shrinks by at least 1/16. Deterministic, as the sample is.
+enum { DEFLATE_SLICES = 16, DEFLATE_SLICE_BYTES = 16384 };
+static int worth_deflating(const Program *p, size_t raw) {
+  const size_t slice = DEFLATE_SLICE_BYTES, n = DEFLATE_SLICES * DEFLATE_SLICE_BYTES;
+  if (raw <= 4 * n) return 1;   // small: deflating it all costs little
+  uLong bound = compressBound((uLong)n);
+  uint8_t *sample = malloc(n), *z = malloc(bound);
+  int worth = 1;   // out of memory: let the real attempt decide
+  if (sample && z) {
+    for (size_t i = 0; i < DEFLATE_SLICES; i++)
+      data_bytes(p, i * ((raw - slice) / (DEFLATE_SLICES - 1)), sample + i * slice, slice);
+    uLongf zlen = bound;
+    worth = compress2(z, &zlen, sample, (uLong)n, Z_DEFAULT_COMPRESSION) == Z_OK && zlen < n - n / 16;
+  }
+  free(sample);
+  free(z);
+  return worth;
+}
+
+// DATA deflated into b when that is worth it and smaller. Returns the entry flags: 0 leaves b
+// empty (DATA goes into the file as it is).
+static uint32_t deflate_data(const Program *p, size_t raw, Buf *b) {
+  if (!worth_deflating(p, raw)) return 0;
+  uint8_t *plain = malloc(raw);
+  uLong bound = compressBound((uLong)raw);
   uint8_t *z = malloc(bound ? bound : 1);
-  if (!z) return 0;   // stored plain: still a valid file
   uLongf zlen = bound;
-  if (compress2(z, &zlen, b->p, (uLong)b->len, Z_DEFAULT_COMPRESSION) != Z_OK || zlen >= b->len) {
+  int ok = plain && z;
+  if (ok) data_bytes(p, 0, plain, raw);
+  ok = ok && compress2(z, &zlen, plain, (uLong)raw, Z_DEFAULT_COMPRESSION) == Z_OK && zlen < raw;
+  free(plain);
+  if (!ok) {   // stored plain: still a valid file
     free(z);
     return 0;
   }
-  free(b->p);
   b->p = z;
   b->len = b->cap = zlen;
   return SEC_DEFLATE;
 }
 
-int prog_write(const Program *p, int compress, uint8_t **out, size_t *len, Diag *d) {
-  *out = NULL;
-  *len = 0;
+// What the file holds, before a byte of it is placed: each section's stored bytes (its own
+// buffer, or the Program's code and chunks as they are), sizes, flags and CRCs, and the
+// header with the table. prog_write() copies it into one buffer; prog_save() writes it out
+// piece by piece, so a 30 MB program is not first assembled in memory.
+typedef struct {
+  Buf sec[SEC_END];           // ARCH, TENSORS, LAYERS, and DATA when deflated
+  uint64_t raw[SEC_END];      // bytes after inflating
+  uint64_t stored[SEC_END];   // bytes in the file
+  uint32_t flags[SEC_END];    // SEC_DEFLATE
+  uint8_t head[HDR_BYTES + (SEC_END - 1) * ENT_BYTES];   // header and section table
+  size_t total;               // file bytes
+} Layout;
+
+typedef int (*PutFn)(void *ctx, const void *bytes, size_t n);   // 0, or -1 to stop
+
+// Section k's stored bytes, in pieces.
+static int emit_section(const Program *p, const Layout *l, int k, PutFn put, void *ctx) {
+  if (k == SEC_CODE) return put(ctx, p->code, (size_t)p->n_insns * ISA_WORD_BYTES);
+  if (k != SEC_DATA || l->flags[k]) return put(ctx, l->sec[k].p, l->sec[k].len);
+  uint8_t hdr[CHUNK_HDR_BYTES];
+  put_u32(hdr, p->n_chunks);
+  if (put(ctx, hdr, 4)) return -1;
+  for (uint32_t i = 0; i < p->n_chunks; i++) {
+    put_u64(hdr, p->chunks[i].addr);
+    put_u64(hdr + 8, p->chunks[i].len);
+    if (put(ctx, hdr, CHUNK_HDR_BYTES) || put(ctx, p->chunks[i].bytes, (size_t)p->chunks[i].len)) return -1;
+  }
+  return 0;
+}
+
+static int put_crc(void *ctx, const void *bytes, size_t n) {
+  uLong *crc = ctx;
+  if (n) *crc = crc32_z(*crc, bytes, n);   // (a NULL buffer would make zlib return the initial value)
+  return 0;
+}
+
+static void layout_free(Layout *l) {
+  for (int k = 0; k < SEC_END; k++) free(l->sec[k].p);
+}
+
+static int layout_build(const Program *p, int compress, Layout *l, Diag *d) {
+  memset(l, 0, sizeof *l);
   if (p->n_chunks > MAX_CHUNKS)
     return diag_error(d, "prog_write: error: %u data chunks, the format holds at most %d", p->n_chunks, MAX_CHUNKS);
-  Buf sec[SEC_END];
-  uint64_t raw[SEC_END];
-  uint32_t flags[SEC_END] = {0};
-  memset(sec, 0, sizeof sec);
-  int rc = 0;
   char *json = arch_to_json(&p->arch);
-  if (!json) {
-    rc = diag_error(d, "prog_write: error: out of memory");
-    goto out;
-  }
-  buf_bytes(&sec[SEC_ARCH], json, strlen(json));
+  if (!json) return diag_error(d, "prog_write: error: out of memory");
+  buf_bytes(&l->sec[SEC_ARCH], json, strlen(json));
   free(json);
-  if (write_code(p, &sec[SEC_CODE], d)) {
-    rc = -1;
-    goto out;
-  }
-  write_tensors(p, &sec[SEC_TENSORS]);
-  write_data(p, &sec[SEC_DATA]);
-  write_layers(p, &sec[SEC_LAYERS]);
-  for (int k = SEC_ARCH; k < SEC_END; k++) {
-    raw[k] = sec[k].len;
-    if (sec[k].oom) {
-      rc = diag_error(d, "prog_write: error: out of memory");
-      goto out;
-    }
-  }
-  if (compress) flags[SEC_DATA] = deflate_buf(&sec[SEC_DATA]);
-
+  write_tensors(p, &l->sec[SEC_TENSORS]);
+  write_layers(p, &l->sec[SEC_LAYERS]);
+  for (int k = SEC_ARCH; k < SEC_END; k++)
+    if (l->sec[k].oom) return diag_error(d, "prog_write: error: out of memory");
+  if (data_raw_bytes(p) > SIZE_MAX / 4) return diag_error(d, "prog_write: error: program too large");
+  for (int k = SEC_ARCH; k < SEC_END; k++) l->raw[k] = l->sec[k].len;
+  l->raw[SEC_CODE] = (uint64_t)p->n_insns * ISA_WORD_BYTES;
+  l->raw[SEC_DATA] = data_raw_bytes(p);
+  if (compress) l->flags[SEC_DATA] = deflate_data(p, (size_t)l->raw[SEC_DATA], &l->sec[SEC_DATA]);
   // Header, table, then the sections in kind order, back to back.
   const size_t nsect = SEC_END - 1, table_end = HDR_BYTES + nsect * ENT_BYTES;
-  size_t total = table_end;
+  uint8_t *f = l->head;
+  l->total = table_end;
   for (int k = SEC_ARCH; k < SEC_END; k++) {
-    if (sec[k].len > SIZE_MAX - total) {
-      rc = diag_error(d, "prog_write: error: program too large");
-      goto out;
-    }
-    total += sec[k].len;
-  }
-  uint8_t *f = calloc(total, 1);
-  if (!f) {
-    rc = diag_error(d, "prog_write: error: out of memory");
-    goto out;
-  }
-  size_t at = table_end;
-  for (int k = SEC_ARCH; k < SEC_END; k++) {
+    l->stored[k] = l->flags[k] ? l->sec[k].len : l->raw[k];
+    if (l->stored[k] > SIZE_MAX - l->total) return diag_error(d, "prog_write: error: program too large");
     uint8_t *e = f + HDR_BYTES + (size_t)(k - 1) * ENT_BYTES;
     memcpy(e + ENT_NAME, sec_names[k], strlen(sec_names[k]));
     put_u32(e + ENT_KIND, (uint32_t)k);
-    put_u32(e + ENT_FLAGS, flags[k]);
-    put_u64(e + ENT_OFFSET, at);
-    put_u64(e + ENT_STORED, sec[k].len);
-    put_u64(e + ENT_RAW, raw[k]);
-    put_u32(e + ENT_CRC, crc_of(sec[k].p, sec[k].len));
-    if (sec[k].len) memcpy(f + at, sec[k].p, sec[k].len);
-    at += sec[k].len;
+    put_u32(e + ENT_FLAGS, l->flags[k]);
+    put_u64(e + ENT_OFFSET, l->total);
+    put_u64(e + ENT_STORED, l->stored[k]);
+    put_u64(e + ENT_RAW, l->raw[k]);
+    uLong crc = crc32_z(0, Z_NULL, 0);
+    emit_section(p, l, k, put_crc, &crc);
+    put_u32(e + ENT_CRC, (uint32_t)crc);
+    l->total += l->stored[k];
   }
   memcpy(f, PROG_MAGIC, 8);
   put_u16(f + HDR_VERSION_MAJOR, PROG_VERSION_MAJOR);
   put_u16(f + HDR_VERSION_MINOR, PROG_VERSION_MINOR);
   put_u32(f + HDR_NSECT, (uint32_t)nsect);
-  put_u64(f + HDR_FILE_BYTES, total);
+  put_u64(f + HDR_FILE_BYTES, l->total);
   put_u64(f + HDR_TABLE_OFF, HDR_BYTES);
   put_u32(f + HDR_TABLE_CRC, crc_of(f + HDR_BYTES, table_end - HDR_BYTES));
   put_u32(f + HDR_CRC, crc_of(f, HDR_CRC));
-  *out = f;
-  *len = total;
-out:
-  for (int k = 0; k < SEC_END; k++) free(sec[k].p);
+  return 0;
+}
+
+// The whole file, piece by piece.
+static int layout_emit(const Program *p, const Layout *l, PutFn put, void *ctx) {
+  if (put(ctx, l->head, sizeof l->head)) return -1;
+  for (int k = SEC_ARCH; k < SEC_END; k++)
+    if (emit_section(p, l, k, put, ctx)) return -1;
+  return 0;
+}
+
+static int put_mem(void *ctx, const void *bytes, size_t n) {
+  uint8_t **at = ctx;
+  if (n) memcpy(*at, bytes, n);
+  *at += n;
+  return 0;
+}
+
+int prog_write(const Program *p, int compress, uint8_t **out, size_t *len, Diag *d) {
+  *out = NULL;
+  *len = 0;
+  Layout l;
+  int rc = layout_build(p, compress, &l, d);
+  uint8_t *f = rc ? NULL : malloc(l.total);
+  if (!rc && !f) rc = diag_error(d, "prog_write: error: out of memory");
+  if (!rc) {
+    uint8_t *at = f;
+    layout_emit(p, &l, put_mem, &at);
+    *out = f;
+    *len = l.total;
+  }
+  layout_free(&l);
   return rc;
 }
 
-int prog_save(const Program *p, const char *path, int compress, Diag *d) {
-  uint8_t *bytes;
-  size_t n;
-  if (prog_write(p, compress, &bytes, &n, d)) return -1;
-  if (!strcmp(path, "-")) {   // -o -: stdout (never a terminal)
-    int rc = file_write_stdout(bytes, n, d);
-    free(bytes);
-    return rc;
+// Writes to a file descriptor, gathering small pieces (chunk headers) into one write.
+typedef struct {
+  int fd;
+  int err;              // errno of a failed write, or EIO for a write of 0 bytes
+  size_t n;             // bytes gathered
+  uint8_t buf[65536];
+} FdSink;
+
+static int fd_write_all(FdSink *s, const uint8_t *bytes, size_t n) {
+  for (size_t done = 0; done < n;) {
+    ssize_t w = write(s->fd, bytes + done, n - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      s->err = w < 0 ? errno : EIO;
+      return -1;
+    }
+    done += (size_t)w;
   }
+  return 0;
+}
+
+static int fd_flush(FdSink *s) {
+  size_t n = s->n;
+  s->n = 0;
+  return fd_write_all(s, s->buf, n);
+}
+
+static int put_fd(void *ctx, const void *bytes, size_t n) {
+  FdSink *s = ctx;
+  if (n <= sizeof s->buf - s->n) {
+    if (n) memcpy(s->buf + s->n, bytes, n);
+    s->n += n;
+    return 0;
+  }
+  return fd_flush(s) || fd_write_all(s, bytes, n);
+}
+
+int prog_save(const Program *p, const char *path, int compress, Diag *d) {
   struct stat st;
-  if (!stat(path, &st) && !S_ISREG(st.st_mode)) {   // /dev/null, a FIFO: a rename would replace it
-    FILE *f = fopen(path, "wb");
-    int rc = f ? 0 : diag_error(d, "%s: error: cannot write: %s", path, strerror(errno));
-    if (f) {
-      int bad = fwrite(bytes, 1, n, f) != n;
-      if (fclose(f) || bad) rc = diag_error(d, "%s: error: write failed: %s", path, strerror(errno));
+  int is_stdout = !strcmp(path, "-");
+  if (is_stdout || (!stat(path, &st) && !S_ISREG(st.st_mode))) {
+    // -o - (stdout, never a terminal), or /dev/null or a FIFO, which a rename would replace.
+    uint8_t *bytes;
+    size_t n;
+    if (prog_write(p, compress, &bytes, &n, d)) return -1;
+    int rc = 0;
+    if (is_stdout) {
+      rc = file_write_stdout(bytes, n, d);
+    } else {
+      FILE *f = fopen(path, "wb");
+      rc = f ? 0 : diag_error(d, "%s: error: cannot write: %s", path, strerror(errno));
+      if (f) {
+        int bad = fwrite(bytes, 1, n, f) != n;
+        if (fclose(f) || bad) rc = diag_error(d, "%s: error: write failed: %s", path, strerror(errno));
+      }
     }
     free(bytes);
     return rc;
   }
+  Layout l;
+  if (layout_build(p, compress, &l, d)) {
+    layout_free(&l);
+    return -1;
+  }
   size_t tmp_size = strlen(path) + 40;
   char *tmp = malloc(tmp_size);
-  if (!tmp) {
-    free(bytes);
+  FdSink *sink = malloc(sizeof *sink);
+  if (!tmp || !sink) {
+    free(tmp);
+    free(sink);
+    layout_free(&l);
     return diag_error(d, "%s: error: out of memory", path);
   }
   // A fresh name beside the target (same file system, so rename() is atomic).
@@ -324,22 +465,17 @@ int prog_save(const Program *p, const char *path, int compress, Diag *d) {
     rc = diag_error(d, "%s: error: cannot create %s: %s", path, tmp, strerror(errno));
     goto out;
   }
-  for (size_t done = 0; done < n;) {
-    ssize_t w = write(fd, bytes + done, n - done);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      rc = diag_error(d, "%s: error: cannot write %s: %s", path, tmp, strerror(w < 0 ? errno : EIO));
-      break;
-    }
-    done += (size_t)w;
-  }
+  sink->fd = fd, sink->err = 0, sink->n = 0;
+  if (layout_emit(p, &l, put_fd, sink) || fd_flush(sink))
+    rc = diag_error(d, "%s: error: cannot write %s: %s", path, tmp, strerror(sink->err));
   if (!rc && fsync(fd)) rc = diag_error(d, "%s: error: cannot sync %s: %s", path, tmp, strerror(errno));
   if (close(fd) && !rc) rc = diag_error(d, "%s: error: cannot close %s: %s", path, tmp, strerror(errno));
   if (!rc && rename(tmp, path)) rc = diag_error(d, "%s: error: cannot rename %s to it: %s", path, tmp, strerror(errno));
   if (rc) unlink(tmp);
 out:
   free(tmp);
-  free(bytes);
+  free(sink);
+  layout_free(&l);
   return rc;
 }
 
@@ -352,6 +488,8 @@ typedef struct {
   size_t len;
   const char *file;     // for messages
   Diag *d;
+  uint8_t *own;         // buf again when the Program may keep it (prog_load), else NULL
+  int own_is_map;       // own is a file mapping (file_map), not malloc'd
 } Reader;
 
 
@@ -576,19 +714,18 @@ static int read_code(const Reader *r, Section *s, Program *p) {
                    (unsigned long long)s->raw, ISA_WORD_BYTES);
   uint32_t n = (uint32_t)(s->raw / ISA_WORD_BYTES);
   if (prog_reserve_insns(p, n)) return err_sec(r, s, 0, "out of memory");
-  Diag quiet;   // the message's place is formatted only when an instruction is bad
-  diag_init(&quiet);
   for (uint32_t i = 0; i < n; i++) {
     Insn in;
     const uint8_t *word = s->data + (size_t)i * ISA_WORD_BYTES;
-    if (isa_decode(word, &in, "", &quiet)) {
+    if (isa_decode(word, &in, "", NULL)) {   // the place is formatted only for a bad word
       char loc[64], where[512];
       sec_loc(s, (uint64_t)i * ISA_WORD_BYTES, loc, sizeof loc);
       snprintf(where, sizeof where, "%s: %s (insn %u)", r->file, loc, i);
       return isa_decode(word, &in, where, r->d);
     }
-    if (prog_add_insn(p, &in)) return err_sec(r, s, 0, "out of memory");
   }
+  if (n) memcpy(p->code, s->data, (size_t)n * ISA_WORD_BYTES);   // checked words are kept as they are
+  p->n_insns = n;
   return 0;
 }
 
@@ -653,6 +790,15 @@ static int read_tensors(const Reader *r, Section *s, Program *p) {
 
 static int read_data(const Reader *r, Section *s, Program *p) {
   if (section_bytes(r, s, 4 + (uint64_t)MAX_CHUNKS * CHUNK_HDR_BYTES + p->arch.dram_bytes)) return -1;
+  // The chunks' bytes stay where they are, in the inflated section or in the loaded file, which
+  // the Program then owns: tens of megabytes are not copied (and their pages not touched) again.
+  const uint8_t *base = s->inflated ? s->inflated : r->buf;
+  uint8_t *store = s->inflated ? s->inflated : r->own;
+  if (store) {
+    p->data_store = store;
+    p->data_store_map = s->inflated || !r->own_is_map ? 0 : r->len;
+    if (s->inflated) s->inflated = NULL;
+  }
   if (s->raw < 4) return err_sec(r, s, 0, "0x%llx bytes, too short for the chunk count", (unsigned long long)s->raw);
   uint32_t n = get_u32(s->data);
   if (n > MAX_CHUNKS) return err_sec(r, s, 0, "%u chunks (at most %d)", n, MAX_CHUNKS);
@@ -666,7 +812,9 @@ static int read_data(const Reader *r, Section *s, Program *p) {
     if (len > s->raw - pos)
       return err_sec(r, s, pos - 8, "chunk %u: 0x%llx bytes, but 0x%llx are left", i, (unsigned long long)len,
                      (unsigned long long)(s->raw - pos));
-    if (prog_add_data(p, addr, s->data + pos, len)) return err_sec(r, s, pos, "out of memory");
+    if (store ? prog_add_stored_data(p, addr, store + (s->data - base) + pos, len)
+              : prog_add_data(p, addr, s->data + pos, len))
+      return err_sec(r, s, pos, "out of memory");
     pos += len;
   }
   if (pos != s->raw)
@@ -690,22 +838,23 @@ static int read_layers(const Reader *r, Section *s, Program *p) {
 static int check_program(const Reader *r, const Section *code, const Program *p) {
   ProgCheckState st;
   memset(&st, 0, sizeof st);
-  Diag quiet;   // the message's place is formatted only when an instruction is bad
-  diag_init(&quiet);
   for (uint32_t i = 0; i < p->n_insns; i++) {
     ProgCheckState before = st;
-    if (!prog_check_insn(p, &st, &p->insns[i], "", &quiet)) continue;
+    Insn in = prog_insn(p, i);
+    if (!prog_check_insn(p, &st, &in, "", NULL)) continue;   // the place is formatted only when bad
     char loc[64], where[512];
     sec_loc(code, (uint64_t)i * ISA_WORD_BYTES, loc, sizeof loc);
     snprintf(where, sizeof where, "%s: %s (insn %u)", r->file, loc, i);
-    return prog_check_insn(p, &before, &p->insns[i], where, r->d);
+    return prog_check_insn(p, &before, &in, where, r->d);
   }
-  return prog_check(p, r->file, r->d);
+  return prog_check_rest(p, &st, r->file, r->d);
 }
 
-int prog_read(const uint8_t *buf, size_t len, const char *file, Program **out, Diag *d) {
+// prog_read; with `own` (= buf), the Program may keep buf for its chunks (then *kept is 1).
+static int read_program(const uint8_t *buf, size_t len, uint8_t *own, int own_is_map, const char *file,
+                        Program **out, int *kept, Diag *d) {
   *out = NULL;
-  Reader r = {buf, len, file, d};
+  Reader r = {buf, len, file, d, own, own_is_map};
   Section sec[SEC_END];
   memset(sec, 0, sizeof sec);
   Program *p = NULL;
@@ -722,6 +871,7 @@ int prog_read(const uint8_t *buf, size_t len, const char *file, Program **out, D
   if (!rc && sec[SEC_LAYERS].present) rc = read_layers(&r, &sec[SEC_LAYERS], p);
   if (!rc) rc = check_program(&r, &sec[SEC_CODE], p);
   for (int k = 0; k < SEC_END; k++) free(sec[k].inflated);
+  *kept = p && own && p->data_store == own;
   if (rc) {
     prog_free(p);
     return -1;
@@ -730,12 +880,21 @@ int prog_read(const uint8_t *buf, size_t len, const char *file, Program **out, D
   return 0;
 }
 
+int prog_read(const uint8_t *buf, size_t len, const char *file, Program **out, Diag *d) {
+  int kept;
+  return read_program(buf, len, NULL, 0, file, out, &kept, d);
+}
+
 int prog_load(const char *path, Program **out, Diag *d) {
   *out = NULL;
   uint8_t *buf;
   size_t len;
-  if (file_read_all(path, &buf, &len, d)) return -1;
-  int rc = prog_read(buf, len, path, out, d);
-  free(buf);
+  Diag quiet;   // a file that cannot be mapped (empty, say) is read, and reported, the usual way
+  diag_init(&quiet);
+  int mapped = file_map(path, &buf, &len, &quiet) == 0;
+  if (!mapped && file_read_all(path, &buf, &len, d)) return -1;
+  int kept = 0;
+  int rc = read_program(buf, len, buf, mapped, path, out, &kept, d);
+  if (!kept) mapped ? file_unmap(buf, len) : free(buf);
   return rc;
 }

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,6 +26,11 @@ int file_read_all(const char *path, uint8_t **out, size_t *len, Diag *d) {
   uint8_t *buf = NULL;
   size_t n = 0, cap = 0;
   int rc = 0;
+  // Sized from the file once (programs are tens of megabytes: doubling copied them and touched
+  // twice the pages); the loop still copes with a file that grows while it is read.
+  if (st.st_size > 0 && (uintmax_t)st.st_size < SIZE_MAX / 2 && (buf = malloc((size_t)st.st_size + 2)))
+    cap = (size_t)st.st_size + 2;
+  setvbuf(f, NULL, _IONBF, 0);   // fread straight into buf, not through stdio's buffer
   for (;;) {
     if (cap - n < 2) {   // room for at least one byte and the terminating NUL
       size_t nc = cap ? cap * 2 : 65536;
@@ -59,4 +66,30 @@ int file_write_stdout(const void *buf, size_t n, Diag *d) {
   int bad = fwrite(buf, 1, n, stdout) != n;
   if (fflush(stdout) || bad) return diag_error(d, "-: error: write to stdout failed: %s", strerror(errno));
   return 0;
+}
+
+int file_map(const char *path, uint8_t **out, size_t *len, Diag *d) {
+  *out = NULL;
+  *len = 0;
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return diag_error(d, "%s: error: cannot open: %s", path, strerror(errno));
+  struct stat st;
+  int rc = 0;
+  if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 || (uintmax_t)st.st_size > SIZE_MAX) {
+    rc = diag_error(d, "%s: error: not a non-empty regular file", path);
+  } else {
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    if (m == MAP_FAILED) {
+      rc = diag_error(d, "%s: error: cannot map: %s", path, strerror(errno));
+    } else {
+      *out = m;
+      *len = (size_t)st.st_size;
+    }
+  }
+  close(fd);
+  return rc;
+}
+
+void file_unmap(uint8_t *p, size_t len) {
+  if (p) munmap(p, len);
 }

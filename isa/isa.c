@@ -54,6 +54,11 @@ static void put_bits(uint8_t w[ISA_WORD_BYTES], unsigned lsb, unsigned width, ui
   for (unsigned i = 0; i < 8; i++) w[half * 8 + i] = (uint8_t)(v >> (8 * i));
 }
 
+static int64_t sign_extend(const FieldInfo *fi, uint64_t v) {
+  if (fi->kind == K_S && fi->width < 64 && (v >> (fi->width - 1)) & 1u) v |= ~field_mask(fi->width);
+  return (int64_t)v;
+}
+
 Insn isa_insn(Opcode op) {
   Insn in;
   memset(&in, 0, sizeof in);
@@ -64,11 +69,15 @@ Insn isa_insn(Opcode op) {
 }
 
 void isa_encode(const Insn *in, uint8_t out[ISA_WORD_BYTES]) {
-  for (int i = 0; i < ISA_WORD_BYTES; i++) out[i] = 0;
-  uint64_t fields = isa_formats[isa_ops[in->op].fmt].fields;
-  for (int f = 0; f < FLD_COUNT; f++)
-    if ((fields >> f) & 1u) put_bits(out, isa_fields[f].lsb, isa_fields[f].width, (uint64_t)in->f[f]);
-  put_bits(out, isa_fields[FLD_OP].lsb, isa_fields[FLD_OP].width, (uint64_t)in->op);
+  // Both halves are assembled in registers and stored once (the compiler encodes every word).
+  uint64_t h[2] = {0, 0};
+  for (uint64_t fields = isa_formats[isa_ops[in->op].fmt].fields & ~(1ull << FLD_OP); fields; fields &= fields - 1) {
+    const FieldInfo *fi = &isa_fields[__builtin_ctzll(fields)];
+    h[fi->lsb / 64] |= ((uint64_t)in->f[fi - isa_fields] & field_mask(fi->width)) << (fi->lsb % 64);
+  }
+  const FieldInfo *op = &isa_fields[FLD_OP];
+  h[op->lsb / 64] |= ((uint64_t)in->op & field_mask(op->width)) << (op->lsb % 64);
+  for (int i = 0; i < ISA_WORD_BYTES; i++) out[i] = (uint8_t)(h[i / 8] >> (8 * (i % 8)));
 }
 
 int isa_decode(const uint8_t word[ISA_WORD_BYTES], Insn *out, const char *where, Diag *d) {
@@ -76,21 +85,48 @@ int isa_decode(const uint8_t word[ISA_WORD_BYTES], Insn *out, const char *where,
   for (int f = 0; f < FLD_COUNT; f++) out->f[f] = 0;
   out->op = (Opcode)op;
   if (!isa_ops[op].name) return diag_error(d, "%s: error: unknown opcode 0x%02x", where, op);
-  uint64_t fields = isa_formats[isa_ops[op].fmt].fields;
-  uint8_t used[ISA_WORD_BYTES] = {0};
-  for (int f = 0; f < FLD_COUNT; f++) {
-    if (!((fields >> f) & 1u)) continue;
+  // The loader decodes every word of a program: halves and masks in registers, fields by set bit.
+  uint64_t h[2] = {get_bits(word, 0, 64), get_bits(word, 64, 64)}, used[2] = {0, 0};
+  for (uint64_t fields = isa_formats[isa_ops[op].fmt].fields; fields; fields &= fields - 1) {
+    int f = __builtin_ctzll(fields);
     const FieldInfo *fi = &isa_fields[f];
-    uint64_t v = get_bits(word, fi->lsb, fi->width);
-    if (fi->kind == K_S && fi->width < 64 && (v >> (fi->width - 1)) & 1u) v |= ~field_mask(fi->width);
-    out->f[f] = (int64_t)v;
-    put_bits(used, fi->lsb, fi->width, field_mask(fi->width));
+    out->f[f] = sign_extend(fi, (h[fi->lsb / 64] >> (fi->lsb % 64)) & field_mask(fi->width));
+    used[fi->lsb / 64] |= field_mask(fi->width) << (fi->lsb % 64);
   }
-  for (int i = 0; i < ISA_WORD_BYTES; i++)
-    if (word[i] & ~used[i])
-      return diag_error(d, "%s: error: %s has reserved bits set (byte %d: 0x%02x)", where, isa_ops[op].name, i,
-                        (unsigned)(word[i] & ~used[i]));
+  for (int i = 0; i < ISA_WORD_BYTES; i++) {
+    unsigned extra = (unsigned)((h[i / 8] & ~used[i / 8]) >> (8 * (i % 8))) & 0xffu;
+    if (extra)
+      return diag_error(d, "%s: error: %s has reserved bits set (byte %d: 0x%02x)", where, isa_ops[op].name, i, extra);
+  }
   return isa_check_fields(out, where, d);
+}
+
+int64_t isa_word_field(const InsnWord *w, FieldId f) {
+  return sign_extend(&isa_fields[f], isa_word_bits(w, isa_fields[f].lsb, isa_fields[f].width));
+}
+
+void isa_word_set(InsnWord *w, FieldId f, int64_t v) {
+  put_bits(w->b, isa_fields[f].lsb, isa_fields[f].width, (uint64_t)v);
+}
+
+void isa_unpack(const InsnWord *w, Insn *out) {
+  memset(out, 0, sizeof *out);
+  out->op = isa_word_op(w);
+  // Only the format's fields: a loop over set bits rather than over all FLD_COUNT fields.
+  uint64_t h[2] = {get_bits(w->b, 0, 64), get_bits(w->b, 64, 64)};
+  for (uint64_t fields = isa_formats[isa_ops[out->op].fmt].fields; fields; fields &= fields - 1) {   // OP too
+    const FieldInfo *fi = &isa_fields[__builtin_ctzll(fields)];
+    out->f[fi - isa_fields] = sign_extend(fi, (h[fi->lsb / 64] >> (fi->lsb % 64)) & field_mask(fi->width));
+  }
+}
+
+int isa_fields_fit(const Insn *in) {
+  if ((unsigned)in->op >= ISA_NUM_OPCODES || !isa_ops[in->op].name) return 0;
+  for (uint64_t fields = isa_formats[isa_ops[in->op].fmt].fields & ~(1ull << FLD_OP); fields; fields &= fields - 1) {
+    int f = __builtin_ctzll(fields);
+    if (in->f[f] < isa_field_min((FieldId)f) || in->f[f] > isa_field_max((FieldId)f)) return 0;
+  }
+  return 1;
 }
 
 int64_t isa_field_min(FieldId f) {
@@ -109,9 +145,8 @@ int isa_check_fields(const Insn *in, const char *where, Diag *d) {
   if ((unsigned)in->op >= ISA_NUM_OPCODES || !isa_ops[in->op].name)
     return diag_error(d, "%s: error: unknown opcode 0x%02x", where, (unsigned)in->op);
   const OpInfo *oi = &isa_ops[in->op];
-  uint64_t fields = isa_formats[oi->fmt].fields;
-  for (int f = 0; f < FLD_COUNT; f++) {
-    if (!((fields >> f) & 1u)) continue;
+  for (uint64_t fields = isa_formats[oi->fmt].fields; fields; fields &= fields - 1) {
+    int f = __builtin_ctzll(fields);
     const FieldInfo *fi = &isa_fields[f];
     int64_t v = in->f[f];
     if (v < isa_field_min((FieldId)f) || v > isa_field_max((FieldId)f))

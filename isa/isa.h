@@ -89,6 +89,13 @@ typedef struct {
   int64_t f[FLD_COUNT];
 } Insn;
 
+// An encoded instruction: the 16 bytes of the binary's CODE section (docs/BINARY.md 5.2).
+// Programs keep their code in this form: 16 bytes instead of the 248 of a decoded Insn, which
+// matters at half a million instructions (page faults and copies dominated compile and load).
+typedef struct {
+  uint8_t b[ISA_WORD_BYTES];   // little-endian halves: bits 0..63 in b[0..7], 64..127 in b[8..15]
+} InsnWord;
+
 // The smallest legal-looking instruction of an opcode: every count field (K_CNT) 1, all else 0.
 Insn isa_insn(Opcode op);
 
@@ -105,6 +112,27 @@ int isa_check_fields(const Insn *in, const char *where, Diag *d);
 static inline int isa_has_field(Opcode op, FieldId f) {
   return (int)((isa_formats[isa_ops[op].fmt].fields >> f) & 1u);
 }
+// 1 when every field of in's format holds a value its field can encode (isa_check_fields() also
+// checks enumerations and tokens, and says what is wrong); 0 otherwise or for an unknown opcode.
+int isa_fields_fit(const Insn *in);
+
+// Bits [lsb, lsb + width) of an encoded word; a field never crosses bit 64 (isa_fields.def).
+static inline uint64_t isa_word_bits(const InsnWord *w, unsigned lsb, unsigned width) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--) v = (v << 8) | w->b[lsb / 64 * 8 + (unsigned)i];   // one load on x86
+  v >>= lsb % 64;
+  return width >= 64 ? v : v & ((1ull << width) - 1);
+}
+static inline Opcode isa_word_op(const InsnWord *w) {
+  return (Opcode)isa_word_bits(w, isa_fields[FLD_OP].lsb, isa_fields[FLD_OP].width);
+}
+// One field of an encoded word, sign-extended for K_S fields (as isa_decode() gives it).
+int64_t isa_word_field(const InsnWord *w, FieldId f);
+// Overwrites one field of an encoded word with v masked to the field's width.
+void isa_word_set(InsnWord *w, FieldId f, int64_t v);
+// Decodes a word that is known to be legal (a Program's code: checked when it was added or
+// loaded), without checks: what isa_decode() gives, every field of its format, the others 0.
+void isa_unpack(const InsnWord *w, Insn *out);
 // Symbol of an enumerated value, or NULL.
 const char *isa_enum_name(EnumSet set, unsigned value);
 // Value of a symbol (case-insensitive), or -1.

@@ -3,6 +3,8 @@
 #include "program.h"
 
 #include <stdlib.h>
+
+#include "fileio.h"
 #include <string.h>
 
 Program *prog_new(const Arch *arch) {
@@ -13,8 +15,13 @@ Program *prog_new(const Arch *arch) {
 
 void prog_free(Program *p) {
   if (!p) return;
-  for (uint32_t i = 0; i < p->n_chunks; i++) free(p->chunks[i].bytes);
-  free(p->insns);
+  for (uint32_t i = 0; i < p->n_chunks; i++)
+    if (!p->chunks[i].in_store) free(p->chunks[i].bytes);
+  if (p->data_store_map)
+    file_unmap(p->data_store, p->data_store_map);
+  else
+    free(p->data_store);
+  free(p->code);
   free(p->tensors);
   free(p->chunks);
   free(p->layer_names);
@@ -34,12 +41,18 @@ static int grow(void **arr, uint32_t *cap, uint32_t n, size_t elem) {
 }
 
 int prog_reserve_insns(Program *p, uint32_t n) {
-  return n ? grow((void **)&p->insns, &p->cap_insns, n - 1, sizeof *p->insns) : 0;
+  return n ? grow((void **)&p->code, &p->cap_insns, n - 1, sizeof *p->code) : 0;
 }
 
 int prog_add_insn(Program *p, const Insn *in) {
-  if (grow((void **)&p->insns, &p->cap_insns, p->n_insns, sizeof *p->insns)) return -1;
-  p->insns[p->n_insns++] = *in;
+  if (!isa_fields_fit(in) || grow((void **)&p->code, &p->cap_insns, p->n_insns, sizeof *p->code)) return -1;
+  isa_encode(in, p->code[p->n_insns++].b);
+  return 0;
+}
+
+int prog_set_insn(Program *p, uint32_t i, const Insn *in) {
+  if (!isa_fields_fit(in)) return -1;
+  isa_encode(in, p->code[i].b);
   return 0;
 }
 
@@ -54,7 +67,19 @@ int prog_add_data(Program *p, uint64_t addr, const void *bytes, uint64_t len) {
   uint8_t *copy = malloc(len ? len : 1);
   if (!copy) return -1;
   if (len) memcpy(copy, bytes, len);
-  p->chunks[p->n_chunks++] = (DataChunk){addr, len, copy};
+  p->chunks[p->n_chunks++] = (DataChunk){addr, len, copy, 0};
+  return 0;
+}
+
+int prog_add_data_owned(Program *p, uint64_t addr, uint8_t *bytes, uint64_t len) {
+  if (grow((void **)&p->chunks, &p->cap_chunks, p->n_chunks, sizeof *p->chunks)) return free(bytes), -1;
+  p->chunks[p->n_chunks++] = (DataChunk){addr, len, bytes, 0};
+  return 0;
+}
+
+int prog_add_stored_data(Program *p, uint64_t addr, uint8_t *bytes, uint64_t len) {
+  if (grow((void **)&p->chunks, &p->cap_chunks, p->n_chunks, sizeof *p->chunks)) return -1;
+  p->chunks[p->n_chunks++] = (DataChunk){addr, len, bytes, 1};
   return 0;
 }
 

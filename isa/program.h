@@ -34,31 +34,50 @@ typedef struct {
 typedef struct {
   uint64_t addr;                  // DRAM byte address
   uint64_t len;                   // bytes
-  uint8_t *bytes;                 // owned by the Program
+  uint8_t *bytes;                 // owned by the Program: by the chunk, or inside p->data_store
+  int in_store;                   // 1: bytes lie inside p->data_store (a loaded file or its DATA)
 } DataChunk;
 
 typedef struct {
   Arch arch;                      // the machine it was compiled for
   uint32_t n_insns;               // instructions, the last one HALT
-  Insn *insns;                    // decoded instructions
+  InsnWord *code;                 // encoded instructions (prog_insn() decodes one)
   uint32_t n_tensors;
   TensorInfo *tensors;
   uint32_t n_chunks;              // initial DRAM contents (constants, default inputs)
   DataChunk *chunks;
   uint32_t n_layers;              // names of LAYER ids 0..n_layers-1
   char (*layer_names)[PROG_NAME_MAX];
+  uint8_t *data_store;            // prog_load(): the buffer loaded chunks point into (no copies)
+  size_t data_store_map;          // > 0: data_store is a file mapping of this many bytes
   uint32_t cap_insns, cap_tensors, cap_chunks, cap_layers;  // allocation bookkeeping
 } Program;
 
 Program *prog_new(const Arch *arch);
 void prog_free(Program *p);   // prog_free(NULL) is a no-op
 // Builders: copy their arguments. Return 0, or -1 on out of memory.
+// prog_add_insn() encodes: it also returns -1 when a field value does not fit its field, so a
+// Program never holds an instruction the format cannot carry (isa_check_fields() says why).
 int prog_add_insn(Program *p, const Insn *in);
 // Makes room for n instructions in all (a loader that knows the count avoids regrowing).
 int prog_reserve_insns(Program *p, uint32_t n);
+// Instruction i, decoded. i < n_insns.
+static inline Insn prog_insn(const Program *p, uint32_t i) {
+  Insn in;
+  isa_unpack(&p->code[i], &in);
+  return in;
+}
+static inline Opcode prog_op(const Program *p, uint32_t i) { return isa_word_op(&p->code[i]); }
+// Replaces instruction i (tests that edit programs). Returns 0, or -1 when a field does not fit.
+int prog_set_insn(Program *p, uint32_t i, const Insn *in);
 int prog_add_tensor(Program *p, const TensorInfo *t);
 int prog_add_data(Program *p, uint64_t addr, const void *bytes, uint64_t len);
 int prog_add_layer(Program *p, const char *name);
+// Adds a chunk that takes over `bytes` (malloc'd, len of them; freed with the Program, or at
+// once when this fails): no copy of a large constant the caller built for the Program.
+int prog_add_data_owned(Program *p, uint64_t addr, uint8_t *bytes, uint64_t len);
+// A chunk whose bytes lie inside p->data_store (set by the loader): not copied, not freed alone.
+int prog_add_stored_data(Program *p, uint64_t addr, uint8_t *bytes, uint64_t len);
 // Row-major (C-order) dense strides for t->dims, element size from t->dtype.
 void prog_dense_strides(TensorInfo *t);
 size_t prog_dtype_size(DType dt);
@@ -82,6 +101,9 @@ typedef struct {
   int seen_halt;
 } ProgCheckState;
 int prog_check_insn(const Program *p, ProgCheckState *st, const Insn *in, const char *where, Diag *d);
+// prog_check for a caller that ran prog_check_insn over every instruction in order, from a zeroed
+// state, without an error (the loader, whose messages carry byte offsets): st is the final state.
+int prog_check_rest(const Program *p, const ProgCheckState *st, const char *file, Diag *d);
 
 // Serializes to a newly allocated buffer (*out, caller frees). compress: deflate the DATA section.
 int prog_write(const Program *p, int compress, uint8_t **out, size_t *len, Diag *d);

@@ -50,7 +50,7 @@ static int64_t insn_field(const Insn *in, FieldId f) { return isa_has_field(in->
 
 // A LAYER is recorded in times[] by its copy in the load queue only (TIMING §8).
 static int records_times(const Det *m, Unit u, uint32_t k) {
-  return m->p->insns[k].op != OP_LAYER || u == UNIT_LOAD;
+  return m->insns[k].op != OP_LAYER || u == UNIT_LOAD;
 }
 
 static int routed_to(Unit route, int v) { return route == UNIT_ALL || (int)route == v; }
@@ -58,7 +58,7 @@ static int routed_to(Unit route, int v) { return route == UNIT_ALL || (int)route
 LayerStats *det_layer(Det *m, uint32_t k) { return sim_layer(m->s, m->insn_layer[k]); }
 
 void det_end(Det *m, Unit u, uint32_t k) {
-  const Insn *in = &m->p->insns[k];
+  const Insn *in = &m->insns[k];
   if (records_times(m, u, k)) m->s->times[k].end = m->t;
   int64_t push = insn_field(in, FLD_PUSH);
   for (int v = 0; v < NUM_UNITS; v++)
@@ -100,7 +100,7 @@ static void unit_try_start(Det *m, Unit u) {
   InsnQueue *q = &m->q[u];
   if (!q->count) return;
   uint32_t k = q->entry[q->head];
-  const Insn *in = &m->p->insns[k];
+  const Insn *in = &m->insns[k];
   if (!unit_can_start(m, u, in) || !tokens_ok(m, u, in, NULL)) return;
   int64_t pop = insn_field(in, FLD_POP);
   for (int v = 0; v < NUM_UNITS; v++)
@@ -134,7 +134,7 @@ static int fetch_decide(Det *m) {
   m->fetched = -1;
   if (m->halted || m->pc >= m->p->n_insns) return 0;
   uint32_t k = m->pc;
-  Unit route = isa_ops[m->p->insns[k].op].unit;
+  Unit route = isa_ops[m->insns[k].op].unit;
   InsnTime *tm = &m->s->times[k];
   if (route == UNIT_FETCH) {   // HALT: s = e = f, ready = f + 1 (TIMING §8)
     tm->fetch = tm->start = tm->end = m->t;
@@ -157,7 +157,7 @@ static int fetch_decide(Det *m) {
 static void fetch_commit(Det *m) {
   if (m->fetched < 0) return;
   uint32_t k = (uint32_t)m->fetched;
-  Unit route = isa_ops[m->p->insns[k].op].unit;
+  Unit route = isa_ops[m->insns[k].op].unit;
   for (int v = 0; v < NUM_UNITS; v++) {
     InsnQueue *q = &m->q[v];
     if (!routed_to(route, v)) continue;
@@ -183,7 +183,7 @@ static void unit_classify(Det *m, Unit u) {
       st = SIM_UST_BUSY;
     }
   } else if (m->q[u].count) {
-    const Insn *head = &m->p->insns[m->q[u].entry[m->q[u].head]];
+    const Insn *head = &m->insns[m->q[u].entry[m->q[u].head]];
     if (!tokens_ok(m, u, head, NULL)) {
       us->wait_token++;
       ls->wait_token[u]++;
@@ -278,7 +278,7 @@ static int report_deadlock(Det *m) {
   for (int u = 0; u < NUM_UNITS; u++) {
     if (!m->q[u].count) continue;
     uint32_t k = m->q[u].entry[m->q[u].head];
-    const Insn *in = &m->p->insns[k];
+    const Insn *in = &m->insns[k];
     int v = 0;
     if (!tokens_ok(m, (Unit)u, in, &v))
       note_append(msg, sizeof msg, &len, "%s waits at insn %u (%s) for a token on %s->%s", isa_unit_names[u], k,
@@ -288,7 +288,7 @@ static int report_deadlock(Det *m) {
                   isa_ops[in->op].name, u == UNIT_COMPUTE ? det_compute_blocker(m, in) : "nothing");
   }
   if (!m->halted && m->pc < m->p->n_insns) {
-    const Insn *in = &m->p->insns[m->pc];
+    const Insn *in = &m->insns[m->pc];
     Unit route = isa_ops[in->op].unit;
     for (int v = 0; v < NUM_UNITS; v++)
       if (routed_to(route, v) && m->q[v].count >= m->q[v].cap) {
@@ -305,6 +305,7 @@ static int report_deadlock(Det *m) {
 static void det_free(Det *m) {
   for (int u = 0; u < NUM_UNITS; u++) free(m->q[u].entry);
   free(m->insn_layer);
+  free((void *)m->insns);
   dram_free(m->dram);
   det_load_free(m);
   det_compute_free(m);
@@ -324,14 +325,17 @@ static int det_init(Det *m, Sim *s, Diag *d) {
     m->q[u].entry = calloc(m->q[u].cap, sizeof(uint32_t));
   }
   m->insn_layer = calloc(m->p->n_insns ? m->p->n_insns : 1, sizeof(int64_t));
+  Insn *insns = malloc((m->p->n_insns ? m->p->n_insns : 1) * sizeof *insns);
+  for (uint32_t k = 0; insns && k < m->p->n_insns; k++) insns[k] = prog_insn(m->p, k);
+  m->insns = insns;
   m->dram = dram_new(m->a, s->dram);
-  int rc = !m->q[0].entry || !m->q[1].entry || !m->q[2].entry || !m->insn_layer || !m->dram;
+  int rc = !m->q[0].entry || !m->q[1].entry || !m->q[2].entry || !m->insn_layer || !m->insns || !m->dram;
   rc |= det_load_init(m) != 0;
   rc |= det_compute_init(m) != 0;
   rc |= det_store_init(m) != 0;
   if (rc) return diag_error(d, "sim: error: out of memory");
   for (uint32_t k = 0; k < m->p->n_insns; k++) {
-    Unit route = isa_ops[m->p->insns[k].op].unit;
+    Unit route = isa_ops[m->insns[k].op].unit;
     m->remaining += route == UNIT_ALL ? NUM_UNITS : route == UNIT_FETCH ? 0 : 1;
   }
   return 0;

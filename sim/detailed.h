@@ -219,6 +219,7 @@ typedef struct Det {
   Sim *s;
   const Arch *a;
   const Program *p;
+  const Insn *insns;                // p's code decoded once: every cycle looks at the queue heads
   Diag *d;
   Dram *dram;
   uint64_t t;                       // the cycle being computed

@@ -90,7 +90,7 @@ const char *det_compute_blocker(const Det *m, const Insn *in) {
 
 void det_compute_start(Det *m, uint32_t k) {
   ComputeUnit *cu = &m->cu;
-  const Insn *in = &m->p->insns[k];
+  const Insn *in = &m->insns[k];
   switch (in->op) {
   case OP_PRELOAD: {
     int b = cu->next_bank;

@@ -44,7 +44,7 @@ static void seg_begin(Det *m) {
 
 void det_load_start(Det *m, uint32_t k) {
   LoadUnit *L = &m->ld;
-  const Insn *in = &m->p->insns[k];
+  const Insn *in = &m->insns[k];
   switch (in->op) {
   case OP_CFG_LOAD:
     L->stride_outer = (uint64_t)in->f[FLD_STRIDE_OUTER];

@@ -84,7 +84,7 @@ static void params_latch(Det *m) {
 
 static void store_latch(Det *m, uint32_t k) {
   StoreUnit *su = &m->su;
-  const Insn *in = &m->p->insns[k];
+  const Insn *in = &m->insns[k];
   su->active = 1;
   su->insn = k;
   su->raw32 = in->f[FLD_RAW32] != 0;
@@ -116,7 +116,7 @@ static void store_latch(Det *m, uint32_t k) {
 
 void det_store_start(Det *m, uint32_t k) {
   StoreUnit *su = &m->su;
-  const Insn *in = &m->p->insns[k];
+  const Insn *in = &m->insns[k];
   switch (in->op) {
   case OP_STORE: store_latch(m, k); return;
   case OP_CFG_STORE:

@@ -14,12 +14,15 @@
 
 #define NEVER UINT64_MAX
 
-// One instruction queue and the unit that drains it.
+// One instruction queue and the unit that drains it. Entries are decoded when fetched, into a
+// ring as deep as the queue: the program stays in its 16-byte words (isa.h InsnWord).
 typedef struct {
-  uint32_t *entry;        // instruction indices in queue order (LAYER appears in all three)
-  uint64_t *start;        // start cycle of each entry once started
+  Insn *insn;             // decoded entries, ring of mask + 1 (LAYER appears in all three queues)
+  uint32_t *entry;        // their instruction indices, same ring
+  uint32_t mask;          // ring size - 1 (a power of two above the queue depth)
   uint32_t n;             // entries fetched
   uint32_t head;          // entries started
+  uint64_t last_start;    // start cycle of the last started entry (head > 0)
   uint64_t free_at;       // `ready` of the last started instruction
   int64_t layer;          // current layer, -1 before any LAYER
 } Queue;
@@ -56,7 +59,7 @@ typedef struct {
   uint64_t bank_ready[2];              // first cycle a COMPUTE may use the bank
   uint64_t bank_free[2];               // first cycle a PRELOAD may refill the bank
   uint32_t bank_k[2];                  // preloaded ROWS of each bank
-  int32_t *bank32[2];                  // the banks widened to int32 for the kernel, [r][c]
+  int16_t *bank16[2];                  // the banks widened to int16 for the kernel, [r][c]
   uint64_t ws_free;                    // e + 1 of the last PRELOAD or COMPUTE (mode switch)
   uint64_t os_free;                    // e + 1 of the last COMPUTE_OS (mode switch)
   uint64_t os_drain;                   // s + KLEN + R of the last COMPUTE_OS (drain rule)
@@ -274,7 +277,7 @@ static void exec_preload(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   int8_t *bank = f->s->bank[b];
   memcpy(bank, f->s->wbuf + (uint64_t)in->f[FLD_SRC] * C, k * C);   // rows beyond ROWS are zero
   memset(bank + k * C, 0, (a->rows - k) * C);
-  for (size_t i = 0; i < (size_t)a->rows * C; i++) f->bank32[b][i] = bank[i];
+  for (size_t i = 0; i < (size_t)a->rows * C; i++) f->bank16[b][i] = bank[i];
   f->bank_k[b] = k;
   f->n_preloads++;
   f->last_preload_start = t->start;
@@ -287,57 +290,75 @@ static void exec_preload(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   ls->preload_shifts += a->rows;
 }
 
-// ACC[acc_addr + m] (+)= SPAD[src + m] x W for m < M: the bulk kernel. Column by column, the
-// accumulator column gets w[r][c] times scratchpad column r, a long loop over m that compilers
-// vectorize. The sums wrap modulo 2^32 as the machine's adders do (uint32_t: no signed overflow).
+// The bulk kernel's 16-bit trick. An int8 x int8 product fits int16 (|p| <= 16384), and the sum
+// of two lies in [-32512, 32768], so with PAIR_BIAS added it fits uint16 exactly: a pair of
+// rows is multiplied and added in 16-bit lanes (8 per SSE2 register, where a 32-bit multiply
+// has no SSE2 instruction), then zero-extended into the 32-bit sums. The bias of every pair
+// is taken off the accumulator beforehand; sums wrap modulo 2^32 as the machine's adders do.
+#define PAIR_BIAS 32512u
+
+static inline uint32_t pair16(int16_t x0, int16_t w0, int16_t x1, int16_t w1) {
+  return (uint16_t)((uint16_t)(x0 * w0) + (uint16_t)(x1 * w1) + PAIR_BIAS);
+}
+
+// acc[j][m] += sum over r of w[r][j] * x[r][m], for j < ncols (1 or 2). Two columns and four
+// rows at a time (the fastest shape measured with SSE2, AVX2 and AVX-512): each widened
+// activation feeds both columns. Leftover rows go in pairs, an odd last row on its own.
+static void gemm_columns(uint32_t *acc0, size_t acc_stride, int ncols, const int8_t *x0, size_t xs,
+                         const int16_t *w, uint32_t R, uint32_t C, uint32_t M) {
+  uint32_t r = 0;
+  if (ncols == 2) {
+    uint32_t *restrict a0 = acc0, *restrict a1 = acc0 + acc_stride;
+    for (; r + 4 <= R; r += 4) {
+      const int16_t *wr = w + (size_t)r * C;
+      int16_t w0 = wr[0], w1 = wr[C], w2 = wr[2 * C], w3 = wr[3 * C];
+      int16_t v0 = wr[1], v1 = wr[C + 1], v2 = wr[2 * C + 1], v3 = wr[3 * C + 1];
+      const int8_t *restrict xa = x0 + r * xs, *restrict xb = xa + xs, *restrict xc = xb + xs, *restrict xd = xc + xs;
+      for (uint32_t m = 0; m < M; m++) {
+        int16_t pa = xa[m], pb = xb[m], pc = xc[m], pd = xd[m];
+        a0[m] += pair16(pa, w0, pb, w1) + pair16(pc, w2, pd, w3);
+        a1[m] += pair16(pa, v0, pb, v1) + pair16(pc, v2, pd, v3);
+      }
+    }
+  }
+  for (; r + 2 <= R; r += 2)
+    for (int j = 0; j < ncols; j++) {
+      uint32_t *restrict aj = acc0 + (size_t)j * acc_stride;
+      int16_t w0 = w[(size_t)r * C + (uint32_t)j], w1 = w[(size_t)(r + 1) * C + (uint32_t)j];
+      const int8_t *restrict xa = x0 + r * xs, *restrict xb = xa + xs;
+      for (uint32_t m = 0; m < M; m++) aj[m] += pair16(xa[m], w0, xb[m], w1);
+    }
+  if (r < R)
+    for (int j = 0; j < ncols; j++) {
+      uint32_t *restrict aj = acc0 + (size_t)j * acc_stride;
+      int16_t wj = w[(size_t)r * C + (uint32_t)j];
+      const int8_t *restrict xa = x0 + r * xs;
+      for (uint32_t m = 0; m < M; m++) aj[m] += (uint32_t)(int32_t)(int16_t)(xa[m] * wj);
+    }
+}
+
+// ACC[acc_addr + m] (+)= SPAD[src + m] x W for m < M: the bulk kernel, column by column over the
+// transposed memories, so its inner loops run along the M rows as a host GEMM's do.
 static void exec_compute(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   const Arch *a = f->a;
   Sim *s = f->s;
   int b = (int)((f->n_preloads - 1) % 2);
   uint32_t R = a->rows, C = a->cols, M = (uint32_t)in->f[FLD_ROWS];
-  const int32_t *w = f->bank32[b];
+  const int16_t *w = f->bank16[b];
   const int8_t *x0 = f->spad_t + in->f[FLD_SRC];
-  size_t xs = f->spad_stride;   // distance between scratchpad columns
-  int accum = (int)in->f[FLD_ACCUM];
-  uint32_t c = 0;
-  // Two output columns and four weight rows at a time: each widened activation feeds two
-  // columns, and each accumulator load and store carries four products (their sum fits easily).
-  for (; c + 2 <= C; c += 2) {
-    uint32_t *restrict acc0 = f->acc_t + (size_t)c * f->acc_stride + in->f[FLD_ACC_ADDR];
-    uint32_t *restrict acc1 = acc0 + f->acc_stride;
-    if (!accum) {
-      memset(acc0, 0, M * sizeof *acc0);
-      memset(acc1, 0, M * sizeof *acc1);
-    }
-    uint32_t r = 0;
-    for (; r + 4 <= R; r += 4) {
-      const int32_t *wc = w + (size_t)r * C + c;
-      int32_t w0 = wc[0], w1 = wc[C], w2 = wc[2 * C], w3 = wc[3 * C];
-      int32_t v0 = wc[1], v1 = wc[C + 1], v2 = wc[2 * C + 1], v3 = wc[3 * C + 1];
-      const int8_t *restrict xa = x0 + r * xs, *restrict xb = xa + xs, *restrict xc = xb + xs, *restrict xd = xc + xs;
-      for (uint32_t m = 0; m < M; m++) {
-        int32_t pa = xa[m], pb = xb[m], pc = xc[m], pd = xd[m];
-        acc0[m] += (uint32_t)(w0 * pa + w1 * pb + w2 * pc + w3 * pd);
-        acc1[m] += (uint32_t)(v0 * pa + v1 * pb + v2 * pc + v3 * pd);
-      }
-    }
-    for (; r < R; r++) {
-      int32_t w0 = w[(size_t)r * C + c], v0 = w[(size_t)r * C + c + 1];
-      const int8_t *restrict xa = x0 + r * xs;
-      for (uint32_t m = 0; m < M; m++) {
-        acc0[m] += (uint32_t)(w0 * xa[m]);
-        acc1[m] += (uint32_t)(v0 * xa[m]);
-      }
-    }
+  uint32_t bias = (R / 2) * PAIR_BIAS;
+  for (uint32_t c = 0; c < C; c++) {
+    uint32_t *acc = f->acc_t + (size_t)c * f->acc_stride + in->f[FLD_ACC_ADDR];
+    if (in->f[FLD_ACCUM])
+      for (uint32_t m = 0; m < M; m++) acc[m] -= bias;
+    else
+      for (uint32_t m = 0; m < M; m++) acc[m] = 0u - bias;
   }
-  if (c < C) {   // the odd last column
-    uint32_t *restrict acc0 = f->acc_t + (size_t)c * f->acc_stride + in->f[FLD_ACC_ADDR];
-    if (!accum) memset(acc0, 0, M * sizeof *acc0);
-    for (uint32_t r = 0; r < R; r++) {
-      int32_t w0 = w[(size_t)r * C + c];
-      const int8_t *restrict xa = x0 + r * xs;
-      for (uint32_t m = 0; m < M; m++) acc0[m] += (uint32_t)(w0 * xa[m]);
-    }
+  for (uint32_t c = 0; c < C;) {
+    int ncols = c + 2 <= C ? 2 : 1;
+    gemm_columns(f->acc_t + (size_t)c * f->acc_stride + in->f[FLD_ACC_ADDR], f->acc_stride, ncols, x0,
+                 f->spad_stride, w + c, R, C, M);
+    c += (uint32_t)ncols;
   }
   t->ready = t->start + M;
   t->end = t->start + M - 1 + R + C - 1;
@@ -521,7 +542,7 @@ static void exec_store(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
 
 // --- Scheduling --------------------------------------------------------------------------------
 
-static Unit queue_unit_of(const Program *p, uint32_t k) { return isa_ops[p->insns[k].op].unit; }
+static Unit queue_unit_of(const Program *p, uint32_t k) { return isa_ops[prog_op(p, k)].unit; }
 
 // Cycle from which every token the instruction pops is available, or NEVER.
 static uint64_t token_time(const Fast *f, Unit u, const Insn *in) {
@@ -553,8 +574,8 @@ static uint64_t struct_time(const Fast *f, const Insn *in) {
 static uint64_t head_time(const Fast *f, Unit u) {
   const Queue *q = &f->q[u];
   if (q->head == q->n) return NEVER;
-  uint32_t k = q->entry[q->head];
-  const Insn *in = &f->p->insns[k];
+  uint32_t k = q->entry[q->head & q->mask];
+  const Insn *in = &q->insn[q->head & q->mask];
   uint64_t t = f->s->times[k].fetch + 1;
   if (q->free_at > t) t = q->free_at;
   uint64_t st = struct_time(f, in), tk = token_time(f, u, in);
@@ -564,10 +585,9 @@ static uint64_t head_time(const Fast *f, Unit u) {
 }
 
 // Counts the unit-state cycles between the previous instruction and this start (TIMING §9).
-static void account_wait(Fast *f, Unit u, uint32_t k, uint64_t s, LayerStats *ls) {
+static void account_wait(Fast *f, Unit u, uint32_t k, const Insn *in, uint64_t s, LayerStats *ls) {
   Queue *q = &f->q[u];
   UnitStats *us = &f->s->stats.unit[u];
-  const Insn *in = &f->p->insns[k];
   uint64_t from = q->free_at, avail = f->s->times[k].fetch + 1;
   if (avail > from) {
     us->idle += avail - from;
@@ -586,12 +606,12 @@ static void account_wait(Fast *f, Unit u, uint32_t k, uint64_t s, LayerStats *ls
 
 static int start_insn(Fast *f, Unit u, uint64_t s) {
   Queue *q = &f->q[u];
-  uint32_t k = q->entry[q->head];
-  const Insn *in = &f->p->insns[k];
+  uint32_t k = q->entry[q->head & q->mask];
+  const Insn *in = &q->insn[q->head & q->mask];
   InsnTime tm = f->s->times[k];
   int64_t layer = in->op == OP_LAYER ? in->f[FLD_LAYER_ID] : q->layer;
   LayerStats *ls = sim_layer(f->s, layer);
-  account_wait(f, u, k, s, ls);
+  account_wait(f, u, k, in, s, ls);
   if (isa_has_field(in->op, FLD_POP))
     for (int v = 0; v < NUM_UNITS; v++)
       if ((in->f[FLD_POP] >> v) & 1) chan_pop(&f->ch[v * NUM_UNITS + (int)u]);
@@ -625,7 +645,8 @@ static int start_insn(Fast *f, Unit u, uint64_t s) {
   if (!ls->seen || tm.end > ls->last_end) ls->last_end = tm.end;
   ls->seen = 1;
   if (in->op != OP_LAYER || u == UNIT_LOAD) f->s->times[k] = tm;
-  q->start[q->head++] = s;
+  q->last_start = s;
+  q->head++;
   q->free_at = tm.ready;
   if (tm.end > f->max_end) f->max_end = tm.end;
   if (isa_has_field(in->op, FLD_PUSH))
@@ -638,7 +659,7 @@ static int start_insn(Fast *f, Unit u, uint64_t s) {
 // Entries in u's queue at the start of cycle t (an entry started in t still counts).
 static uint32_t occupancy(const Queue *q, uint64_t t) {
   uint32_t n = q->n - q->head;
-  if (q->head && q->start[q->head - 1] >= t) n++;
+  if (q->head && q->last_start >= t) n++;
   return n;
 }
 
@@ -663,7 +684,12 @@ static void fetch_one(Fast *f, uint64_t t) {
     return;
   }
   for (int v = 0; v < NUM_UNITS; v++)
-    if (u == UNIT_ALL || (int)u == v) f->q[v].entry[f->q[v].n++] = k;
+    if (u == UNIT_ALL || (int)u == v) {
+      Queue *q = &f->q[v];
+      q->entry[q->n & q->mask] = k;
+      isa_unpack(&f->p->code[k], &q->insn[q->n & q->mask]);
+      q->n++;
+    }
 }
 
 // Token counts may never pass tokens.max: checked at every evaluated cycle, which covers every
@@ -693,9 +719,9 @@ static int report_deadlock(Fast *f, uint64_t t) {
   for (int u = 0; u < NUM_UNITS; u++) {
     const Queue *q = &f->q[u];
     if (q->head == q->n) continue;
-    uint32_t k = q->entry[q->head];
+    uint32_t k = q->entry[q->head & q->mask];
     n += snprintf(msg + n, sizeof msg - (size_t)n, "%s%s waits at insn %u (%s) for a token", n ? "; " : "",
-                  isa_unit_names[u], k, isa_ops[f->p->insns[k].op].name);
+                  isa_unit_names[u], k, isa_ops[prog_op(f->p, k)].name);
     if (n >= (int)sizeof msg) break;
   }
   return diag_error(f->d, "sim: error: deadlock at cycle %llu: %s", (unsigned long long)t, msg);
@@ -703,17 +729,19 @@ static int report_deadlock(Fast *f, uint64_t t) {
 
 static int fast_alloc(Fast *f) {
   const Arch *a = f->a;
-  uint32_t n = f->p->n_insns;
   for (int u = 0; u < NUM_UNITS; u++) {
-    f->q[u].entry = calloc(n, sizeof(uint32_t));
-    f->q[u].start = calloc(n, sizeof(uint64_t));
+    uint32_t size = 2;   // holds the unstarted entries, at most queue_depth (fetch_fits)
+    while (size <= a->queue_depth[u]) size *= 2;
+    f->q[u].mask = size - 1;
+    f->q[u].entry = calloc(size, sizeof(uint32_t));
+    f->q[u].insn = calloc(size, sizeof(Insn));
     f->q[u].layer = -1;
-    if (!f->q[u].entry || !f->q[u].start) return -1;
+    if (!f->q[u].entry || !f->q[u].insn) return -1;
   }
   f->rd = (BeatChannel){calloc(a->dram_inflight, sizeof(uint64_t)), 0, 0, a->dram_inflight, a->dram_latency};
   f->wr = (BeatChannel){calloc(a->dram_inflight, sizeof(uint64_t)), 0, 0, a->dram_inflight, a->dram_latency};
-  f->bank32[0] = calloc((size_t)a->rows * a->cols, sizeof(int32_t));
-  f->bank32[1] = calloc((size_t)a->rows * a->cols, sizeof(int32_t));
+  f->bank16[0] = calloc((size_t)a->rows * a->cols, sizeof(int16_t));
+  f->bank16[1] = calloc((size_t)a->rows * a->cols, sizeof(int16_t));
   // Column strides a little off the (usually power-of-two) row counts, so that the columns do
   // not all fall into the same cache sets.
   while ((1u << f->bus_log2) < a->bus_bytes) f->bus_log2++;
@@ -723,7 +751,7 @@ static int fast_alloc(Fast *f) {
   f->acc_t = calloc((size_t)a->cols * f->acc_stride, sizeof(uint32_t));
   f->fifo_last = calloc(a->store_fifo_rows, sizeof(uint64_t));
   f->bytes = calloc(4 * (size_t)(a->cols > a->rows ? a->cols : a->rows), 1);
-  if (!f->rd.ring || !f->wr.ring || !f->bank32[0] || !f->bank32[1] || !f->spad_t || !f->acc_t ||
+  if (!f->rd.ring || !f->wr.ring || !f->bank16[0] || !f->bank16[1] || !f->spad_t || !f->acc_t ||
       !f->fifo_last || !f->bytes)
     return -1;
   f->cfg_load.op = OP_CFG_LOAD;
@@ -736,13 +764,13 @@ static int fast_alloc(Fast *f) {
 static void fast_free(Fast *f) {
   for (int u = 0; u < NUM_UNITS; u++) {
     free(f->q[u].entry);
-    free(f->q[u].start);
+    free(f->q[u].insn);
   }
   for (int c = 0; c < NUM_UNITS * NUM_UNITS; c++) free(f->ch[c].t);
   free(f->rd.ring);
   free(f->wr.ring);
-  free(f->bank32[0]);
-  free(f->bank32[1]);
+  free(f->bank16[0]);
+  free(f->bank16[1]);
   free(f->spad_t);
   free(f->acc_t);
   free(f->fifo_last);

@@ -268,7 +268,7 @@ int report_trace(FILE *out, const Sim *s) {
     fprintf(out, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%d,\"args\":{\"name\":\"%s\"}},\n", u,
             isa_unit_names[u]);
   for (uint32_t k = 0; k < p->n_insns; k++) {
-    const Insn *in = &p->insns[k];
+    const Insn insn = prog_insn(p, k), *in = &insn;
     Unit u = isa_ops[in->op].unit;
     if (u == UNIT_FETCH) continue;
     int tid = u == UNIT_ALL ? 0 : (int)u;

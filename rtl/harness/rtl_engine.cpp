@@ -71,7 +71,7 @@ class RtlRun {
   int compare_end();
   int diverge(uint64_t t, int unit, int64_t insn, const std::string &what);
   std::string disasm(uint32_t k) const;
-  bool records(int u, uint32_t k) const { return p_->insns[k].op != OP_LAYER || u == UNIT_LOAD; }
+  bool records(int u, uint32_t k) const { return prog_op(p_, k) != OP_LAYER || u == UNIT_LOAD; }
   LayerStats *layer_of(uint32_t k) { return sim_layer(s_, insn_layer_[k]); }
   unsigned tokw() const;
 
@@ -115,10 +115,10 @@ int RtlRun::init() {
   dram_ = dram_new(a, s_->dram);
   if (!dram_) return diag_error(d_, "sasim-rtl: error: out of memory");
   words_.resize((size_t)p_->n_insns * ISA_WORD_BYTES);
-  for (uint32_t k = 0; k < p_->n_insns; k++) isa_encode(&p_->insns[k], &words_[(size_t)k * ISA_WORD_BYTES]);
+  if (p_->n_insns) memcpy(words_.data(), p_->code, words_.size());
   insn_layer_.assign(p_->n_insns ? p_->n_insns : 1, -1);
   for (uint32_t k = 0; k < p_->n_insns; k++) {
-    Unit route = isa_ops[p_->insns[k].op].unit;
+    Unit route = isa_ops[prog_op(p_, k)].unit;
     remaining_ += route == UNIT_ALL ? NUM_UNITS : route == UNIT_FETCH ? 0 : 1;
   }
   // Reset: statistics from zero, as the C engines do, and the model's reset pulse.
@@ -235,7 +235,7 @@ void RtlRun::account(uint64_t t, const Events &e, int rd_ok, int wr_ok) {
   for (int u = 0; u < NUM_UNITS; u++) {
     if (!e.start[u]) continue;
     uint32_t k = e.start_idx[u];
-    const Insn *in = &p_->insns[k];
+    const Insn insn = prog_insn(p_, k), *in = &insn;
     if (in->op == OP_LAYER) unit_layer_[u] = in->f[FLD_LAYER_ID];
     insn_layer_[k] = unit_layer_[u];
     if (records(u, k)) {
@@ -440,7 +440,8 @@ std::string RtlRun::disasm(uint32_t k) const {
   Program *one = prog_new(&p_->arch);
   if (!one) return "?";
   for (uint32_t l = 0; l < p_->n_layers; l++) prog_add_layer(one, p_->layer_names[l]);
-  prog_add_insn(one, &p_->insns[k]);
+  Insn in = prog_insn(p_, k);
+  prog_add_insn(one, &in);
   char *text = asm_disassemble(one);
   prog_free(one);
   if (!text) return "?";
@@ -561,7 +562,7 @@ int RtlRun::compare_end() {
   uint64_t t = s_->stats.cycles;
   for (uint32_t k = 0; k < p_->n_insns; k++)
     if (!times_equal(ref_->times[k], s_->times[k]))
-      return diverge(t, isa_ops[p_->insns[k].op].unit < NUM_UNITS ? (int)isa_ops[p_->insns[k].op].unit : -1, k,
+      return diverge(t, isa_ops[prog_op(p_, k)].unit < NUM_UNITS ? (int)isa_ops[prog_op(p_, k)].unit : -1, k,
                      "times: detailed " + times_text(ref_->times[k]) + "; rtl " + times_text(s_->times[k]));
   const SimStats *x = &ref_->stats, *y = &s_->stats;
   SimStats xs = *x, ys = *y;
@@ -595,7 +596,7 @@ int RtlRun::deadlock(uint64_t t, const Events &) {
   for (int u = 0; u < NUM_UNITS; u++) {
     if (!get_bits(m->head_valid_o, u, 1)) continue;
     uint32_t k = (uint32_t)get_bits(m->head_idx_o, u * kIdxW, kIdxW);
-    const Insn *in = &p_->insns[k];
+    const Insn insn = prog_insn(p_, k), *in = &insn;
     int64_t pop = isa_has_field(in->op, FLD_POP) ? in->f[FLD_POP] : 0;
     int missing = -1;
     for (int v = 0; v < NUM_UNITS && missing < 0; v++)
@@ -615,7 +616,7 @@ int RtlRun::deadlock(uint64_t t, const Events &) {
   if (!m->halted_o && m->imem_addr_o < p_->n_insns) {
     if (!msg.empty()) msg += "; ";
     msg += "fetch waits at insn " + std::to_string(m->imem_addr_o) + " (" +
-           isa_ops[p_->insns[m->imem_addr_o].op].name + ") for queue space";
+           isa_ops[prog_op(p_, m->imem_addr_o)].name + ") for queue space";
   }
   if (msg.empty()) msg = std::to_string(remaining_) + " instruction copies never ended";
   return diag_error(d_, "sim: error: deadlock at cycle %llu: %s", (unsigned long long)t, msg.c_str());

@@ -294,12 +294,12 @@ static int chan_append(Chan *c, uint32_t idx) {
   return 0;
 }
 
-static const char *op_name(const Program *p, int32_t i) { return isa_ops[p->insns[i].op].name; }
+static const char *op_name(const Program *p, int32_t i) { return isa_ops[prog_op(p, (uint32_t)i)].name; }
 
 // Analyses instruction x (the next one in program order): its pops, its accesses, its pushes.
 // Returns 0, or -1 with a message for the first rule it breaks.
 static int tracker_apply(Tracker *t, uint32_t x, Diag *d) {
-  const Insn *in = &t->p->insns[x];
+  const Insn insn = prog_insn(t->p, x), *in = &insn;
   char where[64];
   snprintf(where, sizeof where, "randprog: insn %u", x);
   if (prog_check_insn(t->p, &t->st, in, where, d)) return -1;   // also the registers it sets
@@ -387,7 +387,7 @@ uint32_t randprog_token_bound(const Program *p) {
       uint32_t ne = 0;
       pushes[0] = 0;
       for (uint32_t i = 0; i < n; i++) {
-        const Insn *in = &p->insns[i];
+        const Insn insn = prog_insn(p, i), *in = &insn;
         Unit un = isa_ops[in->op].unit;
         pushes[i + 1] = pushes[i] + (un == (Unit)u && isa_has_field(in->op, FLD_PUSH) && ((in->f[FLD_PUSH] >> v) & 1));
         if (un == (Unit)v || un == UNIT_ALL) entries[ne++] = i;
@@ -398,7 +398,7 @@ uint32_t randprog_token_bound(const Program *p) {
         uint32_t count = pushes[limit] - pops;
         if (count > bound) bound = count;
         if (j < ne) {
-          const Insn *in = &p->insns[entries[j]];
+          const Insn insn = prog_insn(p, entries[j]), *in = &insn;
           if (isa_has_field(in->op, FLD_POP) && ((in->f[FLD_POP] >> u) & 1)) pops++;
         }
       }
@@ -703,13 +703,15 @@ static int place_tokens(Gen *g, Insn *in, int v) {
     if (push_at[u] < 0) continue;
     Chan *c = &t->ch[u][v];
     if (move_from[u] >= 0) {
-      g->p->insns[move_from[u]].f[FLD_PUSH] &= ~(int64_t)UNIT_BIT(v);
+      InsnWord *w = &g->p->code[move_from[u]];
+      isa_word_set(w, FLD_PUSH, isa_word_field(w, FLD_PUSH) & ~(int64_t)UNIT_BIT(v));
       c->idx[c->popped] = (uint32_t)push_at[u];
     } else if (chan_append(c, (uint32_t)push_at[u])) {
       t->oom = 1;
       return -1;
     }
-    g->p->insns[push_at[u]].f[FLD_PUSH] |= UNIT_BIT(v);
+    InsnWord *w = &g->p->code[push_at[u]];
+    isa_word_set(w, FLD_PUSH, isa_word_field(w, FLD_PUSH) | UNIT_BIT(v));
   }
   in->f[FLD_POP] = pop;
   // Harmless extra pushes, on channels with nothing pending, from an instruction that may push.
@@ -835,7 +837,7 @@ void randprog_dump(const Program *p, FILE *f) {
           (unsigned long long)a->dram_bytes, a->bus_bytes, a->dram_latency, a->dram_inflight, a->queue_depth[0],
           a->queue_depth[1], a->queue_depth[2], a->store_fifo_rows, a->sfu_latency, a->token_max);
   for (uint32_t i = 0; i < p->n_insns; i++) {
-    const Insn *in = &p->insns[i];
+    const Insn insn = prog_insn(p, i), *in = &insn;
     fprintf(f, "%5u: %-9s", i, isa_ops[in->op].name ? isa_ops[in->op].name : "?");
     for (int fl = 0; fl < FLD_COUNT; fl++) {
       if (fl == FLD_OP || !isa_has_field(in->op, (FieldId)fl)) continue;

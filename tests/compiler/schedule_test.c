@@ -77,9 +77,9 @@ int main(void) {
     Program *p = compile_net("residual", &a, 1, (Dataflow)df);
     if (p) {
       uint32_t i = 0;
-      while (i < p->n_insns && !(p->insns[i].op == first && p->insns[i].f[FLD_POP])) i++;
+      while (i < p->n_insns && !(prog_op(p, i) == first && prog_insn(p, i).f[FLD_POP])) i++;
       CHECK(i < p->n_insns, "no %s pops a token", isa_ops[first].name);
-      if (i < p->n_insns) p->insns[i].f[FLD_POP] = 0;
+      if (i < p->n_insns) isa_word_set(&p->code[i], FLD_POP, 0);
       Diag rd;
       diag_init(&rd);
       CHECK(randprog_check_races(p, &rd) != 0, "a dropped POP went unnoticed");

@@ -354,7 +354,7 @@ static void test_program_halt(void) {
   prog_add_insn(p, &h);
   expect_prog("program_two_halts", p, "t.bin: insn 8: error: instruction after HALT");
   p = valid_program();
-  p->insns[2].f[FLD_DST] = 61;
+  isa_word_set(&p->code[2], FLD_DST, 61);
   expect_prog("program_reports_insn", p, "t.bin: insn 2: error: LOAD writes SPAD rows 61..64");
   p = valid_program();
   p->arch.rows = 0;

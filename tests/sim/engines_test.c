@@ -60,8 +60,8 @@ static void compare_times(const Program *p, const InsnTime *a, const InsnTime *b
     uint64_t y[5] = {b[i].fetch, b[i].start, b[i].ready, b[i].end, b[i].stall};
     for (int k = 0; k < 5; k++)
       if (x[k] != y[k]) {
-        Unit u = isa_ops[p->insns[i].op].unit;
-        diff_set(df, "insn %u (%s, %s unit): %s: fast %llu, detailed %llu", i, isa_ops[p->insns[i].op].name,
+        Unit u = isa_ops[prog_op(p, i)].unit;
+        diff_set(df, "insn %u (%s, %s unit): %s: fast %llu, detailed %llu", i, isa_ops[prog_op(p, i)].name,
                  isa_unit_names[u], names[k], (unsigned long long)x[k], (unsigned long long)y[k]);
         break;
       }
@@ -211,7 +211,10 @@ static Program *edited(const Program *p, uint32_t keep, uint32_t drop) {
   if (!q) return NULL;
   int rc = 0;
   for (uint32_t i = 0; i < keep && rc == 0; i++)
-    if (i != drop) rc = prog_add_insn(q, &p->insns[i]);
+    if (i != drop) {
+      Insn in = prog_insn(p, i);
+      rc = prog_add_insn(q, &in);
+    }
   Insn halt;
   memset(&halt, 0, sizeof halt);
   halt.op = OP_HALT;
@@ -235,28 +238,32 @@ static int legal(const Program *p) {
          randprog_token_bound(p) <= p->arch.token_max;
 }
 
-static int pushes_to(const Insn *in, int v) { return isa_has_field(in->op, FLD_PUSH) && ((in->f[FLD_PUSH] >> v) & 1); }
-static int pops_from(const Insn *in, int u) { return isa_has_field(in->op, FLD_POP) && ((in->f[FLD_POP] >> u) & 1); }
-static int unit_of(const Insn *in) { return (int)isa_ops[in->op].unit; }
+static int has_bit(const InsnWord *w, FieldId f, int bit) {
+  return isa_has_field(isa_word_op(w), f) && ((isa_word_field(w, f) >> bit) & 1);
+}
+static int pushes_to(const InsnWord *w, int v) { return has_bit(w, FLD_PUSH, v); }
+static int pops_from(const InsnWord *w, int u) { return has_bit(w, FLD_POP, u); }
+static int unit_of(const InsnWord *w) { return (int)isa_ops[isa_word_op(w)].unit; }
+static void clear_bit(InsnWord *w, FieldId f, int bit) { isa_word_set(w, f, isa_word_field(w, f) & ~(1 << bit)); }
 
 // Tokens match in FIFO order per channel. The instruction that pops the token instruction i
 // pushes to unit v, or UINT32_MAX when nothing does.
 static uint32_t popper_of(const Program *p, uint32_t i, int v) {
-  int u = unit_of(&p->insns[i]);
+  int u = unit_of(&p->code[i]);
   uint32_t nth = 0;   // pushes on u->v before i
-  for (uint32_t k = 0; k < i; k++) nth += unit_of(&p->insns[k]) == u && pushes_to(&p->insns[k], v);
+  for (uint32_t k = 0; k < i; k++) nth += unit_of(&p->code[k]) == u && pushes_to(&p->code[k], v);
   for (uint32_t k = 0; k < p->n_insns; k++)
-    if (unit_of(&p->insns[k]) == v && pops_from(&p->insns[k], u) && nth-- == 0) return k;
+    if (unit_of(&p->code[k]) == v && pops_from(&p->code[k], u) && nth-- == 0) return k;
   return UINT32_MAX;
 }
 
 // The instruction whose token instruction j pops from unit u, or UINT32_MAX.
 static uint32_t pusher_of(const Program *p, uint32_t j, int u) {
-  int v = unit_of(&p->insns[j]);
+  int v = unit_of(&p->code[j]);
   uint32_t nth = 0;   // pops on u->v before j
-  for (uint32_t k = 0; k < j; k++) nth += unit_of(&p->insns[k]) == v && pops_from(&p->insns[k], u);
+  for (uint32_t k = 0; k < j; k++) nth += unit_of(&p->code[k]) == v && pops_from(&p->code[k], u);
   for (uint32_t k = 0; k < p->n_insns; k++)
-    if (unit_of(&p->insns[k]) == u && pushes_to(&p->insns[k], v) && nth-- == 0) return k;
+    if (unit_of(&p->code[k]) == u && pushes_to(&p->code[k], v) && nth-- == 0) return k;
   return UINT32_MAX;
 }
 
@@ -264,13 +271,13 @@ static uint32_t pusher_of(const Program *p, uint32_t j, int u) {
 static Program *without(const Program *cur, uint32_t i) {
   Program *q = edited(cur, cur->n_insns - 1, UINT32_MAX);
   if (!q) return NULL;
-  const Insn *in = &cur->insns[i];
+  const InsnWord *in = &cur->code[i];
   int u = unit_of(in);
   for (int w = 0; w < NUM_UNITS && u < NUM_UNITS; w++) {
     uint32_t k = pushes_to(in, w) ? popper_of(cur, i, w) : UINT32_MAX;
-    if (k != UINT32_MAX) q->insns[k].f[FLD_POP] &= ~(1 << u);
+    if (k != UINT32_MAX) clear_bit(&q->code[k], FLD_POP, u);
     k = pops_from(in, w) ? pusher_of(cur, i, w) : UINT32_MAX;
-    if (k != UINT32_MAX) q->insns[k].f[FLD_PUSH] &= ~(1 << u);
+    if (k != UINT32_MAX) clear_bit(&q->code[k], FLD_PUSH, u);
   }
   Program *r = edited(q, q->n_insns - 1, i);
   prog_free(q);
@@ -319,12 +326,12 @@ static void report_divergence(const Program *p, const char *label, const Diff *f
     for (uint32_t i = cur->n_insns - 1; i-- > 0;) changed |= keep_if_diverges(&cur, without(cur, i), &best);
     for (uint32_t i = 0; i + 1 < cur->n_insns; i++)
       for (int v = 0; v < NUM_UNITS; v++) {
-        if (!pushes_to(&cur->insns[i], v)) continue;
+        if (!pushes_to(&cur->code[i], v)) continue;
         uint32_t j = popper_of(cur, i, v);
         Program *q = edited(cur, cur->n_insns - 1, UINT32_MAX);
         if (!q) continue;
-        q->insns[i].f[FLD_PUSH] &= ~(1 << v);
-        if (j != UINT32_MAX) q->insns[j].f[FLD_POP] &= ~(1 << unit_of(&cur->insns[i]));
+        clear_bit(&q->code[i], FLD_PUSH, v);
+        if (j != UINT32_MAX) clear_bit(&q->code[j], FLD_POP, unit_of(&cur->code[i]));
         changed |= keep_if_diverges(&cur, q, &best);
       }
   }
@@ -370,7 +377,7 @@ static void cover(const Program *p, int *seen) {
   memset(&cp, 0, sizeof cp);
   Opcode last_array = OP_HALT;   // the compute unit's last PRELOAD, COMPUTE or COMPUTE_OS
   for (uint32_t i = 0; i < p->n_insns; i++) {
-    const Insn *in = &p->insns[i];
+    const Insn insn = prog_insn(p, i), *in = &insn;
     const int64_t *f = in->f;
     Unit u = isa_ops[in->op].unit;
     if (u < NUM_UNITS && f[FLD_POP]) seen[COV_POP_LOAD + u] = 1;
@@ -509,7 +516,7 @@ static void test_generator(void) {
   Program *p = randprog_generate(42, NULL, &d), *q = randprog_generate(42, NULL, &d);
   CHECK(p && q, "generation failed: %s", diag_first(&d));
   if (p && q) {
-    CHECK(p->n_insns == q->n_insns && !memcmp(p->insns, q->insns, p->n_insns * sizeof *p->insns) &&
+    CHECK(p->n_insns == q->n_insns && !memcmp(p->code, q->code, p->n_insns * sizeof *p->code) &&
               arch_equal(&p->arch, &q->arch),
           "seed 42 gave two different programs");
     CHECK(randprog_check_races(p, &d) == 0, "race check: %s", diag_first(&d));
@@ -517,12 +524,12 @@ static void test_generator(void) {
     // without a push somewhere after) must be reported.
     int found = 0;
     for (uint32_t i = 0; i < p->n_insns && !found; i++) {
-      if (!isa_has_field(p->insns[i].op, FLD_POP) || !p->insns[i].f[FLD_POP]) continue;
-      Insn save = p->insns[i];
-      p->insns[i].f[FLD_POP] = 0;
+      if (!isa_has_field(prog_op(p, i), FLD_POP) || !prog_insn(p, i).f[FLD_POP]) continue;
+      InsnWord save = p->code[i];
+      isa_word_set(&p->code[i], FLD_POP, 0);
       diag_init(&d);
       if (randprog_check_races(p, &d)) found = 1;
-      p->insns[i] = save;
+      p->code[i] = save;
     }
     CHECK(found, "removing any single POP never gave a race report");
   }

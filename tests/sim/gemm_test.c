@@ -233,6 +233,59 @@ static void test_double_buffer_speedup(void) {
   check_case("gemm: double buffering takes fewer cycles");
 }
 
+// Operands at the extremes of int8: every product -128 x -128 = 16384 and every product
+// -128 x 127 = -16256, where the fast engine's pairwise 16-bit sums of products are largest and
+// smallest (sim/fast.c PAIR_BIAS), and a mix. On the default arch and on an odd 7x5 one (rows
+// left over after the blocks of four: a pair and a single row; a column after the pairs).
+static void test_extreme_operands(void) {
+  Arch arches[2];
+  arch_default_small_dram(&arches[0]);
+  arch_default_small_dram(&arches[1]);
+  arches[1].rows = 7, arches[1].cols = 5;
+  for (int ai = 0; ai < 2; ai++)
+    for (int pattern = 0; pattern < 3; pattern++) {
+      const Arch *a = &arches[ai];
+      GemmSpec g = spec(19, 2 * a->rows + 3, a->cols + 5, 1, 7);   // raw32: the sums themselves
+      Diag d;
+      diag_init(&d);
+      Program *p = gemmprog_build(a, &g, &d);
+      CHECK(p != NULL, "build failed: %s", diag_first(&d));
+      if (!p) continue;
+      GemmData dat;
+      if (gemmprog_data_new(&g, &dat)) {
+        prog_free(p);
+        CHECK(0, "out of memory");
+        continue;
+      }
+      for (uint32_t i = 0; i < g.M * g.K; i++) dat.A[i] = pattern == 1 && i % 3 == 0 ? 127 : -128;
+      for (uint32_t i = 0; i < g.K * g.N; i++) dat.B[i] = pattern == 2 ? 127 : -128;   // 2: -128 x 127
+      uint64_t nb = gemmprog_c_bytes(&g);
+      int32_t *want = malloc(nb), *got = malloc(nb);
+      if (want && got) gemmprog_reference(&g, dat.A, dat.B, dat.bias, dat.mult, dat.shift, want);
+      for (int mode = 0; mode < 2 && want && got; mode++) {
+        Sim *sim = sim_new(p, mode ? SIM_DETAILED : SIM_FAST, &d);
+        int ok = sim && !sim_set_tensor(sim, "A", dat.A, (uint64_t)g.M * g.K, &d) &&
+                 !sim_set_tensor(sim, "B", dat.B, (uint64_t)g.K * g.N, &d) && !sim_run(sim, &d);
+        CHECK(ok, "%s pattern %d: %s", a->name, pattern, diag_first(&d));
+        if (ok) {
+          sim_get_tensor(sim, prog_find_tensor(p, "C"), got);
+          for (uint64_t e = 0; e < nb / 4; e++)
+            if (got[e] != want[e]) {
+              CHECK(0, "%dx%d pattern %d (%s): C[%llu] = %d, reference %d", a->rows, a->cols, pattern,
+                    mode ? "detailed" : "fast", (unsigned long long)e, got[e], want[e]);
+              break;
+            }
+        }
+        sim_free(sim);
+      }
+      free(want);
+      free(got);
+      gemmprog_data_free(&dat);
+      prog_free(p);
+    }
+  check_case("gemm: int8 extremes (-128, 127) on 16x16 and 7x5");
+}
+
 int main(void) {
   Arch tiny, two, def;
   tiny = testarch_tiny();
@@ -246,6 +299,7 @@ int main(void) {
   test_variants(&tiny, "gemm: every output variant on 4x4");
   test_variants(&two, "gemm: every output variant on 2x2");
   test_default_arch();
+  test_extreme_operands();
   test_double_buffer_speedup();
   return check_status();
 }

@@ -70,7 +70,7 @@ int det_os_can_start(const Det *m, const Insn *in) {
 
 void det_os_start(Det *m, uint32_t k) {
   OsArray *os = &m->cu.os;
-  const Insn *in = &m->p->insns[k];
+  const Insn *in = &m->insns[k];
   uint32_t R = m->a->rows;
   os->seq = 1;
   os->seq_tag = os->ins_next++ & os->ins_mask;

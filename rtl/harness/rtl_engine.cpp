@@ -327,7 +327,7 @@ void RtlRun::account(uint64_t t, const Events &e, int rd_ok, int wr_ok) {
     if (m->cu_acc_wr_accum_o) st->mem_reads[MEM_ST_ACC]++;
   }
   if (m->su_acc_rd_o || m->su_param_rd_o) {
-    const Insn *in = &p_->insns[dma_insn_[UNIT_STORE]];
+    const Insn insn = prog_insn(p_, dma_insn_[UNIT_STORE]), *in = &insn;
     LayerStats *ls = layer_of(dma_insn_[UNIT_STORE]);
     if (m->su_acc_rd_o) {
       st->mem_reads[MEM_ST_ACC]++;

@@ -188,12 +188,13 @@ static void test_compute_os_text(void) {
   Program *p = assemble(a, "a.s"), *q = assemble(b, "b.s");
   CHECK(p && q, "compute_os does not assemble");
   if (p && q) {
-    const int64_t *f = p->insns[0].f;
-    CHECK(p->insns[0].op == OP_COMPUTE_OS && f[FLD_SRC] == 3 && f[FLD_ACC_ADDR] == 9 && f[FLD_ROWS] == 4 &&
+    Insn in = prog_insn(p, 0);
+    const int64_t *f = in.f;
+    CHECK(in.op == OP_COMPUTE_OS && f[FLD_SRC] == 3 && f[FLD_ACC_ADDR] == 9 && f[FLD_ROWS] == 4 &&
               f[FLD_WSRC] == 7 && f[FLD_KLEN] == 6 && f[FLD_KSTRIDE] == 5 && f[FLD_ACCUM] == 1 &&
               f[FLD_POP] == 1 && f[FLD_PUSH] == 4,
           "compute_os fields");
-    CHECK(!memcmp(&p->insns[0], &q->insns[0], sizeof(Insn)), "spellings give different COMPUTE_OS");
+    CHECK(!memcmp(&p->code[0], &q->code[0], sizeof(InsnWord)), "spellings give different COMPUTE_OS");
     check_round_trip(p, "compute_os");
   }
   prog_free(p);

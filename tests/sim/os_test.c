@@ -63,7 +63,7 @@ static void check_both(const Program *p, const Want *w, const WantStats *ws) {
       CHECK(t[k].fetch == w[k].f && t[k].start == w[k].s && t[k].ready == w[k].r && t[k].end == w[k].e &&
                 t[k].stall == 0,
             "%s: insn %u (%s): f %llu s %llu ready %llu e %llu stall %llu; want %llu %llu %llu %llu 0", mn, k,
-            isa_ops[p->insns[k].op].name, (unsigned long long)t[k].fetch, (unsigned long long)t[k].start,
+            isa_ops[prog_op(p, k)].name, (unsigned long long)t[k].fetch, (unsigned long long)t[k].start,
             (unsigned long long)t[k].ready, (unsigned long long)t[k].end, (unsigned long long)t[k].stall,
             (unsigned long long)w[k].f, (unsigned long long)w[k].s, (unsigned long long)w[k].r,
             (unsigned long long)w[k].e);

@@ -891,7 +891,7 @@ int prog_load(const char *path, Program **out, Diag *d) {
   size_t len;
   Diag quiet;   // a file that cannot be mapped (empty, say) is read, and reported, the usual way
   diag_init(&quiet);
-  int mapped = file_map(path, &buf, &len, &quiet) == 0;
+  int mapped = strcmp(path, "-") && file_map(path, &buf, &len, &quiet) == 0;   // "-": stdin, never a file named -
   if (!mapped && file_read_all(path, &buf, &len, d)) return -1;
   int kept = 0;
   int rc = read_program(buf, len, buf, mapped, path, out, &kept, d);

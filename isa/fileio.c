@@ -19,7 +19,8 @@ int file_read_all(const char *path, uint8_t **out, size_t *len, Diag *d) {
   FILE *f = is_stdin ? stdin : fopen(path, "rb");
   if (!f) return diag_error(d, "%s: error: cannot open: %s", path, strerror(errno));
   struct stat st;
-  if (!is_stdin && (fstat(fileno(f), &st) || !S_ISREG(st.st_mode))) {   // /dev/zero, a FIFO, a directory...
+  int regular = !fstat(fileno(f), &st) && S_ISREG(st.st_mode);
+  if (!is_stdin && !regular) {   // /dev/zero, a FIFO, a directory...
     fclose(f);
     return diag_error(d, "%s: error: not a regular file", path);
   }
@@ -28,7 +29,8 @@ int file_read_all(const char *path, uint8_t **out, size_t *len, Diag *d) {
   int rc = 0;
   // Sized from the file once (programs are tens of megabytes: doubling copied them and touched
   // twice the pages); the loop still copes with a file that grows while it is read.
-  if (st.st_size > 0 && (uintmax_t)st.st_size < SIZE_MAX / 2 && (buf = malloc((size_t)st.st_size + 2)))
+  // (stdin: only when it is a redirected regular file; a pipe grows the buffer as it reads.)
+  if (regular && st.st_size > 0 && (uintmax_t)st.st_size < SIZE_MAX / 2 && (buf = malloc((size_t)st.st_size + 2)))
     cap = (size_t)st.st_size + 2;
   setvbuf(f, NULL, _IONBF, 0);   // fread straight into buf, not through stdio's buffer
   for (;;) {

@@ -53,6 +53,10 @@ expect run-stdin-json 0 '"program": "-"' -- sh -c "$SASIM run - --json - <'$T/fi
 $SASIM disasm - <"$T/file.bin" >"$T/dis.s" 2>"$T/err" && $SASIM asm - -o - --compress <"$T/dis.s" >"$T/re.bin" 2>>"$T/err"
 cmp -s "$T/re.bin" "$T/file.bin" && pass asm-disasm-stdio || fail asm-disasm-stdio "$(head -c 300 "$T/err")"
 : >"$T/empty"
+# "-" is stdin even where a file named "-" exists.
+mkdir -p "$T/dash" && echo junk >"$T/dash/-"
+SASIM_ABS=$(cd "$(dirname "$SASIM")" && pwd)/sasim
+expect run-stdin-not-file-dash 0 '^output fc3: int8 \[1,10\] crc32' -- sh -c "cd '$T/dash' && '$SASIM_ABS' run - <'$T/file.bin'"
 expect run-stdin-empty 1 '^-: \+0x0: error: truncated' -- sh -c "$SASIM run - <'$T/empty'"
 expect run-stdin-garbage 1 '^-: .*error' -- sh -c "echo hello | $SASIM run -"
 

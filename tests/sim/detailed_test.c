@@ -9,6 +9,7 @@
 #include "../../isa/numerics.h"
 #include "../../sim/sim_internal.h"
 #include "../common/check.h"
+#include "../common/insnbuild.h"
 #include "../common/testarch.h"
 #include "../common/gemmprog.h"
 
@@ -28,17 +29,6 @@ static Insn mk_load(int mem, uint64_t dst, uint64_t addr, int outer, int inner, 
   in.f[FLD_NSEG] = nseg;
   in.f[FLD_SEGLEN] = seglen;
   return in;
-}
-
-static Insn mk_rows(Opcode op, uint64_t src, int rows) {
-  Insn in = isa_insn(op);
-  in.f[FLD_SRC] = (int64_t)src;
-  in.f[FLD_ROWS] = rows;
-  return in;
-}
-
-static void add(Program *p, Insn in) {
-  if (prog_add_insn(p, &in)) abort();
 }
 
 // Runs p in detailed mode; returns the machine (caller frees) or NULL. *rc gets sim_run's result.
@@ -80,11 +70,11 @@ static void test_worked_example(void) {
   prog_add_data(p, 0, bytes, 4);
   Insn in = mk_load(MEM_SPAD, 0, 0, 1, 4, 1, 4);   // strides 0: every row reads bytes 0..3
   in.f[FLD_PUSH] = U_COMPUTE;
-  add(p, in);                                       // 0: f 0, s 1, beats 1..4, ready 5, end 14
-  in = mk_rows(OP_PRELOAD, 0, 4);
+  insn_add(p, in);                                       // 0: f 0, s 1, beats 1..4, ready 5, end 14
+  in = insn_rows(OP_PRELOAD, 0, 4);
   in.f[FLD_POP] = U_LOAD;
-  add(p, in);                                       // 1: f 1, s 15, ready 16, end 15+4-1 = 18
-  add(p, isa_insn(OP_HALT));                              // 2: f 2: s = e = 2, ready 3
+  insn_add(p, in);                                       // 1: f 1, s 15, ready 16, end 15+4-1 = 18
+  insn_add(p, isa_insn(OP_HALT));                              // 2: f 2: s = e = 2, ready 3
   Diag d;
   int rc;
   Sim *s = run(p, &d, &rc);
@@ -131,18 +121,18 @@ static void test_load_gather(void) {
   in.f[FLD_SEG_STRIDE] = 5;
   in.f[FLD_MULT] = 3;
   in.f[FLD_SHIFT] = 1;
-  add(p, in);
+  insn_add(p, in);
   // 1: rows 2, 3 of SPAD; row o: segments [1+16o, +3) and [6+16o, +3).
   // Beats (B = 4): row 0: k 0 | k 1, 2; row 1: k 4 | k 5, 6 -> 6 beats.
   // f 1, s 2: beats in 2, 3, 4, 5; F = 4 in flight until 12: beats 5, 6 in 12, 13.
   // ready 14, end 13 + 10 = 23, stall 6..11 = 6 cycles.
-  add(p, mk_load(MEM_SPAD, 2, 1, 2, 1, 2, 3));
-  add(p, mk_load(MEM_ACC, 0, 200, 1, 1, 1, 4));   // 2: ACC row 0 := scaled, rest 0
+  insn_add(p, mk_load(MEM_SPAD, 2, 1, 2, 1, 2, 3));
+  insn_add(p, mk_load(MEM_ACC, 0, 200, 1, 1, 1, 4));   // 2: ACC row 0 := scaled, rest 0
   in = mk_load(MEM_ACC, 1, 200, 1, 1, 1, 4);      // 3: ACC row 1 += scaled, rest unchanged
   in.f[FLD_ACCUM] = 1;
-  add(p, in);
-  add(p, mk_load(MEM_PARAM, 0, 300, 1, 1, 1, 8));   // 4: PARAM row 0 := {1, -1, 0 ...}
-  add(p, isa_insn(OP_HALT));
+  insn_add(p, in);
+  insn_add(p, mk_load(MEM_PARAM, 0, 300, 1, 1, 1, 8));   // 4: PARAM row 0 := {1, -1, 0 ...}
+  insn_add(p, isa_insn(OP_HALT));
   Diag d;
   diag_init(&d);
   Sim *s = sim_new(p, SIM_DETAILED, &d);
@@ -199,9 +189,9 @@ static void test_fetch_queue_space(void) {
   Arch a = testarch_tiny();
   a.queue_depth[UNIT_LOAD] = 1;
   Program *p = prog_new(&a);
-  add(p, mk_load(MEM_SPAD, 0, 0, 1, 1, 1, 4));   // 0: f 0, s 1, beat 1, ready 2, end 11
-  add(p, mk_load(MEM_SPAD, 1, 4, 1, 1, 1, 4));   // 1: in the queue at the start of 1: f 2, s 3, end 13
-  add(p, isa_insn(OP_HALT));                           // 2: f 3
+  insn_add(p, mk_load(MEM_SPAD, 0, 0, 1, 1, 1, 4));   // 0: f 0, s 1, beat 1, ready 2, end 11
+  insn_add(p, mk_load(MEM_SPAD, 1, 4, 1, 1, 1, 4));   // 1: in the queue at the start of 1: f 2, s 3, end 13
+  insn_add(p, isa_insn(OP_HALT));                           // 2: f 3
   Diag d;
   int rc;
   Sim *s = run(p, &d, &rc);
@@ -238,18 +228,18 @@ static void gemm_ref(const Sim *s, int32_t *acc, uint32_t src, uint32_t accr, ui
 static void test_compute_banks(void) {
   Arch a = testarch_tiny();
   Program *p = prog_new(&a);
-  add(p, mk_rows(OP_PRELOAD, 0, 4));   // 0: f 0, s 1, ready 2, end 4 (bank 0)
-  Insn in = mk_rows(OP_COMPUTE, 0, 3);   // 1: f 1, bank 0 complete after 4: s 5, ready 8,
-  add(p, in);                            //    end 5 + 3 - 1 + 4 + 4 - 1 = 14
-  add(p, mk_rows(OP_PRELOAD, 4, 3));   // 2: f 2, s 8 (unit ready; chain free since 5), end 11 (bank 1)
-  in = mk_rows(OP_COMPUTE, 3, 2);        // 3: f 3, bank 1 complete after 11: s 12, ready 14, end 20
+  insn_add(p, insn_rows(OP_PRELOAD, 0, 4));   // 0: f 0, s 1, ready 2, end 4 (bank 0)
+  Insn in = insn_rows(OP_COMPUTE, 0, 3);   // 1: f 1, bank 0 complete after 4: s 5, ready 8,
+  insn_add(p, in);                            //    end 5 + 3 - 1 + 4 + 4 - 1 = 14
+  insn_add(p, insn_rows(OP_PRELOAD, 4, 3));   // 2: f 2, s 8 (unit ready; chain free since 5), end 11 (bank 1)
+  in = insn_rows(OP_COMPUTE, 3, 2);        // 3: f 3, bank 1 complete after 11: s 12, ready 14, end 20
   in.f[FLD_ACC_ADDR] = 3;
-  add(p, in);
-  add(p, mk_rows(OP_PRELOAD, 8, 4));   // 4: f 4; bank 0 in use until COMPUTE 1 ends at 14: s 15, end 18
-  in = mk_rows(OP_COMPUTE, 5, 1);        // 5: queue full at the start of 5 (insns 1-4): f 6;
+  insn_add(p, in);
+  insn_add(p, insn_rows(OP_PRELOAD, 8, 4));   // 4: f 4; bank 0 in use until COMPUTE 1 ends at 14: s 15, end 18
+  in = insn_rows(OP_COMPUTE, 5, 1);        // 5: queue full at the start of 5 (insns 1-4): f 6;
   in.f[FLD_ACCUM] = 1;                   //    s 19, ready 20, end 19 + 0 + 4 + 4 - 1 = 26
-  add(p, in);
-  add(p, isa_insn(OP_HALT));                 // 6: f 7
+  insn_add(p, in);
+  insn_add(p, isa_insn(OP_HALT));                 // 6: f 7
   Diag d;
   diag_init(&d);
   Sim *s = sim_new(p, SIM_DETAILED, &d);
@@ -330,14 +320,14 @@ static void test_store_maxpool(void) {
   in.f[FLD_SH] = in.f[FLD_SW] = 2;
   in.f[FLD_PAD_T] = in.f[FLD_PAD_L] = 1;
   in.f[FLD_IN_H] = in.f[FLD_IN_W] = 3;
-  add(p, in);
+  insn_add(p, in);
   in = isa_insn(OP_CFG_STORE);       // 1: f 1, s 2
   in.f[FLD_ACT] = ACT_RELU;
   in.f[FLD_PARAMS] = 1;
   in.f[FLD_PROW] = 2;
   in.f[FLD_STRIDE_OUTER] = 8;
   in.f[FLD_STRIDE_INNER] = 4;
-  add(p, in);
+  insn_add(p, in);
   // 2: f 2, s 3; W = 4, S = 2, D = 2; one aligned beat per row at 0x100 + 8o + 4i.
   // Row 0 reads 3-6, ready 3+3+2 = 8, beat 8. Row 1 reads 7-10, ready 12, beat 12.
   // Row 2: slot of row 0 free from 9: reads 11-14, ready 16, beat 16.
@@ -348,11 +338,11 @@ static void test_store_maxpool(void) {
   in.f[FLD_OUTER] = in.f[FLD_INNER] = 2;
   in.f[FLD_COLS] = 4;
   in.f[FLD_PUSH] = U_LOAD;
-  add(p, in);
+  insn_add(p, in);
   in = isa_insn(OP_CFG_LOAD);        // 3: f 3, waits for the STORE's token: s 31, end 31
   in.f[FLD_POP] = U_STORE;
-  add(p, in);
-  add(p, isa_insn(OP_HALT));         // 4: f 4
+  insn_add(p, in);
+  insn_add(p, isa_insn(OP_HALT));         // 4: f 4
   Diag d;
   diag_init(&d);
   Sim *s = sim_new(p, SIM_DETAILED, &d);
@@ -417,19 +407,19 @@ static void test_store_avgpool(void) {
   in.f[FLD_POOL] = POOL_AVG;
   in.f[FLD_KH] = in.f[FLD_KW] = in.f[FLD_SH] = in.f[FLD_SW] = 2;
   in.f[FLD_IN_H] = in.f[FLD_IN_W] = 2;
-  add(p, in);
+  insn_add(p, in);
   in = isa_insn(OP_CFG_STORE);
   in.f[FLD_ACT] = ACT_CLAMP;
   in.f[FLD_CLAMP_LO] = -5;
   in.f[FLD_CLAMP_HI] = 20;
   in.f[FLD_PARAMS] = 1;
-  add(p, in);
+  insn_add(p, in);
   in = isa_insn(OP_STORE);
   in.f[FLD_DRAM_ADDR] = 0x203;   // unaligned: bytes 0x203..0x205 -> two beats with strobes
   in.f[FLD_OUTER] = in.f[FLD_INNER] = 1;
   in.f[FLD_COLS] = 3;
-  add(p, in);
-  add(p, isa_insn(OP_HALT));
+  insn_add(p, in);
+  insn_add(p, isa_insn(OP_HALT));
   prog_add_data(p, 0x200, (uint8_t[8]){0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee}, 8);
   Diag d;
   diag_init(&d);
@@ -472,7 +462,7 @@ static void test_store_raw32(void) {
   Program *p = prog_new(&a);
   Insn in = isa_insn(OP_CFG_STORE);   // 0: f 0, s 1
   in.f[FLD_STRIDE_INNER] = 16;
-  add(p, in);
+  insn_add(p, in);
   // 1: f 1, s 2. Row 0 read 2, ready 4: beats 4-7. Row 1 read 3, ready 5; its first beat waits
   // for the slot of beat 4: issues 14, then 15, 16, 17 (slots of 5, 6, 7). ready 18, end 27,
   // stall 8..13 = 6.
@@ -483,8 +473,8 @@ static void test_store_raw32(void) {
   in.f[FLD_OUTER] = 1;
   in.f[FLD_INNER] = 2;
   in.f[FLD_COLS] = 4;
-  add(p, in);
-  add(p, isa_insn(OP_HALT));
+  insn_add(p, in);
+  insn_add(p, isa_insn(OP_HALT));
   Diag d;
   diag_init(&d);
   Sim *s = sim_new(p, SIM_DETAILED, &d);
@@ -523,14 +513,14 @@ static void test_store_fifo(void) {
     Program *p = prog_new(&a);
     Insn in = isa_insn(OP_CFG_STORE);   // 0: f 0, s 1
     in.f[FLD_STRIDE_INNER] = 4;
-    add(p, in);
+    insn_add(p, in);
     in = isa_insn(OP_STORE);            // 1: f 1, s 2, three aligned one-beat rows
     in.f[FLD_DRAM_ADDR] = 0x40;
     in.f[FLD_OUTER] = 1;
     in.f[FLD_INNER] = 3;
     in.f[FLD_COLS] = 4;
-    add(p, in);
-    add(p, isa_insn(OP_HALT));
+    insn_add(p, in);
+    insn_add(p, isa_insn(OP_HALT));
     Diag d;
     int rc;
     Sim *s = run(p, &d, &rc);
@@ -555,11 +545,11 @@ static void test_layers(void) {
   prog_add_layer(p, "conv1");
   prog_add_layer(p, "fc");
   Insn in = isa_insn(OP_LAYER);
-  add(p, in);                          // 0: f 0; copies s 1 in each unit
-  add(p, mk_rows(OP_PRELOAD, 0, 2));   // 1: f 1, s 2, ready 3, end 5
+  insn_add(p, in);                          // 0: f 0; copies s 1 in each unit
+  insn_add(p, insn_rows(OP_PRELOAD, 0, 2));   // 1: f 1, s 2, ready 3, end 5
   in.f[FLD_LAYER_ID] = 1;
-  add(p, in);                          // 2: f 2, copies s 3
-  add(p, isa_insn(OP_HALT));                 // 3: f 3
+  insn_add(p, in);                          // 2: f 2, copies s 3
+  insn_add(p, isa_insn(OP_HALT));                 // 3: f 3
   Diag d;
   int rc;
   Sim *s = run(p, &d, &rc);
@@ -594,9 +584,9 @@ static void test_token_overflow(void) {
   Program *p = prog_new(&a);
   Insn in = isa_insn(OP_CFG_LOAD);
   in.f[FLD_PUSH] = U_COMPUTE;
-  add(p, in);   // f 0, s 1, e 1: count 1 from 2
-  add(p, in);   // f 1, s 2, e 2: count 2 from 3
-  add(p, isa_insn(OP_HALT));
+  insn_add(p, in);   // f 0, s 1, e 1: count 1 from 2
+  insn_add(p, in);   // f 1, s 2, e 2: count 2 from 3
+  insn_add(p, isa_insn(OP_HALT));
   Diag d;
   int rc;
   Sim *s = run(p, &d, &rc);
@@ -613,11 +603,11 @@ static void test_deadlock(void) {
   Arch a = testarch_tiny();
   a.queue_depth[UNIT_COMPUTE] = 1;
   Program *p = prog_new(&a);
-  Insn in = mk_rows(OP_PRELOAD, 0, 1);
+  Insn in = insn_rows(OP_PRELOAD, 0, 1);
   in.f[FLD_POP] = U_STORE;
-  add(p, in);
-  add(p, in);
-  add(p, isa_insn(OP_HALT));
+  insn_add(p, in);
+  insn_add(p, in);
+  insn_add(p, isa_insn(OP_HALT));
   Diag d;
   int rc;
   Sim *s = run(p, &d, &rc);

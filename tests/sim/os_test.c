@@ -11,6 +11,7 @@
 #include "../../isa/npy.h"
 #include "../../sim/sim.h"
 #include "../common/check.h"
+#include "../common/insnbuild.h"
 #include "../common/testarch.h"
 
 #define U_LOAD 1
@@ -27,17 +28,6 @@ static Insn os(uint64_t src, uint64_t kstride, uint64_t wsrc, int klen, uint64_t
   in.f[FLD_ROWS] = rows;
   in.f[FLD_ACCUM] = accum;
   return in;
-}
-
-static Insn rows_insn(Opcode op, uint64_t src, int rows) {
-  Insn in = isa_insn(op);
-  in.f[FLD_SRC] = (int64_t)src;
-  in.f[FLD_ROWS] = rows;
-  return in;
-}
-
-static void add(Program *p, Insn in) {
-  if (prog_add_insn(p, &in)) abort();
 }
 
 typedef struct {
@@ -88,10 +78,10 @@ static void check_both(const Program *p, const Want *w, const WantStats *ws) {
 static void test_single(void) {
   Arch a = testarch_tiny();
   Program *p = prog_new(&a);
-  add(p, os(0, 4, 0, 6, 0, 4, 0));   // 0: M 4, K 6, J 2: s 1, ready 1 + max(6, 4 + 4) = 9, e 1 + 6 + 9 = 16
-  add(p, os(8, 5, 6, 5, 4, 3, 1));   // 1: M 3, K 5, J 2: unit free at 9; drain rule s + 5 >= 1 + 6 + 4:
+  insn_add(p, os(0, 4, 0, 6, 0, 4, 0));   // 0: M 4, K 6, J 2: s 1, ready 1 + max(6, 4 + 4) = 9, e 1 + 6 + 9 = 16
+  insn_add(p, os(8, 5, 6, 5, 4, 3, 1));   // 1: M 3, K 5, J 2: unit free at 9; drain rule s + 5 >= 1 + 6 + 4:
                                      //    s 9, ready 9 + max(5, 4 + 3) = 16, e 9 + 5 + 9 = 23
-  add(p, isa_insn(OP_HALT));         // 2: f 2, s = e = 2, ready 3; cycles 24
+  insn_add(p, isa_insn(OP_HALT));         // 2: f 2, s = e = 2, ready 3; cycles 24
   static const Want w[] = {{0, 1, 9, 16}, {1, 9, 16, 23}, {2, 2, 3, 2}};
   // busy 1..15, idle 0 and 16..23; MACs 4*6*4 + 3*5*4; slots K*R*C = 6*16 + 5*16; SPAD M*J = 8 + 6;
   // WBUF K = 6 + 5; ACC rows written 4 + 3, read 3 (ACCUM)
@@ -105,13 +95,13 @@ static void test_single(void) {
 static void test_drain_rule(void) {
   Arch a = testarch_tiny();
   Program *p = prog_new(&a);
-  add(p, os(0, 0, 0, 2, 0, 2, 0));   // 0: M 2, K 2: s 1, ready 1 + max(2, 2) = 3, e 1 + 2 + 9 = 12
-  add(p, os(4, 0, 2, 3, 4, 4, 0));   // 1: M 4, K 3: unit free at 3, rule (b) s + 3 >= 1 + 2 + 4: s 4,
+  insn_add(p, os(0, 0, 0, 2, 0, 2, 0));   // 0: M 2, K 2: s 1, ready 1 + max(2, 2) = 3, e 1 + 2 + 9 = 12
+  insn_add(p, os(4, 0, 2, 3, 4, 4, 0));   // 1: M 4, K 3: unit free at 3, rule (b) s + 3 >= 1 + 2 + 4: s 4,
                                      //    ready 4 + 4 = 8, e 4 + 3 + 9 = 16 (drains 10+c..13+c follow
                                      //    insn 0's 6+c..9+c without a gap)
-  add(p, os(8, 0, 5, 1, 8, 1, 0));   // 2: M 1, K 1: unit free at 8, rule (b) s + 1 >= 4 + 3 + 4: s 10,
+  insn_add(p, os(8, 0, 5, 1, 8, 1, 0));   // 2: M 1, K 1: unit free at 8, rule (b) s + 1 >= 4 + 3 + 4: s 10,
                                      //    ready 11, e 10 + 1 + 9 = 20
-  add(p, isa_insn(OP_HALT));         // 3: f 3; cycles 21
+  insn_add(p, isa_insn(OP_HALT));         // 3: f 3; cycles 21
   static const Want w[] = {{0, 1, 3, 12}, {1, 4, 8, 16}, {2, 10, 11, 20}, {3, 3, 4, 3}};
   // busy 1-2, 4-7, 10; wait_resource 3, 8, 9; idle 0 and 11..20
   WantStats ws = {21, 7, 3, 11, 2 * 2 * 4 + 4 * 3 * 4 + 1 * 1 * 4, (2 + 3 + 1) * 16, 2 + 4 + 1, 6, 7, 0};
@@ -124,16 +114,16 @@ static void test_drain_rule(void) {
 static void test_mode_switch(void) {
   Arch a = testarch_tiny();
   Program *p = prog_new(&a);
-  add(p, rows_insn(OP_PRELOAD, 0, 4));   // 0: s 1, ready 2, e 4 (bank 0)
-  Insn c = rows_insn(OP_COMPUTE, 0, 2);
+  insn_add(p, insn_rows(OP_PRELOAD, 0, 4));   // 0: s 1, ready 2, e 4 (bank 0)
+  Insn c = insn_rows(OP_COMPUTE, 0, 2);
   c.f[FLD_ACC_ADDR] = 0;
-  add(p, c);                             // 1: bank complete: s 5, ready 7, e 5 + 2 - 1 + 4 + 4 - 1 = 13
-  add(p, os(0, 4, 0, 4, 8, 4, 0));       // 2: rule (a) s >= 13 + 1: s 14, ready 18, e 14 + 4 + 9 = 27
-  add(p, rows_insn(OP_PRELOAD, 4, 2));   // 3: rule (c) s >= 27 + 1: s 28, ready 29, e 31 (bank 1)
-  c = rows_insn(OP_COMPUTE, 4, 3);
+  insn_add(p, c);                             // 1: bank complete: s 5, ready 7, e 5 + 2 - 1 + 4 + 4 - 1 = 13
+  insn_add(p, os(0, 4, 0, 4, 8, 4, 0));       // 2: rule (a) s >= 13 + 1: s 14, ready 18, e 14 + 4 + 9 = 27
+  insn_add(p, insn_rows(OP_PRELOAD, 4, 2));   // 3: rule (c) s >= 27 + 1: s 28, ready 29, e 31 (bank 1)
+  c = insn_rows(OP_COMPUTE, 4, 3);
   c.f[FLD_ACC_ADDR] = 16;
-  add(p, c);                             // 4: bank 1 complete: s 32, ready 35, e 32 + 3 - 1 + 7 = 41
-  add(p, isa_insn(OP_HALT));             // 5: f 5; cycles 42
+  insn_add(p, c);                             // 4: bank 1 complete: s 32, ready 35, e 32 + 3 - 1 + 7 = 41
+  insn_add(p, isa_insn(OP_HALT));             // 5: f 5; cycles 42
   static const Want w[] = {{0, 1, 2, 4}, {1, 5, 7, 13}, {2, 14, 18, 27}, {3, 28, 29, 31}, {4, 32, 35, 41}, {5, 5, 6, 5}};
   // busy 1, 5-6, 14-17, 28, 32-34 = 11; wait_resource 2-4, 7-13, 18-27, 29-31 = 23; idle 0, 35-41
   // MACs: 2*4*4 (bank 0: K 4) + 4*4*4 + 3*2*4 (bank 1: K 2); slots 2*16 + 4*16 + 3*16
@@ -175,32 +165,32 @@ static void test_data(void) {
   Insn in = isa_insn(OP_CFG_LOAD);
   in.f[FLD_STRIDE_INNER] = 4;
   in.f[FLD_MULT] = 1;
-  add(p, in);
+  insn_add(p, in);
   in = isa_insn(OP_LOAD);   // SPAD 0..19 := bytes 0x00..0x4f
   in.f[FLD_MEM] = MEM_SPAD;
   in.f[FLD_OUTER] = 1;
   in.f[FLD_INNER] = 20;
   in.f[FLD_NSEG] = 1;
   in.f[FLD_SEGLEN] = 4;
-  add(p, in);
+  insn_add(p, in);
   in.f[FLD_MEM] = MEM_WBUF;   // WBUF 0..12 := bytes 0x80..0xb3
   in.f[FLD_DRAM_ADDR] = 0x80;
   in.f[FLD_INNER] = 13;
-  add(p, in);
+  insn_add(p, in);
   in.f[FLD_MEM] = MEM_ACC;   // ACC 7..9 := bytes 0x100..0x10b as int8 (MULT 1, SHIFT 0)
   in.f[FLD_DRAM_ADDR] = 0x100;
   in.f[FLD_DST] = 7;
   in.f[FLD_INNER] = 3;
   in.f[FLD_PUSH] = U_COMPUTE;
-  add(p, in);
+  insn_add(p, in);
   Insn o1 = os(2, 5, 3, 10, 7, 3, 1), o2 = os(1, 0, 0, 3, 12, 4, 0);
   o1.f[FLD_POP] = U_LOAD;
   o2.f[FLD_PUSH] = U_STORE;
-  add(p, o1);
-  add(p, o2);
+  insn_add(p, o1);
+  insn_add(p, o2);
   in = isa_insn(OP_CFG_STORE);
   in.f[FLD_STRIDE_INNER] = 16;
-  add(p, in);
+  insn_add(p, in);
   in = isa_insn(OP_STORE);   // ACC 7..15 -> 0x400 as int32
   in.f[FLD_RAW32] = 1;
   in.f[FLD_SRC] = 7;
@@ -209,8 +199,8 @@ static void test_data(void) {
   in.f[FLD_INNER] = 9;
   in.f[FLD_COLS] = 4;
   in.f[FLD_POP] = U_COMPUTE;
-  add(p, in);
-  add(p, isa_insn(OP_HALT));
+  insn_add(p, in);
+  insn_add(p, isa_insn(OP_HALT));
   // The expected machine state, from the bytes.
   int8_t spad[20 * 4], wbuf[13 * 4];
   int32_t acc[16 * 4];

@@ -6,10 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "../isa/asm.h"
+#include "../isa/fileio.h"
 #include "cli_args.h"
 #include "compile.h"
 #include "net.h"
@@ -48,32 +47,11 @@ static char *default_out(const char *net, const char *ext) {
 }
 
 static int write_text(const char *path, const char *text, Diag *d) {
-  struct stat st;
-  int in_place = !strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode));   // stdout, /dev/null, a FIFO
-  if (in_place) {   // text is safe on a terminal; a rename would replace a device
-    FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-    if (!f) return diag_error(d, "%s: error: cannot write: %s", path, strerror(errno));
-    int bad = fputs(text, f) == EOF;
-    if ((f == stdout ? fflush(f) : fclose(f)) || bad) return diag_error(d, "%s: error: write failed", path);
-    return 0;
-  }
-  size_t n = strlen(path) + 16;
-  char *tmp = malloc(n);
-  if (!tmp) return diag_error(d, "sacc: error: out of memory");
-  snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "wb");
-  int rc = 0;
-  if (!f) {
-    rc = diag_error(d, "%s: error: cannot write: %s", tmp, strerror(errno));
-  } else {
-    size_t len = strlen(text);
-    int bad = fwrite(text, 1, len, f) != len;
-    if (fclose(f) || bad) rc = diag_error(d, "%s: error: write failed: %s", tmp, strerror(errno));
-    else if (rename(tmp, path)) rc = diag_error(d, "%s: error: cannot rename to %s: %s", tmp, path, strerror(errno));
-    if (rc) remove(tmp);
-  }
-  free(tmp);
-  return rc;
+  FileOut out;
+  if (file_out_open(&out, path, 0, d)) return -1;   // text is fine on a terminal
+  int ok = !file_out_write(&out, text, strlen(text));
+  if (!ok) diag_error(d, "%s: error: write failed: %s", path, strerror(errno));
+  return file_out_close(&out, ok, d);
 }
 
 int cmd_compile(int argc, char **argv) {

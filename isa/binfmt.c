@@ -9,13 +9,10 @@
 
 #include "fileio.h"
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zlib.h>
 
 // ---- layout constants (docs/BINARY.md) ----
@@ -380,31 +377,24 @@ int prog_write(const Program *p, int compress, uint8_t **out, size_t *len, Diag 
   return rc;
 }
 
-// Writes to a file descriptor, gathering small pieces (chunk headers) into one write.
+// Writes to an output file, gathering small pieces (chunk headers) into one write.
 typedef struct {
-  int fd;
-  int err;              // errno of a failed write, or EIO for a write of 0 bytes
+  FileOut *out;
+  int err;              // errno of a failed write
   size_t n;             // bytes gathered
   uint8_t buf[65536];
 } FdSink;
 
-static int fd_write_all(FdSink *s, const uint8_t *bytes, size_t n) {
-  for (size_t done = 0; done < n;) {
-    ssize_t w = write(s->fd, bytes + done, n - done);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      s->err = w < 0 ? errno : EIO;
-      return -1;
-    }
-    done += (size_t)w;
-  }
-  return 0;
+static int sink_write(FdSink *s, const void *bytes, size_t n) {
+  if (!file_out_write(s->out, bytes, n)) return 0;
+  s->err = errno;
+  return -1;
 }
 
-static int fd_flush(FdSink *s) {
+static int sink_flush(FdSink *s) {
   size_t n = s->n;
   s->n = 0;
-  return fd_write_all(s, s->buf, n);
+  return sink_write(s, s->buf, n);
 }
 
 static int put_fd(void *ctx, const void *bytes, size_t n) {
@@ -414,66 +404,24 @@ static int put_fd(void *ctx, const void *bytes, size_t n) {
     s->n += n;
     return 0;
   }
-  return fd_flush(s) || fd_write_all(s, bytes, n);
+  return sink_flush(s) || sink_write(s, bytes, n);
 }
 
 int prog_save(const Program *p, const char *path, int compress, Diag *d) {
-  struct stat st;
-  int is_stdout = !strcmp(path, "-");
-  if (is_stdout || (!stat(path, &st) && !S_ISREG(st.st_mode))) {
-    // -o - (stdout, never a terminal), or /dev/null or a FIFO, which a rename would replace.
-    uint8_t *bytes;
-    size_t n;
-    if (prog_write(p, compress, &bytes, &n, d)) return -1;
-    int rc = 0;
-    if (is_stdout) {
-      rc = file_write_stdout(bytes, n, d);
-    } else {
-      FILE *f = fopen(path, "wb");
-      rc = f ? 0 : diag_error(d, "%s: error: cannot write: %s", path, strerror(errno));
-      if (f) {
-        int bad = fwrite(bytes, 1, n, f) != n;
-        if (fclose(f) || bad) rc = diag_error(d, "%s: error: write failed: %s", path, strerror(errno));
-      }
-    }
-    free(bytes);
-    return rc;
-  }
   Layout l;
   if (layout_build(p, compress, &l, d)) {
     layout_free(&l);
     return -1;
   }
-  size_t tmp_size = strlen(path) + 40;
-  char *tmp = malloc(tmp_size);
   FdSink *sink = malloc(sizeof *sink);
-  if (!tmp || !sink) {
-    free(tmp);
-    free(sink);
-    layout_free(&l);
-    return diag_error(d, "%s: error: out of memory", path);
+  FileOut out;
+  int rc = !sink ? diag_error(d, "%s: error: out of memory", path) : file_out_open(&out, path, 1, d);
+  if (!rc) {
+    *sink = (FdSink){.out = &out};
+    int ok = !layout_emit(p, &l, put_fd, sink) && !sink_flush(sink);
+    if (!ok) diag_error(d, "%s: error: cannot write: %s", path, strerror(sink->err));
+    rc = file_out_close(&out, ok, d);
   }
-  // A fresh name beside the target (same file system, so rename() is atomic).
-  int fd = -1;
-  for (int i = 0; i < 100 && fd < 0; i++) {
-    snprintf(tmp, tmp_size, "%s.tmp%ld.%d", path, (long)getpid(), i);
-    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    if (fd < 0 && errno != EEXIST) break;
-  }
-  int rc = 0;
-  if (fd < 0) {
-    rc = diag_error(d, "%s: error: cannot create %s: %s", path, tmp, strerror(errno));
-    goto out;
-  }
-  sink->fd = fd, sink->err = 0, sink->n = 0;
-  if (layout_emit(p, &l, put_fd, sink) || fd_flush(sink))
-    rc = diag_error(d, "%s: error: cannot write %s: %s", path, tmp, strerror(sink->err));
-  if (!rc && fsync(fd)) rc = diag_error(d, "%s: error: cannot sync %s: %s", path, tmp, strerror(errno));
-  if (close(fd) && !rc) rc = diag_error(d, "%s: error: cannot close %s: %s", path, tmp, strerror(errno));
-  if (!rc && rename(tmp, path)) rc = diag_error(d, "%s: error: cannot rename %s to it: %s", path, tmp, strerror(errno));
-  if (rc) unlink(tmp);
-out:
-  free(tmp);
   free(sink);
   layout_free(&l);
   return rc;

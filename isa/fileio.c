@@ -62,12 +62,64 @@ int file_read_all(const char *path, uint8_t **out, size_t *len, Diag *d) {
   return 0;
 }
 
-int file_write_stdout(const void *buf, size_t n, Diag *d) {
-  if (isatty(STDOUT_FILENO))
-    return diag_error(d, "-: error: refusing to write a binary to a terminal (redirect stdout to a file or a pipe)");
-  int bad = fwrite(buf, 1, n, stdout) != n;
-  if (fflush(stdout) || bad) return diag_error(d, "-: error: write to stdout failed: %s", strerror(errno));
+int file_out_open(FileOut *o, const char *path, int binary, Diag *d) {
+  o->path = path, o->tmp = NULL, o->fd = -1;
+  struct stat st;
+  if (!strcmp(path, "-")) {
+    if (binary && isatty(STDOUT_FILENO))
+      return diag_error(d, "-: error: refusing to write a binary to a terminal (redirect stdout to a file or a pipe)");
+    fflush(stdout);   // whatever stdio holds goes first
+    o->fd = STDOUT_FILENO;
+    return 0;
+  }
+  if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+    o->fd = open(path, O_WRONLY);
+    return o->fd < 0 ? diag_error(d, "%s: error: cannot write: %s", path, strerror(errno)) : 0;
+  }
+  size_t n = strlen(path) + 40;
+  if (!(o->tmp = malloc(n))) return diag_error(d, "%s: error: out of memory", path);
+  // A fresh name beside the target (same file system, so rename() is atomic).
+  for (int i = 0; i < 100 && o->fd < 0; i++) {
+    snprintf(o->tmp, n, "%s.tmp%ld.%d", path, (long)getpid(), i);
+    o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (o->fd < 0 && errno != EEXIST) break;
+  }
+  if (o->fd >= 0) return 0;
+  int rc = diag_error(d, "%s: error: cannot create %s: %s", path, o->tmp, strerror(errno));
+  free(o->tmp);
+  o->tmp = NULL;
+  return rc;
+}
+
+int file_out_write(FileOut *o, const void *buf, size_t n) {
+  const uint8_t *b = buf;
+  for (size_t done = 0; done < n;) {
+    ssize_t w = write(o->fd, b + done, n - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      if (w == 0) errno = EIO;
+      return -1;
+    }
+    done += (size_t)w;
+  }
   return 0;
+}
+
+int file_out_close(FileOut *o, int ok, Diag *d) {
+  int rc = 0;
+  if (!o->tmp) {   // stdout or written in place
+    if (o->fd != STDOUT_FILENO && close(o->fd) && ok)
+      rc = diag_error(d, "%s: error: cannot close: %s", o->path, strerror(errno));
+    return ok ? rc : -1;
+  }
+  if (ok && fsync(o->fd)) rc = diag_error(d, "%s: error: cannot sync %s: %s", o->path, o->tmp, strerror(errno));
+  if (close(o->fd) && ok && !rc) rc = diag_error(d, "%s: error: cannot close %s: %s", o->path, o->tmp, strerror(errno));
+  if (ok && !rc && rename(o->tmp, o->path))
+    rc = diag_error(d, "%s: error: cannot rename %s to it: %s", o->path, o->tmp, strerror(errno));
+  if (!ok || rc) unlink(o->tmp);
+  free(o->tmp);
+  o->tmp = NULL;
+  return ok ? rc : -1;
 }
 
 int file_map(const char *path, uint8_t **out, size_t *len, Diag *d) {

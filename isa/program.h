@@ -108,7 +108,7 @@ int prog_check_rest(const Program *p, const ProgCheckState *st, const char *file
 // Serializes to a newly allocated buffer (*out, caller frees). compress: deflate the DATA section.
 int prog_write(const Program *p, int compress, uint8_t **out, size_t *len, Diag *d);
 // Writes to path through a temporary file and a rename: never a half-written file. "-" is
-// stdout, refused when it is a terminal (file_write_stdout). An existing file that is not a
+// stdout, refused when it is a terminal (file_out_open, isa/fileio.h). An existing file that is not a
 // regular one (/dev/null, a FIFO) is written in place: renaming onto it would replace it.
 int prog_save(const Program *p, const char *path, int compress, Diag *d);
 // Parses and fully validates a binary (header, sections, CRCs, arch, code, tensors, data,

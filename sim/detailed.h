@@ -6,6 +6,8 @@
 #ifndef SA_DETAILED_H
 #define SA_DETAILED_H
 
+#include <stdio.h>
+
 #include "detailed_step.h"
 #include "dram.h"
 #include "sim_internal.h"
@@ -272,6 +274,8 @@ int det_compute_can_start(const Det *m, const Insn *in);
 const char *det_compute_blocker(const Det *m, const Insn *in);
 void det_compute_start(Det *m, uint32_t k);
 void det_compute_update(Det *m);
+// --pe-trace: the "ACC writes:" line of a cycle, from a per-column AccWrite log (both modes).
+void det_trace_acc_writes(FILE *f, const AccWrite *wlog, uint32_t cols);
 int det_compute_active(const Det *m);
 
 // detailed_os.c: the output-stationary mode, driven by detailed_array.c.

@@ -296,12 +296,14 @@ static void trace_array(Det *m, int writes) {
     }
     fputc('\n', f);
   }
-  if (!writes) return;
+  if (writes) det_trace_acc_writes(f, cu->wlog, C);
+}
+
+void det_trace_acc_writes(FILE *f, const AccWrite *wlog, uint32_t cols) {
   fprintf(f, "  ACC writes:");
-  for (uint32_t c = 0; c < C; c++)
-    if (cu->wlog[c].row != UINT64_MAX)
-      fprintf(f, " [%llu][%u]%s%d", (unsigned long long)cu->wlog[c].row, c, cu->wlog[c].accum ? "+=" : "=",
-              cu->wlog[c].sum);
+  for (uint32_t c = 0; c < cols; c++)
+    if (wlog[c].row != UINT64_MAX)
+      fprintf(f, " [%llu][%u]%s%d", (unsigned long long)wlog[c].row, c, wlog[c].accum ? "+=" : "=", wlog[c].sum);
   fputc('\n', f);
 }
 

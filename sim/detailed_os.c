@@ -276,13 +276,7 @@ static void trace_os(Det *m, int writes) {
     }
     fputc('\n', f);
   }
-  if (!writes) return;
-  fprintf(f, "  ACC writes:");
-  for (uint32_t c = 0; c < C; c++)
-    if (os->wlog[c].row != UINT64_MAX)
-      fprintf(f, " [%llu][%u]%s%d", (unsigned long long)os->wlog[c].row, c, os->wlog[c].accum ? "+=" : "=",
-              os->wlog[c].sum);
-  fputc('\n', f);
+  if (writes) det_trace_acc_writes(f, os->wlog, C);
 }
 
 void det_os_update(Det *m) {

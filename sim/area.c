@@ -15,16 +15,15 @@ double area_logic_mm2(const EnergyTable *t, double transistors) {
   return transistors * t->um2_per_transistor / t->logic_utilization * 1e-6;
 }
 
-// Bits of memory m (docs/ARCH.md: SPAD R bytes a row, WBUF C bytes, ACC and PARAM 4 C bytes).
-static double mem_bits(const Arch *a, MemStatId m) {
+void area_mem_shape(const Arch *a, MemStatId m, double *row_bytes, double *rows) {
   switch (m) {
-  case MEM_ST_SPAD: return 8.0 * a->spad_rows * a->rows;
-  case MEM_ST_WBUF: return 8.0 * a->wbuf_rows * a->cols;
-  case MEM_ST_ACC: return 32.0 * a->acc_rows * a->cols;
-  case MEM_ST_PARAM: return 32.0 * a->param_rows * a->cols;
+  case MEM_ST_SPAD: *row_bytes = a->rows, *rows = a->spad_rows; return;
+  case MEM_ST_WBUF: *row_bytes = a->cols, *rows = a->wbuf_rows; return;
+  case MEM_ST_ACC: *row_bytes = 4.0 * a->cols, *rows = a->acc_rows; return;
+  case MEM_ST_PARAM: *row_bytes = 4.0 * a->cols, *rows = a->param_rows; return;
   case MEM_ST_COUNT: break;
   }
-  return 0;
+  *row_bytes = *rows = 0;
 }
 
 void area_of(const Arch *a, const EnergyTable *t, AreaReport *out) {
@@ -35,7 +34,9 @@ void area_of(const Arch *a, const EnergyTable *t, AreaReport *out) {
   out->sram_mm2 = 0;
   for (int m = 0; m < MEM_ST_COUNT; m++) {
     double cell = t->sram_cell_um2 * (1 + t->sram_port_factor * (t->sram_ports[m] - 1));
-    double mm2 = s * mem_bits(a, (MemStatId)m) * cell / t->sram_array_efficiency * 1e-6;
+    double row_bytes, rows;
+    area_mem_shape(a, (MemStatId)m, &row_bytes, &rows);
+    double mm2 = s * 8.0 * row_bytes * rows * cell / t->sram_array_efficiency * 1e-6;
     out->mm2[AR_SPAD + m] = mm2;
     out->sram_mm2 += mm2;
   }

@@ -22,5 +22,8 @@ double area_array_transistors(const EnergyTable *t, uint32_t rows, uint32_t cols
 // mm² of logic with that many transistors (placed, at the table's utilization; before scale_area).
 double area_logic_mm2(const EnergyTable *t, double transistors);
 void area_of(const Arch *a, const EnergyTable *t, AreaReport *out);
+// Bytes of one row of on-chip memory m and its rows (docs/ARCH.md: SPAD rows of R int8, WBUF
+// rows of C int8, ACC and PARAM rows of C int32): the geometry both models price.
+void area_mem_shape(const Arch *a, MemStatId m, double *row_bytes, double *rows);
 
 #endif

@@ -313,21 +313,9 @@ int energy_load_file(const char *path, EnergyTable *t, Diag *d) {
 
 // --- Energy of a run ------------------------------------------------------------------------------
 
-// Bytes of one row and of the whole memory m (docs/ARCH.md).
-static void mem_shape(const Arch *a, MemStatId m, double *row_bytes, double *rows) {
-  switch (m) {
-  case MEM_ST_SPAD: *row_bytes = a->rows, *rows = a->spad_rows; return;
-  case MEM_ST_WBUF: *row_bytes = a->cols, *rows = a->wbuf_rows; return;
-  case MEM_ST_ACC: *row_bytes = 4.0 * a->cols, *rows = a->acc_rows; return;
-  case MEM_ST_PARAM: *row_bytes = 4.0 * a->cols, *rows = a->param_rows; return;
-  case MEM_ST_COUNT: break;
-  }
-  *row_bytes = *rows = 0;
-}
-
 double energy_sram_row_pj(const EnergyTable *t, const Arch *a, MemStatId m) {
   double row_bytes, rows;
-  mem_shape(a, m, &row_bytes, &rows);
+  area_mem_shape(a, m, &row_bytes, &rows);
   double kib = row_bytes * rows / 1024.0;
   return 8.0 * row_bytes * (t->sram_bit_pj_base + t->sram_bit_pj_per_sqrt_kib * sqrt(kib));
 }

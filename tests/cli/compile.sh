@@ -29,13 +29,7 @@ for f in workloads/nets/*.json; do
     expect "unsupported-$n" 1 "error: .*$why" -- $SACC compile "$f" -o "$T/$n.bin"
     continue
   fi
-  if ! $SACC compile "$f" -o "$T/$n.bin" >"$T/err" 2>&1; then fail "net-$n" "sacc compile: $(head -c 300 "$T/err")"; continue; fi
-  if ! $SASIM run "$T/$n.bin" >"$T/$n.out" 2>"$T/err"; then fail "net-$n" "sasim run: $(head -c 300 "$T/err")"; continue; fi
-  outputs "$T/$n.out" >"$T/got"
-  outputs "tests/golden/$n.ref.txt" >"$T/want"
-  if [ ! -s "$T/want" ]; then fail "net-$n" "no tests/golden/$n.ref.txt"
-  elif cmp -s "$T/got" "$T/want"; then pass "net-$n"
-  else fail "net-$n" "outputs differ from the reference: $(diff "$T/want" "$T/got" | head -4 | tr '\n' ' ')"; fi
+  golden_net "net-$n" "$f"
 done
 
 # Conflicting layouts (a tensor read densely and by a padded conv; a reshape read by a padded
@@ -72,9 +66,7 @@ if cmp -s "$T/f.json" "$T/d.json"; then pass engines-agree; else fail engines-ag
 
 # A small arch: tiles that do not divide the array or the buffers.
 for n in tiny_cnn residual edge_odd edge_channels edge_depthwise edge_pooling depthwise; do
-  if $SACC compile workloads/nets/$n.json --arch workloads/arch/tiny.json -o "$T/t.bin" >"$T/err" 2>&1 &&
-     $SASIM run "$T/t.bin" >"$T/t.out" 2>&1 && [ "$(outputs "$T/t.out")" = "$(outputs "tests/golden/$n.ref.txt")" ]
-  then pass "tiny-arch-$n"; else fail "tiny-arch-$n" "$(head -c 300 "$T/err")"; fi
+  golden_net "tiny-arch-$n" "workloads/nets/$n.json" --arch workloads/arch/tiny.json
 done
 
 # --calib: the compiled program matches `sacc ref --calib` with the same file (float network).

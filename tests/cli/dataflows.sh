@@ -13,28 +13,15 @@ CLI_PREFIX=dataflow
 . tests/cli/lib.sh
 BIG="alexnet vgg16 resnet18 resnet50 mobilenetv2"
 case $B in *asan*) small_only=1 ;; *) small_only=0 ;; esac
-outputs() { grep '^output ' "$1" | sort; }
 cyc() { sed -n 's/^\([0-9][0-9]*\) cycles$/\1/p' "$1"; }
-
-# run_net NAME NET ARCH: compile --dataflow os for ARCH, run, compare with the golden outputs.
-run_net() {
-  if ! $SACC compile "$2" --dataflow os --arch "workloads/arch/$3.json" -o "$T/$1.bin" >"$T/err" 2>&1; then
-    fail "os-$3-$1" "sacc compile: $(head -c 300 "$T/err")"; return; fi
-  if ! $SASIM run "$T/$1.bin" >"$T/$1.out" 2>"$T/err"; then fail "os-$3-$1" "sasim run: $(head -c 300 "$T/err")"; return; fi
-  outputs "$T/$1.out" >"$T/got"
-  outputs "tests/golden/$1.ref.txt" >"$T/want"
-  if [ ! -s "$T/want" ]; then fail "os-$3-$1" "no tests/golden/$1.ref.txt"
-  elif cmp -s "$T/got" "$T/want"; then pass "os-$3-$1"
-  else fail "os-$3-$1" "outputs differ from the reference: $(diff "$T/want" "$T/got" | head -4 | tr '\n' ' ')"; fi
-}
 
 for f in workloads/nets/*.json; do
   n=$(basename "$f" .json)
   case " $BIG " in *" $n "*) [ $small_only = 1 ] && continue ;; esac
-  run_net "$n" "$f" default
+  golden_net "os-default-$n" "$f" --dataflow os
 done
 for n in tiny_cnn residual edge_odd edge_channels edge_depthwise edge_pooling depthwise; do
-  run_net "$n" "workloads/nets/$n.json" tiny
+  golden_net "os-tiny-$n" "workloads/nets/$n.json" --dataflow os --arch workloads/arch/tiny.json
 done
 
 # The OS program is another program: COMPUTE_OS instead of PRELOAD/COMPUTE, other cycles; and the

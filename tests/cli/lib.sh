@@ -10,3 +10,16 @@ expect() {
   if [ -n "$pat" ] && ! grep -qE -- "$pat" "$T/out"; then fail "$name" "no line matching /$pat/ in: $(head -c 300 "$T/out")"; return; fi
   pass "$name"
 }
+# golden_net TEST NET [SACC_ARGS...]: compiles NET with $SACC (and the args), runs it on $SASIM,
+# and passes TEST when its output lines (name, shape, CRC32) equal tests/golden/<NET name>.ref.txt.
+golden_net() {
+  name=$1 net=$2; shift 2
+  g=tests/golden/$(basename "$net" .json).ref.txt
+  if ! $SACC compile "$net" "$@" -o "$T/g.bin" >"$T/g.err" 2>&1; then fail "$name" "sacc compile: $(head -c 300 "$T/g.err")"; return; fi
+  if ! $SASIM run "$T/g.bin" >"$T/g.out" 2>"$T/g.err"; then fail "$name" "sasim run: $(head -c 300 "$T/g.err")"; return; fi
+  grep '^output ' "$T/g.out" | sort >"$T/g.got"
+  grep '^output ' "$g" 2>/dev/null | sort >"$T/g.want"
+  if [ ! -s "$T/g.want" ]; then fail "$name" "no $g"
+  elif cmp -s "$T/g.got" "$T/g.want"; then pass "$name"
+  else fail "$name" "outputs differ from the reference: $(diff "$T/g.want" "$T/g.got" | head -4 | tr '\n' ' ')"; fi
+}

@@ -162,7 +162,7 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     if (df == DF_OS) {
       // One COMPUTE_OS per (N tile, R-row block of the M tile) over the chunk's K (kc tiles of R
       // rows): a block takes K cycles; the drain (2R + C) shows only at the end of a step.
-      step_compute = g_avg * (double)cdiv((int64_t)tm, R) * fmax(kc_avg * R, (double)R);
+      step_compute = g_avg * (double)cdiv((int64_t)tm, R) * kc_avg * R;
       drain = 2.0 * R + C;
     } else {
       step_compute = g_avg * kc_avg * fmax(tm, (tm + 2.0 * R + C - 1) / 2);

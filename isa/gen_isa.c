@@ -23,7 +23,7 @@ static const char *const kind_names[] = {
 // Timing classes, named as in docs/TIMING.md.
 static const char *const timing_names[] = {
     [T_DMA_READ] = "dma read", [T_CONFIG] = "configuration", [T_PRELOAD] = "preload",
-    [T_STREAM] = "stream",     [T_OS_STREAM] = "output-stationary stream",
+    [T_STREAM] = "stream",     [T_OS_STREAM] = "output-stationary stream", [T_IS_STREAM] = "input-stationary stream",
     [T_DMA_WRITE] = "dma write",  [T_HALT] = "halt",
 };
 _Static_assert(sizeof timing_names / sizeof timing_names[0] == T_HALT + 1, "a timing class has no name");

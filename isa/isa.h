@@ -43,7 +43,7 @@ typedef enum { K_U, K_S, K_E, K_UNITS, K_CNT } FieldKind;
 // Execution units. UNIT_ALL and UNIT_FETCH are routing classes, not units.
 typedef enum { UNIT_LOAD, UNIT_COMPUTE, UNIT_STORE, UNIT_ALL, UNIT_FETCH } Unit;
 #define NUM_UNITS 3
-typedef enum { T_DMA_READ, T_CONFIG, T_PRELOAD, T_STREAM, T_OS_STREAM, T_DMA_WRITE, T_HALT } TimingClass;
+typedef enum { T_DMA_READ, T_CONFIG, T_PRELOAD, T_STREAM, T_OS_STREAM, T_IS_STREAM, T_DMA_WRITE, T_HALT } TimingClass;
 
 typedef struct {
   const char *name;       // upper-case mnemonic, NULL for an illegal opcode

@@ -70,9 +70,19 @@ static int check_load(const Arch *a, const ProgCheckState *st, const Insn *in, c
   uint64_t addr = uval(in->f[FLD_DRAM_ADDR]);
   const char *key;
   uint64_t limit = mem_rows(a, mem, &key);
-  if (check_rows(where, "LOAD writes", mem_name(mem), uval(in->f[FLD_DST]), outer * inner, limit, key, d)) return -1;
   uint64_t row_bytes = nseg * seglen, cap = mem_row_bytes(a, mem);
-  if (row_bytes > cap)
+  if (in->f[FLD_TSTRIDE] && !in->f[FLD_TRANSPOSE])
+    return diag_error(d, "%s: error: LOAD TSTRIDE=%llu needs TRANSPOSE=1", where, (unsigned long long)in->f[FLD_TSTRIDE]);
+  if (in->f[FLD_TRANSPOSE]) {
+    // Row r goes down WBUF column r mod C, from row DST + (r div C)*TSTRIDE (docs/ISA.md, LOAD).
+    if (mem != MEM_WBUF)
+      return diag_error(d, "%s: error: LOAD TRANSPOSE=1 needs MEM=WBUF (MEM=%s)", where, mem_name(mem));
+    uint64_t first = sat_add(uval(in->f[FLD_DST]), sat_mul((outer * inner - 1) / a->cols, uval(in->f[FLD_TSTRIDE])));
+    if (check_rows(where, "transposed LOAD writes", "WBUF", first, row_bytes, limit, key, d)) return -1;
+  } else {
+    if (check_rows(where, "LOAD writes", mem_name(mem), uval(in->f[FLD_DST]), outer * inner, limit, key, d)) return -1;
+  }
+  if (!in->f[FLD_TRANSPOSE] && row_bytes > cap)
     return diag_error(d, "%s: error: LOAD row of %llu bytes (NSEG %llu x SEGLEN %llu) exceeds a %s row of %llu bytes",
                       where, (unsigned long long)row_bytes, (unsigned long long)nseg, (unsigned long long)seglen,
                       mem_name(mem), (unsigned long long)cap);
@@ -114,6 +124,22 @@ static int check_compute_os(const Arch *a, const Insn *in, const char *where, Di
     return -1;
   if (check_rows(where, "COMPUTE_OS writes", "ACC", uval(in->f[FLD_ACC_ADDR]), rows, a->acc_rows, "acc.rows", d))
     return -1;
+  return 0;
+}
+
+// COMPUTE_IS writes column block b = m div C of its ROWS streamed rows into ACC rows
+// ACC_ADDR + b*ASTRIDE .. + COLS-1 (docs/TIMING.md §6).
+static int check_compute_is(const Arch *a, const ProgCheckState *st, const Insn *in, const char *where, Diag *d) {
+  uint64_t rows = uval(in->f[FLD_ROWS]), cols = uval(in->f[FLD_COLS]);
+  if (cols > a->cols)
+    return diag_error(d, "%s: error: COMPUTE_IS COLS=%llu exceeds array.cols=%u", where, (unsigned long long)cols,
+                      a->cols);
+  if (check_rows(where, "COMPUTE_IS reads", "SPAD", uval(in->f[FLD_SRC]), rows, a->spad_rows, "spad.rows", d))
+    return -1;
+  uint64_t first = sat_add(uval(in->f[FLD_ACC_ADDR]), sat_mul((rows - 1) / a->cols, uval(in->f[FLD_ASTRIDE])));
+  if (check_rows(where, "COMPUTE_IS writes", "ACC", first, cols, a->acc_rows, "acc.rows", d)) return -1;
+  if (!st->seen_preload)
+    return diag_error(d, "%s: error: COMPUTE_IS before any PRELOAD (no inputs in the array)", where);
   return 0;
 }
 
@@ -193,6 +219,8 @@ int prog_check_insn(const Program *p, ProgCheckState *st, const Insn *in, const 
     return check_compute(a, st, in, where, d);
   case OP_COMPUTE_OS:
     return check_compute_os(a, in, where, d);
+  case OP_COMPUTE_IS:
+    return check_compute_is(a, st, in, where, d);
   case OP_STORE:
     return check_store(a, st, in, where, d);
   case OP_CFG_STORE:

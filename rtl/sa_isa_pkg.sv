@@ -13,6 +13,7 @@ package sa_isa_pkg;
     OP_PRELOAD = 6'h08,
     OP_COMPUTE = 6'h09,
     OP_COMPUTE_OS = 6'h0a,
+    OP_COMPUTE_IS = 6'h0b,
     OP_STORE = 6'h10,
     OP_CFG_STORE = 6'h11,
     OP_CFG_POOL = 6'h12,
@@ -43,6 +44,8 @@ package sa_isa_pkg;
   localparam int unsigned POOL_W = 2;
   localparam int unsigned ACCUM_LSB = 14;  // 1: add into the accumulator rows; 0: overwrite them
   localparam int unsigned ACCUM_W = 1;
+  localparam int unsigned TRANSPOSE_LSB = 15;  // 1: LOAD row r lands in WBUF column r mod ARRAY_COLS, its bytes down the rows (MEM=WBUF only)
+  localparam int unsigned TRANSPOSE_W = 1;
   localparam int unsigned RAW32_LSB = 14;  // 1: STORE writes raw int32 accumulators, no post-processing
   localparam int unsigned RAW32_W = 1;
   localparam int unsigned PARAMS_LSB = 14;  // 1: take bias/multiplier/shift from PARAM rows; 0: identity (0, 1, 0)
@@ -93,7 +96,7 @@ package sa_isa_pkg;
   localparam int unsigned NSEG_W = 8;
   localparam int unsigned SEGLEN_LSB = 96;  // bytes per LOAD segment
   localparam int unsigned SEGLEN_W = 16;
-  localparam int unsigned COLS_LSB = 88;  // columns (channels) written per STORE row
+  localparam int unsigned COLS_LSB = 88;  // columns (channels) written per STORE row, or array columns whose results COMPUTE_IS writes (<= array cols)
   localparam int unsigned COLS_W = 16;
   localparam int unsigned WSRC_LSB = 64;  // first WBUF row streamed by COMPUTE_OS (row k holds B[k][0..ARRAY_COLS-1])
   localparam int unsigned WSRC_W = 16;
@@ -101,6 +104,10 @@ package sa_isa_pkg;
   localparam int unsigned KLEN_W = 16;
   localparam int unsigned KSTRIDE_LSB = 96;  // SPAD rows between consecutive ARRAY_ROWS-wide K blocks of COMPUTE_OS's A operand
   localparam int unsigned KSTRIDE_W = 16;
+  localparam int unsigned ASTRIDE_LSB = 64;  // ACC rows between the blocks of ARRAY_COLS streamed rows of COMPUTE_IS
+  localparam int unsigned ASTRIDE_W = 16;
+  localparam int unsigned TSTRIDE_LSB = 112;  // WBUF rows between the blocks of ARRAY_COLS rows of a transposed LOAD (0 unless TRANSPOSE)
+  localparam int unsigned TSTRIDE_W = 16;
   localparam int unsigned STRIDE_OUTER_LSB = 64;  // DRAM byte stride between outer rows
   localparam int unsigned STRIDE_OUTER_W = 24;
   localparam int unsigned STRIDE_INNER_LSB = 88;  // DRAM byte stride between inner rows
@@ -109,11 +116,12 @@ package sa_isa_pkg;
   localparam int unsigned SEG_STRIDE_W = 20;
 
   // Bits each format uses (OP included); every other bit must be 0.
-  localparam logic [INSN_W-1:0] FMT_LOAD_MASK = 128'h0000ffffffffffff_ffffffffffff7fff;
+  localparam logic [INSN_W-1:0] FMT_LOAD_MASK = 128'hffffffffffffffff_ffffffffffffffff;
   localparam logic [INSN_W-1:0] FMT_CFG_LOAD_MASK = 128'hffffffffffffffff_ffffffff00fc0fff;
   localparam logic [INSN_W-1:0] FMT_PRELOAD_MASK = 128'h0000000000000000_ffff0000ffff0fff;
   localparam logic [INSN_W-1:0] FMT_COMPUTE_MASK = 128'h0000000000000000_ffffffffffff4fff;
   localparam logic [INSN_W-1:0] FMT_COMPUTE_OS_MASK = 128'h0000ffffffffffff_ffffffffffff4fff;
+  localparam logic [INSN_W-1:0] FMT_COMPUTE_IS_MASK = 128'h000000ffff00ffff_ffffffffffff4fff;
   localparam logic [INSN_W-1:0] FMT_STORE_MASK = 128'h000000ffffffffff_ffffffffffff4fff;
   localparam logic [INSN_W-1:0] FMT_CFG_STORE_MASK = 128'h00000fffffffffff_0000ffffffff7fff;
   localparam logic [INSN_W-1:0] FMT_CFG_POOL_MASK = 128'h0000000000000000_ffffffffffff3fff;

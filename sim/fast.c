@@ -629,6 +629,7 @@ static int start_insn(Fast *f, Unit u, uint64_t s) {
   case OP_COMPUTE_OS:
     if (exec_compute_os(f, in, &tm, ls)) return -1;
     break;
+  case OP_COMPUTE_IS: break;   // TEMPORARY: rejected by sim_new until implemented
   case OP_STORE: exec_store(f, in, &tm, ls); break;
   case OP_CFG_STORE: f->cfg_store = *in; break;
   case OP_CFG_POOL: f->cfg_pool = *in; break;

@@ -72,6 +72,23 @@ static Insn compute_os(int64_t src, int64_t kstride, int64_t wsrc, int64_t klen,
   return in;
 }
 
+static Insn compute_is(int64_t src, int64_t acc, int64_t rows, int64_t astride, int64_t cols) {
+  Insn in = isa_insn(OP_COMPUTE_IS);
+  in.f[FLD_SRC] = src;
+  in.f[FLD_ACC_ADDR] = acc;
+  in.f[FLD_ROWS] = rows;
+  in.f[FLD_ASTRIDE] = astride;
+  in.f[FLD_COLS] = cols;
+  return in;
+}
+
+static Insn load_t(int64_t dst, int64_t outer, int64_t inner, int64_t nseg, int64_t seglen, int64_t tstride) {
+  Insn in = load(MEM_WBUF, dst, 0, outer, inner, nseg, seglen);
+  in.f[FLD_TRANSPOSE] = 1;
+  in.f[FLD_TSTRIDE] = tstride;
+  return in;
+}
+
 static Insn store(int64_t src, int64_t addr, int64_t outer, int64_t inner, int64_t cols, int raw32) {
   Insn in = isa_insn(OP_STORE);
   in.f[FLD_SRC] = src;
@@ -245,6 +262,30 @@ static void test_compute_os(void) {
   expect("compute_os_acc", ac, N(ac), "COMPUTE_OS writes ACC rows 37..40, beyond acc.rows=40");
   Insn k0[] = {compute_os(0, 4, 0, 0, 0, 4)};
   expect("compute_os_klen_zero", k0, N(k0), "KLEN=0 out of range");
+}
+
+// Input-stationary: a transposed LOAD writes column blocks of C = 6 LOAD rows TSTRIDE rows apart,
+// each NSEG*SEGLEN rows long (longer than a WBUF row is fine); COMPUTE_IS writes COLS ACC rows
+// per block of C streamed rows, ASTRIDE apart.
+static void test_input_stationary(void) {
+  Insn ok[] = {load_t(2, 2, 4, 4, 5, 10), preload(0, 4), compute_is(52, 30, 12, 4, 6)};
+  expect("is_exact_fit", ok, N(ok), NULL);    // WBUF 12..31; SPAD 52..63; ACC 34..39
+  Insn lt[] = {load_t(3, 2, 4, 4, 5, 10)};
+  expect("is_load_wbuf", lt, N(lt), "transposed LOAD writes WBUF rows 13..32, beyond wbuf.rows=32");
+  Insn lm[] = {load(MEM_SPAD, 0, 0, 1, 1, 1, 4)};
+  lm[0].f[FLD_TRANSPOSE] = 1;
+  expect("is_load_needs_wbuf", lm, N(lm), "LOAD TRANSPOSE=1 needs MEM=WBUF");
+  Insn ls[] = {load(MEM_WBUF, 0, 0, 1, 1, 1, 4)};
+  ls[0].f[FLD_TSTRIDE] = 3;
+  expect("is_tstride_needs_transpose", ls, N(ls), "LOAD TSTRIDE=3 needs TRANSPOSE=1");
+  Insn ac[] = {preload(0, 4), compute_is(52, 31, 12, 4, 6)};
+  expect("is_compute_acc", ac, N(ac), "COMPUTE_IS writes ACC rows 35..40, beyond acc.rows=40");
+  Insn sp[] = {preload(0, 4), compute_is(53, 0, 12, 4, 6)};
+  expect("is_compute_spad", sp, N(sp), "COMPUTE_IS reads SPAD rows 53..64, beyond spad.rows=64");
+  Insn co[] = {preload(0, 4), compute_is(0, 0, 1, 0, 7)};
+  expect("is_compute_cols", co, N(co), "COMPUTE_IS COLS=7 exceeds array.cols=6");
+  Insn np[] = {compute_is(0, 0, 1, 0, 1)};
+  expect("is_compute_before_preload", np, N(np), "COMPUTE_IS before any PRELOAD");
 }
 
 static void test_store(void) {
@@ -437,6 +478,7 @@ int main(void) {
   test_load_dram();
   test_preload_compute();
   test_compute_os();
+  test_input_stationary();
   test_store();
   test_store_pool();
   test_cfg_store_layer();

@@ -403,6 +403,8 @@ static void cover(const Program *p, int *seen) {
       if (last_array == OP_COMPUTE_OS) seen[COV_WS_AFTER_OS] = 1;
       last_array = in->op;
       break;
+    case OP_COMPUTE_IS:   // TEMPORARY: randprog does not generate it yet
+      break;
     case OP_COMPUTE_OS:
       seen[f[FLD_ACCUM] ? COV_OS_ACCUM : COV_OS_OVERWRITE] = 1;
       if (f[FLD_ROWS] < a->rows) seen[COV_OS_ROWS_SHORT] = 1;

@@ -199,7 +199,7 @@ static int acc_write(Det *m) {
     RowTag *rt = &cu->rowtag[b->tag];
     cu->wlog[c] = (AccWrite){.row = rt->acc_row, .sum = b->psum, .accum = rt->accum};
     if (m->log && m->log->acc)
-      m->log->acc[c] = (SimAccWrite){.row = rt->acc_row, .value = b->psum, .accum = rt->accum, .insn = rt->insn};
+      m->log->acc[c] = (SimAccWrite){.row = rt->acc_row, .value = b->psum, .accum = rt->accum, .bank = c, .insn = rt->insn};
     n++;
     if (rt->acc_row < m->a->acc_rows) {
       int32_t *x = &m->s->acc[rt->acc_row * C + c];

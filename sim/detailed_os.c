@@ -139,7 +139,7 @@ static int drain_step(Det *m) {
       *x = oi->accum ? sa_wrap_add32(*x, b->v) : b->v;
       os->wlog[c] = (AccWrite){.row = at, .sum = b->v, .accum = oi->accum};
       if (m->log && m->log->acc)
-        m->log->acc[c] = (SimAccWrite){.row = at, .value = b->v, .accum = oi->accum, .insn = oi->insn};
+        m->log->acc[c] = (SimAccWrite){.row = at, .value = b->v, .accum = oi->accum, .bank = c, .insn = oi->insn};
       n++;
       if (c == 0) {
         LayerStats *ls = det_layer(m, oi->insn);

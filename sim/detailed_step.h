@@ -22,7 +22,9 @@ typedef struct {
   uint64_t row;                   // ACC row, UINT64_MAX when the column wrote nothing
   int32_t value;                  // the value written (added to the row when accum)
   int accum;
-  uint32_t insn;                  // the COMPUTE or COMPUTE_OS it belongs to
+  uint32_t bank;                  // the ACC column written: the array column, except for
+                                  // COMPUTE_IS (row m's m mod C, docs/TIMING.md §6)
+  uint32_t insn;                  // the COMPUTE, COMPUTE_OS or COMPUTE_IS it belongs to
 } SimAccWrite;
 
 typedef struct {

@@ -409,7 +409,7 @@ void RtlRun::cycle(uint64_t t, SimCycleLog *mine) {
     if (mine->acc) {
       for (unsigned c = 0; c < a_->cols; c++) {
         SimAccWrite &w = mine->acc[c];
-        w = SimAccWrite{UINT64_MAX, 0, 0, 0};
+        w = SimAccWrite{UINT64_MAX, 0, 0, c, 0};
         if (!get_bits(m->arr_we_o, c, 1)) continue;
         w.row = get_bits(m->arr_row_o, 16 * c, 16);
         w.value = (int32_t)(uint32_t)get_bits(m->arr_data_o, 32 * c, 32);
@@ -528,7 +528,7 @@ int RtlRun::compare_cycle(const SimCycleLog &ref, const SimCycleLog &mine, const
   for (unsigned c = 0; ref.acc && mine.acc && c < a_->cols; c++) {
     const SimAccWrite &x = ref.acc[c], &y = mine.acc[c];
     bool none = x.row == UINT64_MAX && y.row == UINT64_MAX;
-    if (none || (x.row == y.row && x.value == y.value && x.accum == y.accum)) continue;
+    if (none || (x.row == y.row && x.bank == y.bank && x.value == y.value && x.accum == y.accum)) continue;
     std::string w[2];
     const SimAccWrite *l[2] = {&x, &y};
     for (int i = 0; i < 2; i++) {
@@ -536,7 +536,7 @@ int RtlRun::compare_cycle(const SimCycleLog &ref, const SimCycleLog &mine, const
         w[i] = "none";
         continue;
       }
-      snprintf(b, sizeof b, "ACC[%llu][%u] %s %d", (unsigned long long)l[i]->row, c, l[i]->accum ? "+=" : "=",
+      snprintf(b, sizeof b, "ACC[%llu][%u] %s %d", (unsigned long long)l[i]->row, l[i]->bank, l[i]->accum ? "+=" : "=",
                l[i]->value);
       w[i] = b;
     }

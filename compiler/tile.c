@@ -172,10 +172,10 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     if (df == DF_IS) {
       // Per (C-pixel block of the M tile, K tile): a PRELOAD (its bank is complete R cycles
       // after it starts, and the unit is in order: the COMPUTE_IS behind it waits for that)
-      // and a COMPUTE_IS streaming the group's channels rounded up to C (jp cycles); two pairs
-      // also cover one COMPUTE_IS's drain (a bank is refilled only after its last user drained).
-      // Starts stay aligned modulo C (rule (d)) when the period is a multiple of C.
-      double jp = ceil(g_avg) * C;
+      // and a COMPUTE_IS streaming the group's channels (jp cycles); two pairs also cover one
+      // COMPUTE_IS's drain (a bank is refilled only after its last user drained). Starts are
+      // aligned modulo C (rule (d)): the period rounds up to a multiple of C.
+      double jp = (double)op->N / nNG;
       double pair = fmax(jp + R, (jp + 2.0 * R + C - 1) / 2);
       pair = ceil(pair / C) * C;
       step_compute = ceil(tm / C) * kc_avg * pair;

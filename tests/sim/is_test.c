@@ -303,6 +303,17 @@ static void test_transposed_load(void) {
     // ceil(10 / 4) blocks x 6 rows each
     CHECK(st->mem_writes[MEM_ST_WBUF] == 18, "%s: WBUF row writes %llu, want 18", mn,
           (unsigned long long)st->mem_writes[MEM_ST_WBUF]);
+    // The energy model prices exactly those 18 row writes for WBUF (and nothing for the array).
+    EnergyTable et;
+    energy_default(&et);
+    EnergyReport er;
+    CHECK(energy_of(st, &a, &et, &er) == 0, "energy_of failed");
+    double want_pj = 18 * et.sram_write_factor * energy_sram_row_pj(&et, &a, MEM_ST_WBUF) * et.scale_energy;
+    CHECK(er.run.pj[EN_WBUF] > 0 && er.run.pj[EN_WBUF] < want_pj * 1.000001 && er.run.pj[EN_WBUF] > want_pj * 0.999999 &&
+              er.run.pj[EN_MAC] == 0 && er.run.pj[EN_ACC] == 0,
+          "%s: energy wbuf %g pJ (want %g), mac %g, acc %g", mn, er.run.pj[EN_WBUF], want_pj, er.run.pj[EN_MAC],
+          er.run.pj[EN_ACC]);
+    energy_report_free(&er);
     int8_t want[64 * 4];
     memset(want, 0x5a, sizeof want);
     for (int r = 0; r < 10; r++)
@@ -419,6 +430,37 @@ static void test_data(void) {
   check_case("is_data_against_naive_loops");
 }
 
+// The shipped input-stationary GEMM leaves C (input-stationary) and D (the same GEMM
+// weight-stationary) both equal to its numpy result on both engines.
+static void test_shipped(void) {
+  Diag d;
+  diag_init(&d);
+  Program *p = NULL;
+  NpyArray want;
+  int ok = asm_assemble_file("workloads/asm/gemm_is_tiny.s", &p, &d) == 0;
+  CHECK(ok, "%s", diag_first(&d));
+  if (ok && npy_read("workloads/asm/gemm_is_tiny_expected.npy", &want, &d)) {
+    CHECK(0, "%s", diag_first(&d));
+    ok = 0;
+  }
+  for (int mode = SIM_FAST; ok && mode <= SIM_DETAILED; mode++) {
+    Sim *s = sim_new(p, (SimMode)mode, &d);
+    CHECK(s && sim_run(s, &d) == 0, "run failed: %s", diag_first(&d));
+    for (const char *name = "C"; s && name; name = *name == 'C' ? "D" : NULL) {
+      const TensorInfo *t = prog_find_tensor(p, name);
+      int32_t got[30];
+      CHECK(t && want.type == NPY_I32 && want.count == 30 && sim_get_tensor(s, t, got) == 0, "tensor %s", name);
+      if (t && want.count == 30)
+        CHECK(!memcmp(got, want.data, sizeof got), "%s mode: %s differs from gemm_is_tiny_expected.npy",
+              mode_name(mode), name);
+    }
+    sim_free(s);
+  }
+  if (ok) npy_free(&want);
+  prog_free(p);
+  check_case("is_shipped_gemm_is_tiny");
+}
+
 int main(void) {
   test_example();
   test_example_writes();
@@ -428,5 +470,6 @@ int main(void) {
   test_preload_waits();
   test_transposed_load();
   test_data();
+  test_shipped();
   return check_status();
 }

@@ -1,9 +1,10 @@
 // schedule_test.c: the token discipline of compiled programs, checked statically. Every small
-// shipped network is compiled (in process) for several archs, with and without double buffering;
-// each program must be race-free by tests/common/randprog.c's independent checker (every pair of
-// conflicting accesses on different units ordered by a chain of tokens, every POP after its PUSH
-// in program order, pushes only from instructions whose ends are monotonic in their unit) and
-// its token counts must stay within tokens.max. A planted missing token must be caught.
+// shipped network is compiled (in process) for several archs, in each dataflow (ws, os, is),
+// with and without double buffering; each program must be race-free by tests/common/randprog.c's
+// independent checker (every pair of conflicting accesses on different units ordered by a chain
+// of tokens, every POP after its PUSH in program order, pushes only from instructions whose ends
+// are monotonic in their unit) and its token counts must stay within tokens.max. A planted
+// missing token must be caught in each dataflow.
 #include <stdio.h>
 #include <string.h>
 

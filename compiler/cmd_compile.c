@@ -15,7 +15,7 @@
 
 const char cmd_compile_usage[] =
     "       sacc compile NET.json [-o OUT] [--arch ARCH.json] [--emit bin|asm] [--no-double-buffer]\n"
-    "                [--dataflow ws|os]\n"
+    "                [--dataflow ws|os|is]\n"
     "                [--dump-ir graph|fuse|layout|lower|tiling|memplan|schedule|all] [--stats] [--json F]\n"
     "                [--seed N] [--no-compress] [--calib [NAME=]X.npy]...\n"
     "\n"
@@ -25,7 +25,9 @@ const char cmd_compile_usage[] =
     "          default inputs are the bytes `sacc ref --seed N` uses (N = 1). --stats prints\n"
     "          peak memory per level, instruction and token counts; --json F writes them as JSON\n"
     "          --dataflow: ws (default) runs each GEMM weight-stationary (PRELOAD + COMPUTE), os\n"
-    "          output-stationary (COMPUTE_OS); the outputs are the same bytes (docs/DATAFLOWS.md)\n"
+    "          output-stationary (COMPUTE_OS), is input-stationary (the inputs preloaded, the\n"
+    "          weights streamed: PRELOAD + COMPUTE_IS); the outputs are the same bytes\n"
+    "          (docs/DATAFLOWS.md)\n"
     "          NET.json - reads the network from stdin (its .npy paths are then relative to the\n"
     "          current directory; -o is needed); -o - writes the program to stdout (a binary\n"
     "          only into a pipe or a file, never a terminal)\n";
@@ -76,9 +78,8 @@ int cmd_compile(int argc, char **argv) {
       else if (!strcmp(a, "--dataflow")) {
         if (!strcmp(v, "ws")) o.dataflow = DF_WS;
         else if (!strcmp(v, "os")) o.dataflow = DF_OS;
-        else if (!strcmp(v, "is"))
-          return usage_error("--dataflow is: input-stationary is not implemented yet (docs/DATAFLOWS.md)");
-        else return usage_error("--dataflow takes ws or os");
+        else if (!strcmp(v, "is")) o.dataflow = DF_IS;
+        else return usage_error("--dataflow takes ws, os or is");
       }
       else if (!strcmp(a, "--dump-ir")) {
         static const char *passes[] = {"graph", "fuse", "layout", "lower", "tiling", "memplan", "schedule", "all"};

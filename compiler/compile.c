@@ -1,6 +1,7 @@
 // compile.c: the back end's driver (compile.h). Runs the passes in order, dumps the one asked
 // for, and fills the Program: constants (every op's weights tiled N tile by N tile, each row
-// padded to array.cols bytes; parameter rows bias/multiplier/shift as int32), the network inputs
+// padded to array.cols bytes, or input-stationary transposed, one row of K bytes per output
+// channel; parameter rows bias/multiplier/shift as int32), the network inputs
 // with default data (the same seeded bytes `sacc ref` uses), the tensor map and the layer names.
 #include "compile.h"
 
@@ -29,14 +30,19 @@ static int add_constants(const MachProg *mp, Program *p) {
   for (int i = 0; i < mp->n_ops; i++) {
     const MachOp *op = &mp->ops[i];
     int64_t nN = (op->N + C - 1) / C;
-    uint64_t wb = memplan_weight_bytes(op, mp->arch), pb = memplan_param_bytes(op, mp->arch);
+    uint64_t wb = memplan_weight_bytes(op, mp->arch, mp->dataflow), pb = memplan_param_bytes(op, mp->arch);
     if (wb) {   // the Program takes the buffer over (prog_add_data_owned): tens of MB not copied
       uint8_t *wbuf = calloc((size_t)wb + 1, 1);
       if (!wbuf) return -1;
-      for (int64_t j = 0; j < nN; j++)
+      if (mp->dataflow == DF_IS) {   // W^T: channel n's K bytes, a K tile of it contiguous
         for (int64_t k = 0; k < op->K; k++)
-          for (int64_t c = 0; c < C && j * C + c < op->N; c++)
-            wbuf[(j * op->K + k) * C + c] = (uint8_t)op->wmat[k * op->N + j * C + c];
+          for (int64_t n = 0; n < op->N; n++) wbuf[n * op->K + k] = (uint8_t)op->wmat[k * op->N + n];
+      } else {
+        for (int64_t j = 0; j < nN; j++)
+          for (int64_t k = 0; k < op->K; k++)
+            for (int64_t c = 0; c < C && j * C + c < op->N; c++)
+              wbuf[(j * op->K + k) * C + c] = (uint8_t)op->wmat[k * op->N + j * C + c];
+      }
       if (prog_add_data_owned(p, op->w_addr, wbuf, wb)) return -1;
     }
     uint8_t *buf = calloc((size_t)pb + 1, 1);

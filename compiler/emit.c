@@ -4,15 +4,17 @@
 // chunk's im2col rows into a SPAD slot (unless they are still there from the previous N group),
 // the weight rows of its N tiles into a WBUF slot, the parameters at the first chunk, then runs a
 // PRELOAD + COMPUTE pair per (N tile, K tile) (output-stationary: a COMPUTE_OS per N tile and
-// R-row block over the whole chunk), and after the last chunk stores each N tile,
-// post-processed (and max-pooled when a pool is fused). An element-wise step is one (M tile,
-// channel tile): LOADs into an ACC slot (scaled; the second input of an add accumulates) and a
-// post-processed STORE. Slots rotate through the buffer halves; with two halves the loads of
-// step i+1 are issued (in program order) before the computes of step i, so the load unit runs a
-// step ahead and the store unit a step behind: double buffering. With one half every step waits
-// for the previous one. Tokens between the units come from the declared accesses (sched.c).
+// R-row block over the whole chunk; input-stationary: the operands swapped, see below), and
+// after the last chunk stores each N tile, post-processed (and max-pooled when a pool is
+// fused). An element-wise step is one (M tile, channel tile): LOADs into an ACC slot (scaled;
+// the second input of an add accumulates) and a post-processed STORE. Slots rotate through the
+// buffer halves; with two halves the loads of step i+1 are issued (in program order) before
+// the computes of step i, so the load unit runs a step ahead and the store unit a step behind:
+// double buffering. With one half every step waits for the previous one. Tokens between the
+// units come from the declared accesses (sched.c).
 #include "emit.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -249,6 +251,114 @@ static void gemm_computes_os(Em *e, const MachOp *op, const GemmShape *s, uint64
     }
 }
 
+// ---- GEMM, input-stationary ------------------------------------------------------------------
+//
+// The weight-stationary array on the transposed problem (docs/DATAFLOWS.md). The step's im2col
+// rows go down WBUF columns through transposed LOADs: pixel p of the M tile into column p mod C,
+// K tile k of its block of C pixels (mb = p div C) at rows a_slot + mb*nk*R + k*R. The group's
+// weights go into SPAD, one row per output channel: SPAD[w_slot + k*J + j] = K tile k of
+// channel j0*C + j (the constants hold W^T). Per (block, K tile) a PRELOAD puts the block's
+// pixels in a bank and a COMPUTE_IS streams the channels past them; its rotator writes pixel
+// mb*C + c, channel j to ACC[acc_slot + (j div C)*tm + mb*C + c][j mod C], the layout a
+// weight-stationary COMPUTE leaves, so the stores are the same.
+
+// The channels of a step's N group: the rows each COMPUTE_IS streams. Rounding them up to a
+// multiple of C (stale SPAD rows writing accumulator columns no STORE reads) would keep
+// back-to-back COMPUTE_ISs aligned modulo C without waiting (TIMING.md section 6, COMPUTE_IS
+// rule (d)); but the PRELOAD between two of them already costs R cycles, and the aligned start
+// the shorter stream waits for is never later than the longer stream's: measured on the
+// default arch, the exact count is as fast or faster (LeNet-5 16,322 cycles against 16,418;
+// MobileNetV2, ResNet-18, AlexNet 8 to 24 cycles less) and spends no MACs on the padding.
+static uint32_t is_stream_rows(const MachOp *op, const GemmStep *st, uint32_t C) {
+  int64_t left = op->N - st->j0 * C;
+  return (uint32_t)(left < st->gn * C ? left : st->gn * C);
+}
+
+static void gemm_loads_is(Em *e, const MachOp *op, const GemmShape *s, uint64_t i) {
+  GemmStep st = gemm_step(op, s, i);
+  uint32_t R = e->a->rows, C = e->a->cols;
+  int ring = (int)(i % 2);
+  if (st.kci == 0) load_params(e, op, st.j0, st.gn);
+  e->ring_p[ring] = e->p_slot;
+  // W^T: per K tile, its rows of each of the group's channels, one SPAD row per channel.
+  uint32_t J = is_stream_rows(op, &st, C);
+  uint32_t w = rotate(e, 0) * e->sl->spad;
+  e->ring_w[ring] = w;
+  cfg_load(e, op->K, 0, -1, e->ld[3], e->ld[4]);
+  for (uint32_t k = 0; k < st.nk; k++) {
+    const KTile *kt = &op->ktiles[st.k0 + k];
+    uint32_t dst = w + k * J;
+    int64_t addr = (int64_t)op->w_addr + st.j0 * C * op->K + kt->kbase;
+    Insn in = load(MEM_SPAD, dst, addr, J, 1, 1, kt->rows);
+    Access a2[2] = {on_chip(SMEM_SPAD, dst, (uint64_t)J, 1), dram(addr, J, op->K, 1, 0, kt->rows, 0)};
+    emit(e, &in, a2, 2, NULL, 0);
+  }
+  // A^T, unless the whole K of this M tile is still in WBUF (one chunk, later N group).
+  if (!(s->nKC == 1 && st.ng > 0)) {
+    e->a_slot = rotate(e, 1) * e->sl->wbuf;
+    const TView *v = &op->in[0];
+    int pooled = op->pool != POOL_NONE;
+    int64_t rows = pooled ? st.t.irows : st.t.rows, cols = pooled ? op->ow : st.t.cols, x0 = pooled ? 0 : st.t.x0;
+    int64_t base = at(e->mp, v, st.t.img, st.t.iy0 * op->sh - op->pad_t, x0 * op->sw - op->pad_l);
+    int64_t so = op->sh * v->row_stride, si = op->sw * v->pix_stride;
+    uint32_t nmb = (st.t.acc_rows + C - 1) / C, tstride = st.nk * R;
+    Access *acc = malloc(((size_t)nmb + 1) * sizeof *acc);
+    if (!acc) {
+      e->oom = 1;
+      diag_error(e->d, "sacc: error: out of memory");
+      return;
+    }
+    for (uint32_t k = 0; k < st.nk; k++) {
+      const KTile *kt = &op->ktiles[st.k0 + k];
+      cfg_load(e, so, si, kt->nseg > 1 ? (int64_t)kt->seg_stride : -1, e->ld[3], e->ld[4]);
+      uint32_t dst = e->a_slot + k * R;
+      int64_t addr = base + kt->off;
+      Insn in = load(MEM_WBUF, dst, addr, rows, cols, kt->nseg, kt->seglen);
+      in.f[FLD_TRANSPOSE] = 1, in.f[FLD_TSTRIDE] = tstride;
+      for (uint32_t mb = 0; mb < nmb; mb++) acc[mb] = on_chip(SMEM_WBUF, dst + mb * tstride, kt->rows, 1);
+      acc[nmb] = dram(addr, rows, so, cols, si, (int64_t)(kt->nseg - 1) * kt->seg_stride + kt->seglen, 0);
+      emit(e, &in, acc, (int)nmb + 1, NULL, 0);
+    }
+    free(acc);
+  }
+  e->ring_a[ring] = e->a_slot;
+}
+
+static void gemm_computes_is(Em *e, const MachOp *op, const GemmShape *s, uint64_t i) {
+  GemmStep st = gemm_step(op, s, i);
+  uint32_t R = e->a->rows, C = e->a->cols;
+  int ring = (int)(i % 2);
+  if (st.kci == 0) e->acc_slot = rotate(e, 2) * e->sl->acc;
+  uint32_t tm = st.t.acc_rows, J = is_stream_rows(op, &st, C), nmb = (tm + C - 1) / C;
+  uint32_t blocks = (J + C - 1) / C;   // N tiles the stream covers, each a run of accumulator rows
+  Access *acc = malloc(((size_t)blocks + 2) * sizeof *acc);
+  if (!acc) {
+    e->oom = 1;
+    diag_error(e->d, "sacc: error: out of memory");
+    return;
+  }
+  for (uint32_t mb = 0; mb < nmb; mb++) {
+    uint32_t cols = tm - mb * C < C ? tm - mb * C : C;
+    for (uint32_t k = 0; k < st.nk; k++) {
+      const KTile *kt = &op->ktiles[st.k0 + k];
+      uint32_t wsrc = e->ring_a[ring] + (mb * st.nk + k) * R;
+      Access wread = on_chip(SMEM_WBUF, wsrc, kt->rows, 0);
+      Insn in = mk(OP_PRELOAD);
+      in.f[FLD_SRC] = wsrc, in.f[FLD_ROWS] = kt->rows;
+      emit(e, &in, NULL, 0, &wread, 1);
+      in = mk(OP_COMPUTE_IS);
+      uint32_t src = e->ring_w[ring] + k * J, dst = e->acc_slot + mb * C;
+      in.f[FLD_SRC] = src, in.f[FLD_ACC_ADDR] = dst, in.f[FLD_ROWS] = J;
+      in.f[FLD_ASTRIDE] = tm, in.f[FLD_COLS] = cols;
+      in.f[FLD_ACCUM] = !(st.kci == 0 && k == 0);
+      acc[0] = on_chip(SMEM_SPAD, src, J, 0), acc[1] = wread;
+      for (uint32_t b = 0; b < blocks; b++) acc[2 + b] = on_chip(SMEM_ACC, dst + b * tm, cols, 1);
+      emit(e, &in, acc, (int)blocks + 2, NULL, 0);
+    }
+  }
+  free(acc);
+}
+
 static void gemm_stores(Em *e, const MachOp *op, const GemmShape *s, uint64_t i) {
   GemmStep st = gemm_step(op, s, i);
   if (st.kci != s->nKC - 1) return;
@@ -302,13 +412,16 @@ static void emit_op(Em *e, const MachOp *op) {
   if (op->kind == MOP_GEMM) {
     GemmShape s = gemm_shape(op, C);
     uint64_t n = s.nm * (uint64_t)(s.nNG * s.nKC);
-    gemm_loads(e, op, &s, 0);
+    Dataflow df = e->mp->dataflow;
+    void (*loads)(Em *, const MachOp *, const GemmShape *, uint64_t) = df == DF_IS ? gemm_loads_is : gemm_loads;
+    void (*computes)(Em *, const MachOp *, const GemmShape *, uint64_t) =
+        df == DF_IS ? gemm_computes_is : df == DF_OS ? gemm_computes_os : gemm_computes;
+    loads(e, op, &s, 0);
     for (uint64_t i = 0; i < n && !e->oom; i++) {
-      if (ahead && i + 1 < n) gemm_loads(e, op, &s, i + 1);
-      if (e->mp->dataflow == DF_OS) gemm_computes_os(e, op, &s, i);
-      else gemm_computes(e, op, &s, i);
+      if (ahead && i + 1 < n) loads(e, op, &s, i + 1);
+      computes(e, op, &s, i);
       gemm_stores(e, op, &s, i);
-      if (!ahead && i + 1 < n) gemm_loads(e, op, &s, i + 1);
+      if (!ahead && i + 1 < n) loads(e, op, &s, i + 1);
     }
   } else {
     int64_t nN = (op->N + C - 1) / C;

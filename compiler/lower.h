@@ -14,9 +14,11 @@
 #include "../isa/program.h"
 #include "graph.h"
 
-// How GEMMs use the array (docs/DATAFLOWS.md): weight-stationary (PRELOAD + COMPUTE) or
-// output-stationary (COMPUTE_OS).
-typedef enum { DF_WS, DF_OS } Dataflow;
+// How GEMMs use the array (docs/DATAFLOWS.md): weight-stationary (PRELOAD + COMPUTE),
+// output-stationary (COMPUTE_OS) or input-stationary (the weight-stationary array on the
+// transposed problem: the inputs preloaded by a transposed LOAD and a PRELOAD, the weights
+// streamed by COMPUTE_IS).
+typedef enum { DF_WS, DF_OS, DF_IS } Dataflow;
 
 // An activation tensor in DRAM: NHWC int8 with a zero halo around each image (padding for the
 // convolutions that read it). rank-2 tensors [N, C] are stored as [N, 1, 1, C].
@@ -87,6 +89,8 @@ typedef struct {
   int kh, kw, sh, sw, dh, dw, pad_t, pad_l;
   int64_t K, N;                   // weight matrix: K rows (ky, kx, ci order), N = output channels
   int8_t *wmat;                   // K x N, row-major, rows in K tile order (KTile); owned
+                                  // (DRAM holds it N tile by N tile, or, with DF_IS, as W^T:
+                                  // N rows of K bytes, compile.c)
   int32_t *bias, *mult, *shift;   // N each; owned (ELT: one value, for every channel)
   uint32_t n_ktiles;
   KTile *ktiles;                  // owned

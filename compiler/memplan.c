@@ -9,8 +9,9 @@
 static uint64_t align_up(uint64_t x) { return (x + ALIGN - 1) / ALIGN * ALIGN; }
 static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-uint64_t memplan_weight_bytes(const MachOp *op, const Arch *a) {
+uint64_t memplan_weight_bytes(const MachOp *op, const Arch *a, Dataflow df) {
   if (op->kind != MOP_GEMM) return 0;
+  if (df == DF_IS) return (uint64_t)op->N * (uint64_t)op->K;   // W^T, N rows of K bytes
   return cdiv((uint64_t)op->N, a->cols) * (uint64_t)op->K * a->cols;
 }
 
@@ -116,7 +117,12 @@ static void onchip_peaks(const MachProg *mp, MemPlan *m) {
       if (r > acc) acc = r;
     }
     uint32_t use[4] = {0, 0, acc, 3};
-    if (op->kind == MOP_GEMM) {
+    if (op->kind == MOP_GEMM && mp->dataflow == DF_IS) {   // inputs in WBUF, weights in SPAD
+      use[0] = op->plan.kc * op->plan.g * a->cols;
+      use[1] = (acc + a->cols - 1) / a->cols * op->plan.kc * a->rows;
+      use[2] = acc * op->plan.g;
+      use[3] = 3 * op->plan.g;
+    } else if (op->kind == MOP_GEMM) {
       use[0] = acc * op->plan.kc;
       use[1] = op->plan.g * op->plan.kc * a->rows;
       use[2] = acc * op->plan.g;
@@ -134,7 +140,7 @@ int memplan_run(MachProg *mp, MemPlan *m, Diag *d) {
   for (int i = 0; i < mp->n_ops; i++) {
     MachOp *op = &mp->ops[i];
     op->w_addr = at;
-    at = align_up(at + memplan_weight_bytes(op, a));
+    at = align_up(at + memplan_weight_bytes(op, a, mp->dataflow));
     op->p_addr = at;
     at = align_up(at + memplan_param_bytes(op, a));
   }
@@ -192,7 +198,7 @@ void memplan_dump(const MachProg *mp, const MemPlan *m, FILE *f) {
           (unsigned long long)m->dram_top);
   for (int i = 0; i < mp->n_ops; i++)
     fprintf(f, "op %d %s: weights 0x%llx (%llu B), params 0x%llx\n", i, mp->ops[i].what,
-            (unsigned long long)mp->ops[i].w_addr, (unsigned long long)memplan_weight_bytes(&mp->ops[i], mp->arch),
+            (unsigned long long)mp->ops[i].w_addr, (unsigned long long)memplan_weight_bytes(&mp->ops[i], mp->arch, mp->dataflow),
             (unsigned long long)mp->ops[i].p_addr);
   for (int i = 0; i < mp->n_tensors; i++) {
     const DTensor *t = &mp->tensors[i];

@@ -22,8 +22,8 @@ typedef struct {
   uint32_t onchip_peak[4];         // rows of SPAD, WBUF, ACC, PARAM used by any tile (all slots)
 } MemPlan;
 
-// Bytes of an op's constants in DRAM (tiled weights, parameter rows).
-uint64_t memplan_weight_bytes(const MachOp *op, const Arch *a);
+// Bytes of an op's constants in DRAM (tiled weights, or W^T for DF_IS; parameter rows).
+uint64_t memplan_weight_bytes(const MachOp *op, const Arch *a, Dataflow df);
 uint64_t memplan_param_bytes(const MachOp *op, const Arch *a);
 
 // Assigns MachOp.w_addr/p_addr and DTensor.base/addr. -1 when DRAM is too small.

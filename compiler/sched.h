@@ -7,9 +7,10 @@
 // different units (read after write, write after read, write after write) makes the later one
 // pop a token that the earlier one pushes (docs/COMPILER.md "Tokens"). The three units run in
 // order, so waiting for the latest conflicting instruction of a unit covers its earlier ones;
-// only LOAD, COMPUTE and STORE push (their ends are monotonic within their unit), and every
-// token is popped exactly once, by an instruction later in program order: no deadlock, and a
-// channel's count stays bounded by what double buffering lets run ahead.
+// only LOAD, STORE and the array streams (COMPUTE, COMPUTE_OS, COMPUTE_IS) push (their ends
+// are monotonic within their unit), and every token is popped exactly once, by an instruction
+// later in program order: no deadlock, and a channel's count stays bounded by what double
+// buffering lets run ahead.
 #ifndef SACC_SCHED_H
 #define SACC_SCHED_H
 

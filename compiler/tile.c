@@ -5,7 +5,10 @@
 //            take max(2*TM, TM + 2R + C - 1) cycles (a bank can be refilled only once the
 //            COMPUTE that used it has drained), so short tiles leave the array idle.
 //            Output-stationary: one COMPUTE_OS per (R-row block of the M tile, N tile) over
-//            the K chunk, K cycles each, so an M tile that is not a multiple of R wastes rows;
+//            the K chunk, K cycles each, so an M tile that is not a multiple of R wastes rows.
+//            Input-stationary: one PRELOAD + COMPUTE_IS pair per (C-pixel block of the M tile,
+//            K tile), streaming the N group's channels, so a block short of C pixels wastes
+//            columns and a small N group leaves the array idle;
 //   reads    one DRAM beat per cycle: every gathered segment costs the aligned beats it touches
 //            (exactly when the layout keeps the alignment fixed, else the expectation
 //            (len + B - 1) / B), weight rows C bytes, parameter rows 4C bytes;
@@ -154,12 +157,29 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   double steps, step_compute = 0, step_load, reads;
   if (op->kind == MOP_GEMM) {
     if (p->g < 1 || p->kc < 1 || p->g > nN || p->kc > op->n_ktiles) return -1;
-    if ((uint64_t)m_max * p->g > s->acc || (uint64_t)m_max * p->kc > s->spad) return -1;
-    if ((uint64_t)p->kc * R > MAX_COUNT || (uint64_t)p->g * p->kc * R > s->wbuf || 3u * p->g > s->param) return -1;
+    if ((uint64_t)m_max * p->g > s->acc || 3u * p->g > s->param) return -1;
+    if (df == DF_IS) {   // inputs in WBUF (blocks of C pixels, R rows per K tile), weights in SPAD
+      uint64_t tstride = (uint64_t)p->kc * R;
+      if ((uint64_t)p->g * C * p->kc > s->spad || (uint64_t)p->g * C > MAX_COUNT) return -1;
+      if ((uint64_t)cdiv(m_max, C) * tstride > s->wbuf || tstride > 65535) return -1;
+    } else {
+      if ((uint64_t)m_max * p->kc > s->spad) return -1;
+      if ((uint64_t)p->kc * R > MAX_COUNT || (uint64_t)p->g * p->kc * R > s->wbuf) return -1;
+    }
     int64_t nNG = cdiv(nN, p->g), nKC = cdiv(op->n_ktiles, p->kc);
     steps = (double)nm * nNG * nKC;
     double g_avg = (double)nN / nNG, kc_avg = (double)op->n_ktiles / nKC;
-    if (df == DF_OS) {
+    if (df == DF_IS) {
+      // Per (C-pixel block of the M tile, K tile): a PRELOAD (its bank is complete R cycles
+      // after it starts, and the unit is in order: the COMPUTE_IS behind it waits for that)
+      // and a COMPUTE_IS streaming the group's channels (jp cycles); two pairs also cover one
+      // COMPUTE_IS's drain (a bank is refilled only after its last user drained). Starts are
+      // aligned modulo C (rule (d)): the period rounds up to a multiple of C.
+      double jp = (double)op->N / nNG;
+      double pair = fmax(jp + R, (jp + 2.0 * R + C - 1) / 2);
+      pair = ceil(pair / C) * C;
+      step_compute = ceil(tm / C) * kc_avg * pair;
+    } else if (df == DF_OS) {
       // One COMPUTE_OS per (N tile, R-row block of the M tile) over the chunk's K (kc tiles of R
       // rows): a block takes K cycles; the drain (2R + C) shows only at the end of a step.
       step_compute = g_avg * (double)cdiv((int64_t)tm, R) * kc_avg * R;
@@ -168,9 +188,10 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       step_compute = g_avg * kc_avg * fmax(tm, (tm + 2.0 * R + C - 1) / 2);
     }
     double a_share = nKC == 1 ? 1.0 / nNG : 1.0;   // one chunk: the rows stay for every N group
-    double w_row = (double)cdiv(C, B);
-    step_load = a_share * tm * oc->a_beats / nKC + g_avg * (double)op->K / nKC * w_row +
-                3.0 * g_avg * cdiv(4 * C, B) / nKC;
+    double w_beats = g_avg * (double)op->K / nKC * (double)cdiv(C, B);
+    if (df == DF_IS)   // a row per channel per K tile, of the tile's rows (unaligned: expected beats)
+      w_beats = (double)op->N / nNG * kc_avg * ((double)op->K / op->n_ktiles + B - 1) / B;
+    step_load = a_share * tm * oc->a_beats / nKC + w_beats + 3.0 * g_avg * cdiv(4 * C, B) / nKC;
   } else {
     if (m_max > s->acc || s->param < 3) return -1;
     steps = (double)nm * nN;
@@ -189,7 +210,8 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   p->est_cycles = steps * period + step_load + 2 * lat + drain + step_store;
   p->est_read_bytes = reads * B;
   p->est_write_bytes = oc->store_beats * B;
-  double computes = df == DF_OS ? p->g * ceil(tm / R) : 2.0 * p->g * p->kc;
+  double computes = df == DF_OS ? p->g * ceil(tm / R) : df == DF_IS ? 2.0 * ceil(tm / C) * p->kc + p->kc
+                                                                       : 2.0 * p->g * p->kc;
   p->est_insns = steps * (op->kind == MOP_GEMM ? computes + 4 + p->kc : 6);
   return 0;
 }
@@ -284,7 +306,9 @@ void tile_dump(const MachProg *mp, int double_buffer, FILE *f) {
   Slots s;
   tile_slots(mp->arch, double_buffer, &s);
   fprintf(f, "# tiling: arch %s, %s, %u buffer slot(s): spad %u, wbuf %u, acc %u, param %u rows each\n",
-          mp->arch->name, mp->dataflow == DF_OS ? "output-stationary" : "weight-stationary", s.slots, s.spad, s.wbuf,
+          mp->arch->name, mp->dataflow == DF_OS   ? "output-stationary"
+          : mp->dataflow == DF_IS ? "input-stationary"
+                                  : "weight-stationary", s.slots, s.spad, s.wbuf,
           s.acc, s.param);
   for (int i = 0; i < mp->n_ops; i++) {
     const MachOp *op = &mp->ops[i];

@@ -9,6 +9,15 @@
 //  - COMPUTE reads SPAD[SRC + m] in cycle s + m and needs its bank complete and no COMPUTE_OS
 //    left; the row's tag (ACC row, ACCUM, last row, bank) travels through the array with the
 //    data, and column c of the bottom row writes ACC[ACC_ADDR + m][c] in cycle s + m + R + c.
+//  - COMPUTE_IS is COMPUTE's stream with a transposed write: row m's tag holds the block's ACC
+//    row ACC_ADDR + (m div C)*ASTRIDE, the target bank m mod C and COLS, and column c < COLS
+//    writes row + c of that bank (the rotator in sa_top routes it; acc_bank_o names the bank).
+//    It needs its bank complete, no COMPUTE_OS and no COMPUTE left in the array, and stream
+//    alignment with the last COMPUTE_IS y: (s - s_y) mod C == 0 (is_ph_q, a counter modulo C
+//    restarted by each COMPUTE_IS) or y has ended; COMPUTE waits for every COMPUTE_IS to end.
+//    While the array holds COMPUTE_IS rows, column c carries a row with m + c = t - s - R
+//    (mod C) for all of them, so its bank is (rot - c) mod C with rot = (t - s_y - R) mod C
+//    (rot_o): the rotator turns by rot.
 //  - COMPUTE_OS reads WBUF[WSRC + k] in cycle s + k (into the column skew lines) and
 //    SPAD[SRC + j*KSTRIDE + r] in cycle s + j*R + r (into row r's input line), one row of each
 //    per cycle at most. It needs the chain idle and no COMPUTE in the array (mode switch), and
@@ -30,7 +39,8 @@ module sa_compute
   localparam int unsigned WbufW = (WbufRows > 1) ? $clog2(WbufRows) : 1,
   localparam int unsigned AccW = (AccRows > 1) ? $clog2(AccRows) : 1,
   localparam int unsigned TagW = $clog2(ArrayRows + ArrayCols + 2),
-  localparam int unsigned KW = $clog2(ArrayRows + 1)
+  localparam int unsigned KW = $clog2(ArrayRows + 1),
+  localparam int unsigned BankW = (ArrayCols > 1) ? $clog2(ArrayCols) : 1
 ) (
   input  logic                             clk_i,
   input  logic                             rst_ni,
@@ -44,8 +54,11 @@ module sa_compute
   input  logic [ArrayRows-1:0][7:0]        spad_data_i,
   output logic [WbufW-1:0]                 wbuf_row_o,
   input  logic [ArrayCols-1:0][7:0]        wbuf_data_i,
-  // accumulator: a read-modify-write port per column
+  // accumulator writes, per array column (the rotator in sa_top takes each to its bank)
   output logic [ArrayCols-1:0]             acc_we_o,
+  output logic [ArrayCols-1:0][BankW-1:0]  acc_bank_o,     // the ACC bank column c writes
+  output logic                             rot_is_o,       // the rotator turns (COMPUTE_IS) ...
+  output logic [BankW-1:0]                 rot_o,          // ... by this: bank b <- column (rot - b) mod C
   output logic [ArrayCols-1:0][AccW-1:0]   acc_row_o,
   output logic [ArrayCols-1:0]             acc_accum_o,
   output logic [ArrayCols-1:0][31:0]       acc_data_o,
@@ -69,14 +82,19 @@ module sa_compute
   output logic                             acc_wr_accum_o
 );
   localparam int unsigned NTags = 1 << TagW;
+  localparam int unsigned ColsW = $clog2(ArrayCols + 1);
+  localparam int unsigned RModC = ArrayRows % ArrayCols;
 
   typedef struct packed {
     logic [IDX_W-1:0] idx;
     logic [2:0]       push;
-    logic [15:0]      acc_row;
+    logic [15:0]      acc_row;   // COMPUTE: the row; COMPUTE_IS: the block's row (column c adds c)
     logic             accum;
     logic             last;
-    logic             bank;
+    logic             bank;      // the weight bank
+    logic             is;        // COMPUTE_IS: the transposed write
+    logic [BankW-1:0] abank;     // COMPUTE_IS: the ACC bank, m mod C
+    logic [ColsW-1:0] cols;      // COMPUTE_IS: columns c < cols write
   } rowtag_t;
 
   typedef struct packed {
@@ -96,6 +114,11 @@ module sa_compute
     logic [15:0]      src, acc, rows, m;
     logic             accum;
     logic             bank;
+    logic             is;
+    logic [ColsW-1:0] cols;
+    logic [15:0]      astride;
+    logic [15:0]      blk;     // COMPUTE_IS: ACC_ADDR + (m div C)*ASTRIDE
+    logic [BankW-1:0] mc;      // COMPUTE_IS: m mod C
   } stream_t;
 
   // A COMPUTE_OS's drain: what its accumulator writes need, and its end event.
@@ -135,7 +158,7 @@ module sa_compute
   logic [1:0][15:0] bank_users_q;
   chain_t  ch_q, ch_cur, ch_init;
   stream_t st_q, st_cur, st_init;
-  logic    can_start, start_pre, start_cmp, start_cfg;
+  logic    can_start, start_pre, start_cmp, start_is, start_cfg;
   logic    chain_done, stream_done;
   rowtag_t tags_q [NTags];
   logic [TagW-1:0] tag_next_q;
@@ -145,13 +168,20 @@ module sa_compute
   logic    start_os, os_mode_q, os_mode;
   logic [15:0] os_users_q, os_users_d;
   logic [31:0] fence_q;
+  logic [15:0] ws_users_q, is_users_q;   // COMPUTEs, COMPUTE_ISs in the array
+  logic [BankW-1:0] is_ph_q, is_ph;      // (t - s_y) mod C for the last COMPUTE_IS y
+  logic    is_mode_q, is_mode;           // the array's bottom carries COMPUTE_IS rows
 
   assign op = opcode_e'(head_insn_i[OP_LSB +: OP_W]);
 
   always_comb begin
     unique case (op)
       OP_PRELOAD: can_start = !ch_q.busy && bank_users_q[next_bank_q] == '0 && os_users_q == '0;
-      OP_COMPUTE: can_start = bank_valid_q[cur_bank_q] && os_users_q == '0;
+      OP_COMPUTE: can_start = bank_valid_q[cur_bank_q] && os_users_q == '0 && is_users_q == '0;
+      // No other mode in the array (the rotator turns only with the bottom empty), and stream
+      // alignment modulo C with the last COMPUTE_IS unless it has ended.
+      OP_COMPUTE_IS: can_start = bank_valid_q[cur_bank_q] && os_users_q == '0 && ws_users_q == '0 &&
+                                 (is_ph_q == '0 || is_users_q == '0);
       // The array has left weight-stationary mode, and this drain cannot catch up the last one.
       OP_COMPUTE_OS: can_start = !ch_q.busy && bank_users_q == '0 &&
                                  32'(head_insn_i[KLEN_LSB +: KLEN_W]) >= fence_q;
@@ -163,7 +193,9 @@ module sa_compute
   assign start_pre = start_o && op == OP_PRELOAD;
   assign start_cmp = start_o && op == OP_COMPUTE;
   assign start_os  = start_o && op == OP_COMPUTE_OS;
-  assign start_cfg = start_o && op != OP_PRELOAD && op != OP_COMPUTE && op != OP_COMPUTE_OS;
+  assign start_is  = start_o && op == OP_COMPUTE_IS;
+  assign start_cfg = start_o && op != OP_PRELOAD && op != OP_COMPUTE && op != OP_COMPUTE_OS &&
+                     op != OP_COMPUTE_IS;
 
   always_comb begin
     ch_init      = '0;
@@ -182,6 +214,10 @@ module sa_compute
     st_init.rows  = head_insn_i[ROWS_LSB +: ROWS_W];
     st_init.accum = head_insn_i[ACCUM_LSB];
     st_init.bank  = cur_bank_q;
+    st_init.is    = op == OP_COMPUTE_IS;
+    st_init.cols  = ColsW'(head_insn_i[COLS_LSB +: COLS_W]);
+    st_init.astride = head_insn_i[ASTRIDE_LSB +: ASTRIDE_W];
+    st_init.blk   = head_insn_i[ACC_ADDR_LSB +: ACC_ADDR_W];
     os_init         = '0;
     os_init.busy    = 1'b1;
     os_init.d.idx   = head_idx_i;
@@ -196,10 +232,12 @@ module sa_compute
   end
 
   assign ch_cur  = start_pre ? ch_init : ch_q;
-  assign st_cur  = start_cmp ? st_init : st_q;
+  assign st_cur  = (start_cmp || start_is) ? st_init : st_q;
   assign os_cur  = start_os ? os_init : os_q;
   // The PEs' mode: it changes only while the array is empty (the structural conditions).
-  assign os_mode = start_os ? 1'b1 : (start_cmp ? 1'b0 : os_mode_q);
+  assign os_mode = start_os ? 1'b1 : ((start_cmp || start_is) ? 1'b0 : os_mode_q);
+  assign is_mode = start_is ? 1'b1 : ((start_cmp || start_os) ? 1'b0 : is_mode_q);
+  assign is_ph   = start_is ? '0 : is_ph_q;
 
   // Weight chain: row SRC + j enters the top, j = R - 1 - step; zeros for j >= ROWS.
   logic [31:0] chain_j;
@@ -239,10 +277,13 @@ module sa_compute
     tag_new         = '0;
     tag_new.idx     = st_cur.idx;
     tag_new.push    = st_cur.push;
-    tag_new.acc_row = st_cur.acc + st_cur.m;
+    tag_new.acc_row = st_cur.is ? st_cur.blk : st_cur.acc + st_cur.m;
     tag_new.accum   = st_cur.accum;
     tag_new.last    = stream_done;
     tag_new.bank    = st_cur.bank;
+    tag_new.is      = st_cur.is;
+    tag_new.abank   = st_cur.mc;
+    tag_new.cols    = st_cur.cols;
   end
 
   logic [ArrayCols-1:0]            out_valid;
@@ -350,25 +391,36 @@ module sa_compute
                    (fence_q != '0 ? fence_q - 32'd1 : '0);
   assign os_users_d = os_users_q + (start_os ? 16'd1 : 16'd0) - (os_end ? 16'd1 : 16'd0);
 
-  // Accumulator writer: the bottom row's registers, through their tags (weight-stationary), or
-  // the bottom drain registers (output-stationary; the bottom row's valid then means an
-  // output-stationary product, not a sum to write).
+  // Accumulator writer: the bottom row's registers, through their tags (weight-stationary and
+  // input-stationary), or the bottom drain registers (output-stationary; the bottom row's valid
+  // then means an output-stationary product, not a sum to write). A COMPUTE_IS row writes
+  // column c < COLS to row (block row + c) of bank m mod C; the other columns spend the cycle.
   rowtag_t last_tag;
   logic    arr_end;
-  logic [ArrayCols-1:0] ws_we;
+  logic [ArrayCols-1:0] ws_out, ws_we, is_we;
   for (genvar c = 0; c < ArrayCols; c++) begin : g_accw
     rowtag_t t;
     logic    unused_t;
     assign t              = tags_q[out_tag[c]];
     assign unused_t       = ^{t.idx, t.push, t.last, t.bank};
-    assign ws_we[c]       = out_valid[c] && !os_mode;
-    assign acc_we_o[c]    = ws_we[c] || os_we[c];
-    assign acc_row_o[c]   = os_we[c] ? AccW'(os_row[c]) : AccW'(t.acc_row);
+    assign ws_out[c]      = out_valid[c] && !os_mode;
+    assign ws_we[c]       = ws_out[c] && !t.is;
+    assign is_we[c]       = ws_out[c] && t.is && 32'(c) < 32'(t.cols);
+    assign acc_we_o[c]    = ws_we[c] || is_we[c] || os_we[c];
+    assign acc_bank_o[c]  = is_we[c] ? t.abank : BankW'(c);
+    assign acc_row_o[c]   = os_we[c] ? AccW'(os_row[c]) :
+                            (t.is ? AccW'(t.acc_row + 16'(c)) : AccW'(t.acc_row));
     assign acc_accum_o[c] = os_we[c] ? os_dr_q[c].d.accum : t.accum;
     assign acc_data_o[c]  = os_we[c] ? out_drain[c] : out_psum[c];
   end
   assign last_tag = tags_q[out_tag[ArrayCols-1]];
-  assign arr_end  = ws_we[ArrayCols-1] && last_tag.last;
+  assign arr_end  = ws_out[ArrayCols-1] && last_tag.last;
+
+  // The rotator's turn: rot = (t - s_y - R) mod C (see the header).
+  assign rot_is_o = is_mode;
+  logic [31:0] rot_sum;   // is_ph + C - R mod C, in 1 .. 2C - 1
+  assign rot_sum  = 32'(is_ph) + ArrayCols - RModC;
+  assign rot_o    = (rot_sum >= ArrayCols) ? BankW'(rot_sum - ArrayCols) : BankW'(rot_sum);
 
   // Cycles the array still holds streamed data after this one (detailed_array.c drain_cycle): the
   // last row entered holds the array for R + C - 1 cycles.
@@ -378,11 +430,14 @@ module sa_compute
 
   // Bank bookkeeping.
   logic [1:0][15:0] users_d;
+  logic [15:0] ws_users_d, is_users_d;
   always_comb begin
     users_d = bank_users_q;
-    if (start_cmp) users_d[cur_bank_q] = users_d[cur_bank_q] + 16'd1;
+    if (start_cmp || start_is) users_d[cur_bank_q] = users_d[cur_bank_q] + 16'd1;
     if (arr_end) users_d[last_tag.bank] = users_d[last_tag.bank] - 16'd1;
   end
+  assign ws_users_d = ws_users_q + (start_cmp ? 16'd1 : 16'd0) - ((arr_end && !last_tag.is) ? 16'd1 : 16'd0);
+  assign is_users_d = is_users_q + (start_is ? 16'd1 : 16'd0) - ((arr_end && last_tag.is) ? 16'd1 : 16'd0);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -401,7 +456,15 @@ module sa_compute
       os_mode_q    <= 1'b0;
       os_users_q   <= '0;
       fence_q      <= '0;
+      ws_users_q   <= '0;
+      is_users_q   <= '0;
+      is_ph_q      <= '0;
+      is_mode_q    <= 1'b0;
     end else begin
+      ws_users_q   <= ws_users_d;
+      is_users_q   <= is_users_d;
+      is_ph_q      <= (32'(is_ph) == ArrayCols - 1) ? '0 : is_ph + BankW'(1);
+      is_mode_q    <= is_mode;
       bank_users_q <= users_d;
       drain_q      <= drain_d;
       os_pend_q    <= os_pend_d;
@@ -438,6 +501,12 @@ module sa_compute
       st_q <= st_cur;
       if (st_cur.busy) begin
         st_q.m     <= st_cur.m + 16'd1;
+        if (32'(st_cur.mc) == ArrayCols - 1) begin
+          st_q.mc  <= '0;
+          st_q.blk <= st_cur.blk + st_cur.astride;
+        end else begin
+          st_q.mc  <= st_cur.mc + BankW'(1);
+        end
         tag_next_q <= tag_next_q + TagW'(1);
         if (stream_done) st_q.busy <= 1'b0;
       end
@@ -466,9 +535,11 @@ module sa_compute
   assign start_k_o        = bank_k_q[cur_bank_q];
   assign spad_rd_o        = st_cur.busy || os_sp_rd;
   assign wbuf_rd_o        = chain_has_row || os_wb_rd;
-  assign acc_wr_o         = acc_we_o[0];
+  // ACC row writes of COMPUTE and COMPUTE_OS (a row's column 0); the harness counts a
+  // COMPUTE_IS's (COLS x ceil(ROWS/C), TIMING §10) at its start.
+  assign acc_wr_o         = ws_we[0] || os_we[0];
   assign acc_wr_accum_o   = acc_accum_o[0];
 
   logic unused_compute;
-  assign unused_compute = ^{last_tag.acc_row, last_tag.accum};
+  assign unused_compute = ^{last_tag.acc_row, last_tag.accum, last_tag.abank, last_tag.cols};
 endmodule

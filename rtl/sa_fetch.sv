@@ -44,7 +44,7 @@ module sa_fetch
     is_halt = 1'b0;
     unique case (op)
       OP_LOAD, OP_CFG_LOAD:              route = 3'b001;
-      OP_PRELOAD, OP_COMPUTE, OP_COMPUTE_OS: route = 3'b010;
+      OP_PRELOAD, OP_COMPUTE, OP_COMPUTE_OS, OP_COMPUTE_IS: route = 3'b010;
       OP_STORE, OP_CFG_STORE, OP_CFG_POOL: route = 3'b100;
       OP_LAYER:                          route = 3'b111;
       OP_HALT:                           is_halt = 1'b1;

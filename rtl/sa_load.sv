@@ -6,6 +6,10 @@
 // next cycle (a stall). Each accepted beat's destination goes into an in-flight table (responses
 // come back in order); the response's bytes land in the target memory in the response cycle, and
 // the row's last beat also zeroes the rest of the row (not for an accumulating ACC load).
+// A transposed LOAD (TRANSPOSE=1, WBUF only) walks the same beats; each response goes down one
+// WBUF column instead (byte b of LOAD row r to WBUF[DST + (r div C)*TSTRIDE + b][r mod C]):
+// the generator keeps r mod C (tcol) and the block's first row (row), and the beat's bytes leave
+// on the column-write port (mw_t_*), nothing zeroed.
 // ready = I_last + 1, and the LOAD ends with its last response (e = I_last + L).
 module sa_load
   import sa_isa_pkg::*;
@@ -18,7 +22,8 @@ module sa_load
   localparam int unsigned RowBytes = (ArrayRows > 4 * ArrayCols) ? ArrayRows : 4 * ArrayCols,
   localparam int unsigned TagW = (MaxInflight > 1) ? $clog2(MaxInflight) : 1,
   localparam int unsigned BW = $clog2(BusBytes) + 1,
-  localparam int unsigned OffW = $clog2(BusBytes) > 0 ? $clog2(BusBytes) : 1
+  localparam int unsigned OffW = $clog2(BusBytes) > 0 ? $clog2(BusBytes) : 1,
+  localparam int unsigned TColW = (ArrayCols > 1) ? $clog2(ArrayCols) : 1
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -45,6 +50,12 @@ module sa_load
   output logic [ArrayCols-1:0]          acc_en_o,
   output logic [ArrayCols-1:0][31:0]    acc_data_o,
   output logic                          acc_accum_o,
+  // a transposed LOAD's beat down one WBUF column: byte k to row mw_trow_o + k when mw_tbe_o[k]
+  output logic                          mw_t_valid_o,
+  output logic [15:0]                   mw_trow_o,
+  output logic [TColW-1:0]              mw_tcol_o,
+  output logic [BusBytes-1:0]           mw_tbe_o,
+  output logic [BusBytes-1:0][7:0]      mw_tdata_o,
   // events (statistics and the harness)
   output logic                          inside_o,     // inside an instruction this cycle
   output logic                          stall_o,      // ... waiting for a read slot
@@ -67,9 +78,11 @@ module sa_load
     logic [2:0]        push;
     logic [1:0]        mem;
     logic              accum;
+    logic              transposed;
+    logic [TColW-1:0]  tcol;       // transposed: the WBUF column (LOAD row mod C)
     logic              last_of_row;
     logic              last_of_insn;
-    logic [15:0]       row;
+    logic [15:0]       row;        // destination row (transposed: the block's first WBUF row)
     logic [BW-1:0]     x_lo;       // bytes x_lo .. x_hi-1 of the beat belong to the segment
     logic [BW-1:0]     x_hi;
     logic signed [17:0] pos0;      // row position of beat byte 0 (negative: before the segment)
@@ -85,6 +98,9 @@ module sa_load
     logic [2:0]        push;
     logic [1:0]        mem;
     logic              accum;
+    logic              transposed;
+    logic [TColW-1:0]  tcol;
+    logic [15:0]       tstride;
     logic [31:0]       addr;
     logic [15:0]       row;
     logic [11:0]       outer, inner, o, i;
@@ -132,6 +148,8 @@ module sa_load
     gen_init.push      = head_insn_i[PUSH_LSB +: PUSH_W];
     gen_init.mem       = head_insn_i[MEM_LSB +: MEM_W];
     gen_init.accum     = head_insn_i[ACCUM_LSB];
+    gen_init.transposed = head_insn_i[TRANSPOSE_LSB];
+    gen_init.tstride   = head_insn_i[TSTRIDE_LSB +: TSTRIDE_W];
     gen_init.addr      = head_insn_i[DRAM_ADDR_LSB +: DRAM_ADDR_W];
     gen_init.row       = head_insn_i[DST_LSB +: DST_W];
     gen_init.outer     = head_insn_i[OUTER_LSB +: OUTER_W];
@@ -168,6 +186,8 @@ module sa_load
     bt_new.push         = gen_cur.push;
     bt_new.mem          = gen_cur.mem;
     bt_new.accum        = gen_cur.accum;
+    bt_new.transposed   = gen_cur.transposed;
+    bt_new.tcol         = gen_cur.tcol;
     bt_new.last_of_row  = last_of_row;
     bt_new.last_of_insn = last_of_insn;
     bt_new.row          = gen_cur.row;
@@ -199,7 +219,14 @@ module sa_load
         end else begin
           gen_d.g       = '0;
           gen_d.seg_pos = '0;
-          gen_d.row     = gen_cur.row + 16'd1;
+          if (!gen_cur.transposed) begin
+            gen_d.row = gen_cur.row + 16'd1;
+          end else if (32'(gen_cur.tcol) == ArrayCols - 1) begin
+            gen_d.tcol = '0;
+            gen_d.row  = gen_cur.row + gen_cur.tstride;
+          end else begin
+            gen_d.tcol = gen_cur.tcol + TColW'(1);
+          end
           if (32'(gen_cur.i) + 1 < 32'(gen_cur.inner)) begin
             gen_d.i = gen_cur.i + 12'd1;
           end else begin
@@ -271,7 +298,7 @@ module sa_load
   // The response lands: the beat's bytes at their row positions, then (last beat of the row) zeros
   // past NSEG * SEGLEN, except for an accumulating ACC load.
   logic zero_fill;
-  assign zero_fill = bt_head.last_of_row && !(bt_head.mem == MEM_ACC && bt_head.accum);
+  assign zero_fill = bt_head.last_of_row && !(bt_head.mem == MEM_ACC && bt_head.accum) && !bt_head.transposed;
 
   always_comb begin
     for (int p = 0; p < RowBytes; p++) begin
@@ -284,10 +311,22 @@ module sa_load
     end
   end
 
-  assign mw_valid_o  = rd_resp_valid_i;
+  assign mw_valid_o  = rd_resp_valid_i && !bt_head.transposed;
   assign mw_mem_o    = bt_head.mem;
   assign mw_row_o    = bt_head.row;
   assign acc_accum_o = bt_head.accum;
+
+  // Transposed: beat byte x_lo + k is row byte pos0 + x_lo + k (pos0 + x_lo is the segment's
+  // first row byte or later, never negative), so it goes to WBUF row row + pos0 + x_lo + k.
+  assign mw_t_valid_o = rd_resp_valid_i && bt_head.transposed;
+  assign mw_trow_o    = bt_head.row + 16'(bt_head.pos0 + 18'(bt_head.x_lo));
+  assign mw_tcol_o    = bt_head.tcol;
+  always_comb begin
+    for (int k = 0; k < BusBytes; k++) begin
+      mw_tbe_o[k]   = 32'(k) < 32'(bt_head.x_hi) - 32'(bt_head.x_lo);
+      mw_tdata_o[k] = rd_resp_data_i[OffW'(32'(bt_head.x_lo) + k)];
+    end
+  end
 
   for (genvar c = 0; c < ArrayCols; c++) begin : g_scale
     sa_requant u_scale (

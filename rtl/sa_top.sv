@@ -26,7 +26,8 @@ module sa_top
   parameter int unsigned TokenMax = 255,
   localparam int unsigned TagW = (MaxInflight > 1) ? $clog2(MaxInflight) : 1,
   localparam int unsigned TokW = $clog2(TokenMax + 1) + 2,
-  localparam int unsigned KW = $clog2(ArrayRows + 1)
+  localparam int unsigned KW = $clog2(ArrayRows + 1),
+  localparam int unsigned BankW = (ArrayCols > 1) ? $clog2(ArrayCols) : 1
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -82,8 +83,10 @@ module sa_top
   output logic                          cu_acc_wr_o,
   output logic                          cu_acc_wr_accum_o,
   // probes: the array's accumulator writes, one port per column (the lockstep compares them)
+  // (column c's ACC write before the rotator, arr_bank_o[c] the bank it goes to)
   output logic [ArrayCols-1:0]          arr_we_o,
   output logic [ArrayCols-1:0][15:0]    arr_row_o,
+  output logic [ArrayCols-1:0][BankW-1:0] arr_bank_o,
   output logic [ArrayCols-1:0]          arr_accum_o,
   output logic [ArrayCols-1:0][31:0]    arr_data_o,
   output logic                          su_acc_rd_o,
@@ -98,6 +101,7 @@ module sa_top
   localparam int unsigned WbufW = (WbufRows > 1) ? $clog2(WbufRows) : 1;
   localparam int unsigned AccW = (AccRows > 1) ? $clog2(AccRows) : 1;
   localparam int unsigned ParamW = (ParamRows > 1) ? $clog2(ParamRows) : 1;
+  localparam int unsigned TColW = (ArrayCols > 1) ? $clog2(ArrayCols) : 1;
 
   // ---- fetch and queues ----------------------------------------------------------------------
   logic [2:0] q_push;
@@ -200,15 +204,26 @@ module sa_top
   logic [ArrayCols-1:0]         ld_acc_en;
   logic [ArrayCols-1:0][31:0]   ld_acc_data;
   logic                         ld_acc_accum;
+  logic                         mw_t_valid;
+  logic [15:0]                  mw_trow;
+  logic [TColW-1:0]             mw_tcol;
+  logic [BusBytes-1:0]          mw_tbe;
+  logic [BusBytes-1:0][7:0]     mw_tdata;
   logic [SpadW-1:0]             spad_rrow;
   logic [0:0][ArrayRows-1:0][7:0] spad_rdata;
   logic [WbufW-1:0]             wbuf_rrow;
   logic [0:0][ArrayCols-1:0][7:0] wbuf_rdata;
   logic [2:0][ParamW-1:0]       param_rrow;
   logic [2:0][4*ArrayCols-1:0][7:0] param_rdata;
-  logic [ArrayCols-1:0]         arr_we, arr_accum;
+  logic [ArrayCols-1:0]         arr_we, arr_accum;       // per array column
   logic [ArrayCols-1:0][AccW-1:0] arr_row;
   logic [ArrayCols-1:0][31:0]   arr_data;
+  logic [ArrayCols-1:0][BankW-1:0] arr_bank;
+  logic                         rot_is;
+  logic [BankW-1:0]             rot;
+  logic [ArrayCols-1:0]         bank_we, bank_accum;     // per accumulator bank
+  logic [ArrayCols-1:0][AccW-1:0] bank_row;
+  logic [ArrayCols-1:0][31:0]   bank_data;
   logic [AccW-1:0]              st_acc_row;
   logic [ArrayCols-1:0][31:0]   st_acc_data;
 
@@ -220,18 +235,29 @@ module sa_top
     .wrow_i  (SpadW'(mw_row)),
     .wbe_i   (mw_be[ArrayRows-1:0]),
     .wdata_i (mw_data[ArrayRows-1:0]),
+    .cwe_i   (1'b0),
+    .crow_i  ('0),
+    .ccol_i  ('0),
+    .cbe_i   ('0),
+    .cdata_i ('0),
     .rrow_i  (spad_rrow),
     .rdata_o (spad_rdata)
   );
 
+  // The weight buffer also takes a transposed LOAD's beat down one column (TIMING §1).
   sa_mem_bytes #(
-    .Rows (WbufRows), .RowBytes (ArrayCols), .NumRd (1)
+    .Rows (WbufRows), .RowBytes (ArrayCols), .NumRd (1), .ColWrite (1'b1), .ColBytes (BusBytes)
   ) u_wbuf (
     .clk_i   (clk_i),
     .we_i    (mw_valid && mw_mem == MEM_WBUF),
     .wrow_i  (WbufW'(mw_row)),
     .wbe_i   (mw_be[ArrayCols-1:0]),
     .wdata_i (mw_data[ArrayCols-1:0]),
+    .cwe_i   (mw_t_valid),
+    .crow_i  (WbufW'(mw_trow)),
+    .ccol_i  (mw_tcol),
+    .cbe_i   (mw_tbe),
+    .cdata_i (mw_tdata),
     .rrow_i  (wbuf_rrow),
     .rdata_o (wbuf_rdata)
   );
@@ -244,18 +270,41 @@ module sa_top
     .wrow_i  (ParamW'(mw_row)),
     .wbe_i   (mw_be[4*ArrayCols-1:0]),
     .wdata_i (mw_data[4*ArrayCols-1:0]),
+    .cwe_i   (1'b0),
+    .crow_i  ('0),
+    .ccol_i  ('0),
+    .cbe_i   ('0),
+    .cdata_i ('0),
     .rrow_i  (param_rrow),
     .rdata_o (param_rdata)
+  );
+
+  sa_rotator #(
+    .Cols (ArrayCols), .RowW (AccW)
+  ) u_rot (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .is_i    (rot_is),
+    .rot_i   (rot),
+    .we_i    (arr_we),
+    .bank_i  (arr_bank),
+    .row_i   (arr_row),
+    .accum_i (arr_accum),
+    .data_i  (arr_data),
+    .we_o    (bank_we),
+    .row_o   (bank_row),
+    .accum_o (bank_accum),
+    .data_o  (bank_data)
   );
 
   sa_acc #(
     .Rows (AccRows), .Cols (ArrayCols)
   ) u_acc (
     .clk_i       (clk_i),
-    .arr_we_i    (arr_we),
-    .arr_row_i   (arr_row),
-    .arr_accum_i (arr_accum),
-    .arr_data_i  (arr_data),
+    .arr_we_i    (bank_we),
+    .arr_row_i   (bank_row),
+    .arr_accum_i (bank_accum),
+    .arr_data_i  (bank_data),
     .ld_we_i     (mw_valid && mw_mem == MEM_ACC),
     .ld_row_i    (AccW'(mw_row)),
     .ld_en_i     (ld_acc_en),
@@ -297,6 +346,11 @@ module sa_top
     .acc_en_o        (ld_acc_en),
     .acc_data_o      (ld_acc_data),
     .acc_accum_o     (ld_acc_accum),
+    .mw_t_valid_o    (mw_t_valid),
+    .mw_trow_o       (mw_trow),
+    .mw_tcol_o       (mw_tcol),
+    .mw_tbe_o        (mw_tbe),
+    .mw_tdata_o      (mw_tdata),
     .inside_o        (in_insn[0]),
     .stall_o         (stall[0]),
     .active_o        (active_o[0]),
@@ -329,6 +383,9 @@ module sa_top
     .wbuf_row_o       (wbuf_rrow),
     .wbuf_data_i      (wbuf_rdata[0]),
     .acc_we_o         (arr_we),
+    .acc_bank_o       (arr_bank),
+    .rot_is_o         (rot_is),
+    .rot_o            (rot),
     .acc_row_o        (arr_row),
     .acc_accum_o      (arr_accum),
     .acc_data_o       (arr_data),
@@ -428,6 +485,7 @@ module sa_top
   assign tokens_o     = tokens;
   assign arr_we_o     = arr_we;
   assign arr_accum_o  = arr_accum;
+  assign arr_bank_o   = arr_bank;
   assign arr_data_o   = arr_data;
   for (genvar c = 0; c < ArrayCols; c++) begin : g_arr_row
     assign arr_row_o[c] = 16'(arr_row[c]);
@@ -435,5 +493,5 @@ module sa_top
 
   // Row numbers are 16 bits in the ISA; each memory uses the bits its size needs.
   logic unused_top;
-  assign unused_top = ^mw_row;
+  assign unused_top = ^{mw_row, mw_trow};
 endmodule

@@ -17,7 +17,8 @@
 //  3. Each unit, in the order load, compute, store, looks at its queue head: if the unit is free
 //     (its previous instruction's `ready` <= t), every channel in POP holds a token and, for the
 //     compute unit, the structural condition holds (weight chain free and bank released for
-//     PRELOAD, bank complete for COMPUTE, the mode switch and the drain rule for COMPUTE_OS), it
+//     PRELOAD, bank complete for COMPUTE and COMPUTE_IS, the mode switches, stream alignment for
+//     COMPUTE_IS, the drain rule for COMPUTE_OS), it
 //     dequeues the head and pops its tokens. No two
 //     units pop the same channel, so the order among units does not matter.
 //  4. Requests: the load unit offers its next read beat (a LOAD started in t offers its first

@@ -21,7 +21,10 @@ typedef struct {
   uint8_t accum;          // ACC: add into the row instead of overwriting it
   uint8_t last_of_row;    // the row is complete once this beat has landed
   uint8_t last_of_insn;   // the LOAD ends when this beat lands
-  uint64_t row;           // destination row
+  uint8_t transposed;     // TRANSPOSE: byte k of the row goes to WBUF[row + k][col]
+  uint8_t block_first;    // transposed, LOAD row r with r mod C == 0 (counts the block's rows)
+  uint32_t col;           // transposed: WBUF column r mod C
+  uint64_t row;           // destination row (transposed: DST + (r div C)*TSTRIDE, the column's top)
   uint64_t beat_addr;     // DRAM address of the beat (aligned)
   uint64_t seg_addr;      // DRAM address of the segment the beat serves
   uint32_t seg_pos;       // byte position of that segment in the row (g * SEGLEN)
@@ -39,8 +42,8 @@ typedef struct {
   // the LOAD issuing beats (its fields and the CFG_LOAD registers latched at its start)
   int issuing;            // a LOAD is issuing beats; the unit cannot start another
   uint32_t insn;
-  uint8_t mem, accum;
-  uint64_t addr, dst, so, si, ss;
+  uint8_t mem, accum, transposed;
+  uint64_t addr, dst, so, si, ss, tstride;
   uint32_t outer, inner, nseg, seglen;
   int32_t ld_mult;
   uint32_t ld_shift;
@@ -66,18 +69,25 @@ typedef struct {
 
 // What the accumulator writer needs about a streamed row (travels as its tag).
 typedef struct {
-  uint32_t insn;          // the COMPUTE
-  uint64_t acc_row;       // ACC_ADDR + m
+  uint32_t insn;          // the COMPUTE or COMPUTE_IS
+  uint64_t acc_row;       // COMPUTE: ACC_ADDR + m (column c writes its column c); COMPUTE_IS:
+                          // ACC_ADDR + (m div C)*ASTRIDE (column c writes row acc_row + c)
   uint8_t accum;          // add into the accumulator row
-  uint8_t last;           // m == ROWS - 1: the COMPUTE ends with this row's last column
-  uint8_t bank;           // bank used (released when the COMPUTE ends)
+  uint8_t last;           // m == ROWS - 1: the instruction ends with this row's last column
+  uint8_t bank;           // bank used (released when the instruction ends)
+  uint8_t transposed;     // COMPUTE_IS: the rotator sends column c to ACC bank acc_bank
+  uint8_t block_first;    // COMPUTE_IS: m mod C == 0, the first row of its column block (counts)
+  uint32_t acc_bank;      // COMPUTE_IS: m mod C
+  uint32_t cols;          // columns that write: C, or COMPUTE_IS's COLS (MACs count these only)
 } RowTag;
 
 // One column's accumulator write in a cycle, kept for the PE trace.
 typedef struct {
   uint64_t row;           // ACC row, UINT64_MAX when the column wrote nothing
+  uint32_t bank;          // ACC column written (the array column unless transposed)
   int32_t sum;            // the sum written (added when accum)
   uint8_t accum;
+  uint8_t transposed;     // a COMPUTE_IS write through the rotator
 } AccWrite;
 
 // ---- output-stationary mode of the array (detailed_os.c) ---------------------------------------
@@ -140,17 +150,20 @@ typedef struct {
   int cur_bank;           // bank of the most recent PRELOAD: the one a COMPUTE uses
   int bank_valid[2];      // bank complete (its PRELOAD has ended)
   uint32_t bank_k[2];     // ROWS of the PRELOAD that filled it (MAC accounting)
-  uint32_t bank_users[2]; // COMPUTEs started on the bank and not yet ended
+  uint32_t bank_users[2]; // COMPUTEs and COMPUTE_ISs started on the bank and not yet ended
+  uint32_t ws_users;      // COMPUTEs started and not ended (COMPUTE_IS waits for none)
+  uint32_t is_users;      // COMPUTE_ISs started and not ended (COMPUTE waits for none)
+  uint32_t is_phase;      // (t - s) mod C for the last COMPUTE_IS's start s: the alignment rule
   // weight shift chain (PRELOAD)
   int chain_busy;
   uint32_t chain_insn, chain_step, chain_rows;
   uint64_t chain_src;
   int chain_bank;
-  // stream sequencer (COMPUTE)
+  // stream sequencer (COMPUTE, COMPUTE_IS)
   int streaming;
-  uint32_t st_insn, st_m, st_rows;
-  uint64_t st_src, st_acc;
-  uint8_t st_accum, st_bank;
+  uint32_t st_insn, st_m, st_rows, st_cols;
+  uint64_t st_src, st_acc, st_astride;
+  uint8_t st_accum, st_bank, st_transposed;
   // the array: R x C PEs, input skew lines (row r has r stages: skew[r * R + 0 .. r - 1])
   PeReg *pe;
   PeReg *skew;

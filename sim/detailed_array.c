@@ -17,11 +17,18 @@
 // names the streamed row (its ACC row, ACCUM, COMPUTE, last row), so COMPUTEs stream back to back
 // across bank switches. The COMPUTE ends when the last column of its last row is written.
 //
+// COMPUTE_IS is the same stream; its row tag says "transposed", and between the bottom of the
+// array and the accumulator's column banks a rotator sends column c (c < COLS) of row m to
+// ACC[ACC_ADDR + (m div C)*ASTRIDE + c][m mod C]; columns >= COLS write nothing. A phase counter
+// modulo C, restarted by each COMPUTE_IS, gives the alignment rule (d) of TIMING §6.
+//
 // Structural conditions, from the unit's registers: a PRELOAD needs the chain idle and its bank
-// released (no COMPUTE started on it is still in the array); a COMPUTE needs the bank of the
-// most recent PRELOAD complete; both need the array out of output-stationary mode (no COMPUTE_OS
-// still in it), and a COMPUTE_OS needs it out of weight-stationary mode (no PRELOAD or COMPUTE
-// still running) plus the drain rule of detailed_os.c, which models that mode. The array loop is
+// released (no COMPUTE or COMPUTE_IS started on it is still in the array); a COMPUTE or
+// COMPUTE_IS needs the bank of the most recent PRELOAD complete, and no instruction of the other
+// kind in the array (the rotator switches only with the array's bottom empty), a COMPUTE_IS also
+// the alignment; all need the array out of output-stationary mode (no COMPUTE_OS still in it),
+// and a COMPUTE_OS needs it out of weight-stationary mode (no PRELOAD, COMPUTE or COMPUTE_IS still
+// running) plus the drain rule of detailed_os.c, which models that mode. The array loop is
 // skipped (clock gated) when no data is in it.
 #include <assert.h>
 #include <stdlib.h>
@@ -66,12 +73,17 @@ static int ws_busy(const ComputeUnit *cu) {
   return cu->chain_busy || cu->bank_users[0] || cu->bank_users[1];
 }
 
+// COMPUTE_IS rule (d): aligned with the last COMPUTE_IS's stream (the phase counter is at 0), or
+// that one has left the array (COMPUTE_ISs end in order, so then none is in it).
+static int is_aligned(const ComputeUnit *cu) { return cu->is_users == 0 || cu->is_phase == 0; }
+
 int det_compute_can_start(const Det *m, const Insn *in) {
   const ComputeUnit *cu = &m->cu;
   if (cu->streaming || cu->os.seq) return 0;   // the previous instruction has rows left to read
   switch (in->op) {
   case OP_PRELOAD: return !cu->chain_busy && cu->bank_users[cu->next_bank] == 0 && !cu->os.users;
-  case OP_COMPUTE: return cu->bank_valid[cu->cur_bank] && !cu->os.users;
+  case OP_COMPUTE: return cu->bank_valid[cu->cur_bank] && !cu->os.users && !cu->is_users;
+  case OP_COMPUTE_IS: return cu->bank_valid[cu->cur_bank] && !cu->os.users && !cu->ws_users && is_aligned(cu);
   case OP_COMPUTE_OS: return !ws_busy(cu) && det_os_can_start(m, in);
   default: return 1;   // LAYER
   }
@@ -79,10 +91,15 @@ int det_compute_can_start(const Det *m, const Insn *in) {
 
 const char *det_compute_blocker(const Det *m, const Insn *in) {
   const ComputeUnit *cu = &m->cu;
-  if ((in->op == OP_PRELOAD || in->op == OP_COMPUTE) && cu->os.users) return "the array to leave output-stationary mode";
+  int streams = in->op == OP_COMPUTE || in->op == OP_COMPUTE_IS;
+  if ((in->op == OP_PRELOAD || streams) && cu->os.users) return "the array to leave output-stationary mode";
   if (in->op == OP_PRELOAD)
     return cu->chain_busy ? "the weight shift chain" : "its weight bank to be released by the array";
-  if (in->op == OP_COMPUTE && !cu->bank_valid[cu->cur_bank]) return "weights (no PRELOAD filled its bank)";
+  if (streams && !cu->bank_valid[cu->cur_bank]) return "weights (no PRELOAD filled its bank)";
+  if (in->op == OP_COMPUTE && cu->is_users) return "the array to leave input-stationary mode (a COMPUTE_IS in it)";
+  if (in->op == OP_COMPUTE_IS && cu->ws_users) return "the array to leave weight-stationary mode (a COMPUTE in it)";
+  if (in->op == OP_COMPUTE_IS && !is_aligned(cu))
+    return "stream alignment with the previous COMPUTE_IS (a start a multiple of array.cols cycles after it)";
   if (in->op == OP_COMPUTE_OS)
     return ws_busy(cu) ? "the array to leave weight-stationary mode" : "the previous COMPUTE_OS's drain";
   return "nothing";
@@ -108,6 +125,8 @@ void det_compute_start(Det *m, uint32_t k) {
     return;
   }
   case OP_COMPUTE:
+  case OP_COMPUTE_IS: {
+    int is = in->op == OP_COMPUTE_IS;
     cu->streaming = 1;
     cu->st_insn = k;
     cu->st_m = 0;
@@ -116,8 +135,18 @@ void det_compute_start(Det *m, uint32_t k) {
     cu->st_acc = (uint64_t)in->f[FLD_ACC_ADDR];
     cu->st_accum = in->f[FLD_ACCUM] != 0;
     cu->st_bank = (uint8_t)cu->cur_bank;
+    cu->st_transposed = (uint8_t)is;
+    cu->st_cols = is ? (uint32_t)in->f[FLD_COLS] : m->a->cols;
+    cu->st_astride = is ? (uint64_t)in->f[FLD_ASTRIDE] : 0;
     cu->bank_users[cu->cur_bank]++;
+    if (is) {
+      cu->is_users++;
+      cu->is_phase = 0;   // restarted: this cycle is phase 0
+    } else {
+      cu->ws_users++;
+    }
     return;
+  }
   case OP_COMPUTE_OS:
     det_os_start(m, k);
     return;
@@ -171,12 +200,16 @@ static int stream_read(Det *m, PeReg *in) {
   LayerStats *ls = det_layer(m, cu->st_insn);
   ls->mem_reads[MEM_ST_SPAD]++;
   ls->pe_cycles += (uint64_t)R * m->a->cols;   // the slots this row will use (pe_step counts the total)
-  uint32_t tag = cu->tag_next++ & cu->tag_mask;
+  uint32_t tag = cu->tag_next++ & cu->tag_mask, C = m->a->cols, mm = cu->st_m;
   cu->rowtag[tag] = (RowTag){.insn = cu->st_insn,
-                             .acc_row = cu->st_acc + cu->st_m,
+                             .acc_row = cu->st_transposed ? cu->st_acc + (mm / C) * cu->st_astride : cu->st_acc + mm,
                              .accum = cu->st_accum,
-                             .last = cu->st_m + 1 == cu->st_rows,
-                             .bank = cu->st_bank};
+                             .last = mm + 1 == cu->st_rows,
+                             .bank = cu->st_bank,
+                             .transposed = cu->st_transposed,
+                             .block_first = mm % C == 0,
+                             .acc_bank = mm % C,
+                             .cols = cu->st_cols};
   *in = (PeReg){.valid = 1, .bank = cu->st_bank, .tag = tag};
   cu->any_in = 1;
   cu->last_in = m->t;
@@ -197,15 +230,29 @@ static int acc_write(Det *m) {
     cu->wlog[c].row = UINT64_MAX;
     if (!b->valid) continue;
     RowTag *rt = &cu->rowtag[b->tag];
-    cu->wlog[c] = (AccWrite){.row = rt->acc_row, .sum = b->psum, .accum = rt->accum};
+    if (rt->last && c == C - 1) {   // the instruction ends with its last row's last column
+      cu->bank_users[rt->bank]--;
+      if (rt->transposed)
+        cu->is_users--;
+      else
+        cu->ws_users--;
+      det_end(m, UNIT_COMPUTE, rt->insn);
+    }
+    if (c >= rt->cols) continue;   // COMPUTE_IS: a column past COLS spends its cycle, writes nothing
+    // The rotator: weight-stationary column c feeds bank c; a COMPUTE_IS row m feeds bank m mod C.
+    uint64_t row = rt->transposed ? rt->acc_row + c : rt->acc_row;
+    uint32_t bank = rt->transposed ? rt->acc_bank : c;
+    cu->wlog[c] = (AccWrite){.row = row, .bank = bank, .sum = b->psum, .accum = rt->accum, .transposed = rt->transposed};
     if (m->log && m->log->acc)
-      m->log->acc[c] = (SimAccWrite){.row = rt->acc_row, .value = b->psum, .accum = rt->accum, .bank = c, .insn = rt->insn};
+      m->log->acc[c] = (SimAccWrite){.row = row, .value = b->psum, .accum = rt->accum, .bank = bank, .insn = rt->insn};
     n++;
-    if (rt->acc_row < m->a->acc_rows) {
-      int32_t *x = &m->s->acc[rt->acc_row * C + c];
+    if (row < m->a->acc_rows) {
+      int32_t *x = &m->s->acc[row * C + bank];
       *x = rt->accum ? sa_wrap_add32(*x, b->psum) : b->psum;
     }
-    if (c == 0) {
+    // Row counts (TIMING §10): a COMPUTE writes one ACC row per streamed row; a COMPUTE_IS
+    // touches COLS rows per column block, counted at the block's first row.
+    if (rt->transposed ? rt->block_first : c == 0) {
       LayerStats *ls = det_layer(m, rt->insn);
       m->s->stats.mem_writes[MEM_ST_ACC]++;
       ls->mem_writes[MEM_ST_ACC]++;
@@ -213,10 +260,6 @@ static int acc_write(Det *m) {
         m->s->stats.mem_reads[MEM_ST_ACC]++;
         ls->mem_reads[MEM_ST_ACC]++;
       }
-    }
-    if (rt->last && c == C - 1) {
-      cu->bank_users[rt->bank]--;
-      det_end(m, UNIT_COMPUTE, rt->insn);
     }
   }
   return n;
@@ -249,7 +292,7 @@ static int pe_step(Det *m, const PeReg *in) {
       p->valid = 1;
       live++;
       slots++;
-      if (r < cu->bank_k[x.bank]) {
+      if (r < cu->bank_k[x.bank] && c < cu->rowtag[x.tag].cols) {
         if (tag != x.tag && macs) {
           det_layer(m, cu->rowtag[tag].insn)->macs += macs;
           m->s->stats.macs += macs;
@@ -302,13 +345,20 @@ static void trace_array(Det *m, int writes) {
 void det_trace_acc_writes(FILE *f, const AccWrite *wlog, uint32_t cols) {
   fprintf(f, "  ACC writes:");
   for (uint32_t c = 0; c < cols; c++)
-    if (wlog[c].row != UINT64_MAX)
-      fprintf(f, " [%llu][%u]%s%d", (unsigned long long)wlog[c].row, c, wlog[c].accum ? "+=" : "=", wlog[c].sum);
+    if (wlog[c].row == UINT64_MAX)
+      continue;
+    else if (wlog[c].transposed)   // through the rotator: name the column it came from
+      fprintf(f, " c%u>[%llu][%u]%s%d", c, (unsigned long long)wlog[c].row, wlog[c].bank, wlog[c].accum ? "+=" : "=",
+              wlog[c].sum);
+    else
+      fprintf(f, " [%llu][%u]%s%d", (unsigned long long)wlog[c].row, wlog[c].bank, wlog[c].accum ? "+=" : "=",
+              wlog[c].sum);
   fputc('\n', f);
 }
 
 void det_compute_update(Det *m) {
   ComputeUnit *cu = &m->cu;
+  cu->is_phase = cu->is_phase + 1 == m->a->cols ? 0 : cu->is_phase + 1;   // the value for the next cycle
   if (cu->chain_busy) chain_shift(m);
   det_os_update(m);
   PeReg in = {0};

@@ -6,7 +6,8 @@
 // Every accepted beat carries its destination (LoadBeat) in a ring indexed by the DRAM tag;
 // responses come back in order, and the bytes land in the target memory in the response cycle.
 // The unit is free again the cycle after its last beat was accepted (ready = I_last + 1); the
-// LOAD ends when its last beat's response lands (e = I_last + L).
+// LOAD ends when its last beat's response lands (e = I_last + L). A transposed LOAD has the same
+// beats; each response's bytes go down one WBUF column instead of along a row.
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,8 @@ void det_load_start(Det *m, uint32_t k) {
     L->insn = k;
     L->mem = (uint8_t)in->f[FLD_MEM];
     L->accum = in->f[FLD_ACCUM] != 0;
+    L->transposed = in->f[FLD_TRANSPOSE] != 0;
+    L->tstride = (uint64_t)in->f[FLD_TSTRIDE];
     L->addr = (uint64_t)in->f[FLD_DRAM_ADDR];
     L->dst = (uint64_t)in->f[FLD_DST];
     L->outer = (uint32_t)in->f[FLD_OUTER];
@@ -127,11 +130,36 @@ static MemStatId mem_stat(int mem) {
   return mem == MEM_SPAD ? MEM_ST_SPAD : mem == MEM_WBUF ? MEM_ST_WBUF : mem == MEM_ACC ? MEM_ST_ACC : MEM_ST_PARAM;
 }
 
+// A transposed beat lands down WBUF column b->col: byte k of the LOAD row into row b->row + k.
+// Nothing is zeroed; the rows it touches count once per block of C LOAD rows (TIMING §10).
+static void beat_land_transposed(Det *m, const LoadBeat *b, const uint8_t *data) {
+  uint64_t C = m->a->cols;
+  for (uint32_t x = 0; x < m->a->bus_bytes; x++) {
+    uint64_t addr = b->beat_addr + x;
+    if (addr < b->seg_addr || addr - b->seg_addr >= b->seglen) continue;
+    uint64_t row = b->row + b->seg_pos + (addr - b->seg_addr);
+    if (row < m->a->wbuf_rows) m->s->wbuf[row * C + b->col] = (int8_t)data[x];
+  }
+  if (!b->last_of_row) return;
+  SimStats *st = &m->s->stats;
+  LayerStats *ls = det_layer(m, b->insn);
+  if (b->block_first) {
+    st->mem_writes[MEM_ST_WBUF] += b->row_bytes;
+    ls->mem_writes[MEM_ST_WBUF] += b->row_bytes;
+  }
+  st->dram_read_bytes += b->row_bytes;
+  ls->dram_read_bytes += b->row_bytes;
+}
+
 // The response to beat b arrived: its bytes land; when it completes its row, the bytes of the
 // row past NSEG * SEGLEN become zero (an accumulating ACC load leaves them unchanged) and the
 // row counts as written.
 static void beat_land(Det *m, const LoadBeat *b, const uint8_t *data) {
   uint32_t cap = row_capacity(m, b->mem);
+  if (b->transposed) {
+    beat_land_transposed(m, b, data);
+    return;
+  }
   if (b->row < mem_rows(m, b->mem)) {
     for (uint32_t x = 0; x < m->a->bus_bytes; x++) {
       uint64_t addr = b->beat_addr + x;
@@ -191,13 +219,17 @@ void det_load_update(Det *m, const DramResp *resp, int accepted) {
   LoadBeat *b = &L->fly[(L->fly_head + L->fly_count) % L->fly_cap];
   L->fly_count++;
   int last_of_row = L->k == L->k_last && L->g + 1 == L->nseg;
+  uint64_t r = (uint64_t)L->o * L->inner + L->i, C = m->a->cols;
   *b = (LoadBeat){
       .insn = L->insn,
       .mem = L->mem,
       .accum = L->accum,
       .last_of_row = (uint8_t)last_of_row,
       .last_of_insn = (uint8_t)(last_of_row && L->i + 1 == L->inner && L->o + 1 == L->outer),
-      .row = L->dst + (uint64_t)L->o * L->inner + L->i,
+      .transposed = L->transposed,
+      .block_first = r % C == 0,
+      .col = (uint32_t)(r % C),
+      .row = L->transposed ? L->dst + (r / C) * L->tstride : L->dst + r,
       .beat_addr = L->k * m->a->bus_bytes,
       .seg_addr = seg_addr(L),
       .seg_pos = L->g * L->seglen,

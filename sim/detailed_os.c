@@ -137,7 +137,7 @@ static int drain_step(Det *m) {
       uint64_t at = oi->acc_addr + row;
       int32_t *x = &m->s->acc[at * C + c];
       *x = oi->accum ? sa_wrap_add32(*x, b->v) : b->v;
-      os->wlog[c] = (AccWrite){.row = at, .sum = b->v, .accum = oi->accum};
+      os->wlog[c] = (AccWrite){.row = at, .bank = c, .sum = b->v, .accum = oi->accum};
       if (m->log && m->log->acc)
         m->log->acc[c] = (SimAccWrite){.row = at, .value = b->v, .accum = oi->accum, .bank = c, .insn = oi->insn};
       n++;

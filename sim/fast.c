@@ -1,7 +1,8 @@
 // fast.c: the fast engine. Per-instruction exact timing from the closed forms of docs/TIMING.md,
 // evaluated only at the cycles where something can happen (a start, a fetch, a token arriving);
 // the data of each instruction is moved in one go when it starts (legal programs are race-free,
-// so that is the same as moving it over its cycles), and COMPUTE uses a bulk int8 GEMM kernel.
+// so that is the same as moving it over its cycles), and COMPUTE (and COMPUTE_IS, which only
+// writes its sums elsewhere) uses a bulk int8 GEMM kernel.
 // For that kernel the engine keeps the scratchpad and the accumulator transposed (column-major:
 // one array of rows per column), so its inner loop runs along the M rows of a COMPUTE, as a
 // host GEMM's does; the machine's row-major memories are written back when the run ends.
@@ -60,7 +61,12 @@ typedef struct {
   uint64_t bank_free[2];               // first cycle a PRELOAD may refill the bank
   uint32_t bank_k[2];                  // preloaded ROWS of each bank
   int16_t *bank16[2];                  // the banks widened to int16 for the kernel, [r][c]
-  uint64_t ws_free;                    // e + 1 of the last PRELOAD or COMPUTE (mode switch)
+  uint64_t ws_free;                    // e + 1 of the last PRELOAD, COMPUTE or COMPUTE_IS (COMPUTE_OS rule a)
+  uint64_t compute_free;               // e + 1 of the last COMPUTE (COMPUTE_IS rule c)
+  uint64_t is_free;                    // e + 1 of the last COMPUTE_IS (COMPUTE's rule; alignment (d) lapses)
+  uint64_t is_start;                   // s of the last COMPUTE_IS (alignment rule (d))
+  uint32_t *is_sum;                    // scratch: one COMPUTE_IS's sums, [c][m], COLS x ROWS (wrapping)
+  size_t is_sum_cap;                   // elements allocated for is_sum
   uint64_t os_free;                    // e + 1 of the last COMPUTE_OS (mode switch)
   uint64_t os_drain;                   // s + KLEN + R of the last COMPUTE_OS (drain rule)
   uint32_t *os_sum;                    // scratch: one COMPUTE_OS's R x C sums (wrapping)
@@ -163,11 +169,27 @@ static void transpose8x8(const uint8_t *in, size_t stride, int8_t *out, size_t o
   for (int j = 0; j < 8; j++) memcpy(out + (size_t)j * ostride, &a[j], 8);
 }
 
+// A transposed LOAD (TIMING §5): byte b of row r goes to WBUF[DST + (r div C)*TSTRIDE + b][r mod C];
+// nothing else is written. tile holds the rows, nbytes each.
+static void commit_transposed(Fast *f, const Insn *in, const uint8_t *tile, uint64_t rows, uint32_t nbytes) {
+  uint32_t C = f->a->cols;
+  uint64_t dst = (uint64_t)in->f[FLD_DST], tstride = (uint64_t)in->f[FLD_TSTRIDE];
+  for (uint64_t r = 0; r < rows; r++) {
+    int8_t *col = f->s->wbuf + (dst + (r / C) * tstride) * C + r % C;
+    const uint8_t *src = tile + r * nbytes;
+    for (uint32_t b = 0; b < nbytes; b++) col[(size_t)b * C] = (int8_t)src[b];
+  }
+}
+
 // Writes a LOAD's gathered rows (rows x width bytes in tile) into its target memory. The
 // transposed memories are written one column at a time, so every write stream is sequential.
 static void commit_rows(Fast *f, const Insn *in, const uint8_t *tile, uint64_t rows, uint32_t width, uint32_t nbytes) {
   const Arch *a = f->a;
   uint64_t dst = (uint64_t)in->f[FLD_DST];
+  if (in->f[FLD_TRANSPOSE]) {
+    commit_transposed(f, in, tile, rows, nbytes);
+    return;
+  }
   switch (in->f[FLD_MEM]) {
   case MEM_SPAD: {
     uint64_t r0 = 0;
@@ -218,7 +240,8 @@ static int exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   const int64_t *c = f->cfg_load.f;
   uint64_t inner = (uint64_t)in->f[FLD_INNER], rows = (uint64_t)in->f[FLD_OUTER] * inner;
   uint32_t nseg = (uint32_t)in->f[FLD_NSEG], seglen = (uint32_t)in->f[FLD_SEGLEN];
-  uint32_t width = row_bytes(a, in->f[FLD_MEM]), nbytes = nseg * seglen;
+  uint32_t nbytes = nseg * seglen;
+  uint32_t width = in->f[FLD_TRANSPOSE] ? nbytes : row_bytes(a, in->f[FLD_MEM]);   // transposed: no row limit
   int64_t mem = in->f[FLD_MEM];
   if (rows * width > f->tile_cap) {
     uint8_t *nt = realloc(f->tile, rows * width);
@@ -253,8 +276,10 @@ static int exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   commit_rows(f, in, f->tile, rows, width, nbytes);
   SimStats *st = &s->stats;
   MemStatId m = mem == MEM_SPAD ? MEM_ST_SPAD : mem == MEM_WBUF ? MEM_ST_WBUF : mem == MEM_ACC ? MEM_ST_ACC : MEM_ST_PARAM;
-  st->mem_writes[m] += rows;
-  ls->mem_writes[m] += rows;
+  // A transposed LOAD touches NSEG*SEGLEN WBUF rows per block of C LOAD rows (TIMING §10).
+  uint64_t written = in->f[FLD_TRANSPOSE] ? (rows + a->cols - 1) / a->cols * nbytes : rows;
+  st->mem_writes[m] += written;
+  ls->mem_writes[m] += written;
   if (mem == MEM_ACC && in->f[FLD_ACCUM]) {
     st->mem_reads[MEM_ST_ACC] += rows;
     ls->mem_reads[MEM_ST_ACC] += rows;
@@ -429,6 +454,66 @@ static int exec_compute_os(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls)
   return 0;
 }
 
+// COMPUTE_IS (TIMING §6): the COMPUTE stream with a transposed accumulator write. The sum of
+// streamed row m, array column c (c < COLS) goes to ACC[ACC_ADDR + (m div C)*ASTRIDE + c][m mod C].
+// The sums come from the bulk kernel into a scratch [c][m]; the writes then go in order of m (when
+// ASTRIDE < COLS two of them can hit one element, and the later row wins, as in the array).
+static int exec_compute_is(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
+  const Arch *a = f->a;
+  Sim *s = f->s;
+  int b = (int)((f->n_preloads - 1) % 2);
+  uint32_t R = a->rows, C = a->cols, M = (uint32_t)in->f[FLD_ROWS], cols = (uint32_t)in->f[FLD_COLS];
+  size_t need = (size_t)cols * M;
+  if (need > f->is_sum_cap) {
+    uint32_t *n = realloc(f->is_sum, need * sizeof *n);
+    if (!n) return diag_error(f->d, "sim: error: out of memory");
+    f->is_sum = n;
+    f->is_sum_cap = need;
+  }
+  uint32_t *sum = f->is_sum, bias = (R / 2) * PAIR_BIAS;
+  for (size_t i = 0; i < need; i++) sum[i] = 0u - bias;
+  for (uint32_t c = 0; c < cols;) {
+    int ncols = c + 2 <= cols ? 2 : 1;
+    gemm_columns(sum + (size_t)c * M, M, ncols, f->spad_t + in->f[FLD_SRC], f->spad_stride, f->bank16[b] + c, R, C, M);
+    c += (uint32_t)ncols;
+  }
+  int accum = (int)in->f[FLD_ACCUM];
+  uint64_t acc0 = (uint64_t)in->f[FLD_ACC_ADDR], astride = (uint64_t)in->f[FLD_ASTRIDE];
+  for (uint32_t m = 0; m < M; m++) {
+    uint32_t *row = f->acc_t + (size_t)(m % C) * f->acc_stride + acc0 + (m / C) * astride;   // bank m mod C
+    for (uint32_t c = 0; c < cols; c++) row[c] = accum ? row[c] + sum[(size_t)c * M + m] : sum[(size_t)c * M + m];
+  }
+  t->ready = t->start + M;
+  t->end = t->start + M - 1 + R + C - 1;
+  f->bank_free[b] = t->end + 1;
+  f->is_free = t->end + 1;
+  f->is_start = t->start;
+  uint64_t macs = (uint64_t)M * f->bank_k[b] * cols, blocks = (M + C - 1) / C, acc_rows = blocks * cols;
+  s->stats.macs += macs;
+  ls->macs += macs;
+  s->stats.pe_cycles += (uint64_t)M * R * C;
+  ls->pe_cycles += (uint64_t)M * R * C;
+  s->stats.mem_reads[MEM_ST_SPAD] += M;
+  ls->mem_reads[MEM_ST_SPAD] += M;
+  s->stats.mem_writes[MEM_ST_ACC] += acc_rows;
+  ls->mem_writes[MEM_ST_ACC] += acc_rows;
+  if (accum) {
+    s->stats.mem_reads[MEM_ST_ACC] += acc_rows;
+    ls->mem_reads[MEM_ST_ACC] += acc_rows;
+  }
+  return 0;
+}
+
+// COMPUTE_IS rule (d): the earliest cycle from t on at which the stream is aligned with the last
+// COMPUTE_IS y ((s - s_y) mod C = 0) or y has ended (s >= e_y + 1).
+static uint64_t is_align(const Fast *f, uint64_t t) {
+  if (t == NEVER || t >= f->is_free) return t;   // is_free is 0 before any COMPUTE_IS
+  uint64_t off = (t - f->is_start) % f->a->cols;
+  if (off == 0) return t;
+  uint64_t next = t + f->a->cols - off;
+  return next < f->is_free ? next : f->is_free;
+}
+
 // COMPUTE_OS's structural condition: the array has left weight-stationary mode (a), and the
 // previous COMPUTE_OS's drain ends before this one's begins (b): s + KLEN >= s_o + K_o + R.
 static uint64_t os_struct_time(const Fast *f, const Insn *in) {
@@ -565,7 +650,9 @@ static uint64_t struct_time(const Fast *f, const Insn *in) {
     if (f->n_preloads && f->last_preload_start + f->a->rows > t) t = f->last_preload_start + f->a->rows;
     return max_u64(t, f->os_free);
   }
-  if (in->op == OP_COMPUTE) return max_u64(f->bank_ready[(f->n_preloads - 1) % 2], f->os_free);
+  if (in->op == OP_COMPUTE) return max_u64(max_u64(f->bank_ready[(f->n_preloads - 1) % 2], f->os_free), f->is_free);
+  if (in->op == OP_COMPUTE_IS)   // rules (a)-(c); (d), which is not monotone in s, is is_align's
+    return max_u64(max_u64(f->bank_ready[(f->n_preloads - 1) % 2], f->os_free), f->compute_free);
   if (in->op == OP_COMPUTE_OS) return os_struct_time(f, in);
   return 0;
 }
@@ -581,7 +668,7 @@ static uint64_t head_time(const Fast *f, Unit u) {
   uint64_t st = struct_time(f, in), tk = token_time(f, u, in);
   if (st > t) t = st;
   if (tk > t) t = tk;
-  return t;
+  return in->op == OP_COMPUTE_IS ? is_align(f, t) : t;
 }
 
 // Counts the unit-state cycles between the previous instruction and this start (TIMING §9).
@@ -625,11 +712,18 @@ static int start_insn(Fast *f, Unit u, uint64_t s) {
     break;
   case OP_CFG_LOAD: f->cfg_load = *in; break;
   case OP_PRELOAD: exec_preload(f, in, &tm, ls); f->ws_free = max_u64(f->ws_free, tm.end + 1); break;
-  case OP_COMPUTE: exec_compute(f, in, &tm, ls); f->ws_free = max_u64(f->ws_free, tm.end + 1); break;
+  case OP_COMPUTE:
+    exec_compute(f, in, &tm, ls);
+    f->ws_free = max_u64(f->ws_free, tm.end + 1);
+    f->compute_free = tm.end + 1;
+    break;
   case OP_COMPUTE_OS:
     if (exec_compute_os(f, in, &tm, ls)) return -1;
     break;
-  case OP_COMPUTE_IS: break;   // TEMPORARY: rejected by sim_new until implemented
+  case OP_COMPUTE_IS:
+    if (exec_compute_is(f, in, &tm, ls)) return -1;
+    f->ws_free = max_u64(f->ws_free, tm.end + 1);
+    break;
   case OP_STORE: exec_store(f, in, &tm, ls); break;
   case OP_CFG_STORE: f->cfg_store = *in; break;
   case OP_CFG_POOL: f->cfg_pool = *in; break;
@@ -778,6 +872,7 @@ static void fast_free(Fast *f) {
   free(f->bytes);
   free(f->tile);
   free(f->os_sum);
+  free(f->is_sum);
 }
 
 static int fast_loop(Fast *f) {

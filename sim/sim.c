@@ -10,14 +10,6 @@ Sim *sim_new(const Program *p, SimMode mode, Diag *d) {
   // Programs from prog_load are checked already; ones built in memory are checked here, so no
   // engine ever sees an illegal instruction or an out-of-range address.
   if (arch_validate(a, "sim", d) || prog_check(p, "sim", d)) return NULL;
-  // TEMPORARY (input-stationary in progress): the engines do not run these yet.
-  for (uint32_t i = 0; i < p->n_insns; i++) {
-    Insn in = prog_insn(p, i);
-    if (in.op == OP_COMPUTE_IS || (in.op == OP_LOAD && in.f[FLD_TRANSPOSE])) {
-      diag_error(d, "sim: error: insn %u: COMPUTE_IS and transposed LOAD are not simulated yet", i);
-      return NULL;
-    }
-  }
   Sim *s = calloc(1, sizeof *s);
   if (!s) {
     diag_error(d, "sim: error: out of memory");

@@ -85,6 +85,8 @@ class RtlRun {
   Dram *dram_ = nullptr;
   std::vector<uint8_t> words_;          // the program, 16 bytes per instruction
   std::vector<int64_t> insn_layer_;
+  std::vector<uint8_t> transposed_;     // the instruction is a transposed LOAD
+  unsigned bank_w_ = 1;                 // bits of an ACC bank number (arr_bank_o)
   int64_t unit_layer_[NUM_UNITS] = {-1, -1, -1};
   uint32_t dma_insn_[NUM_UNITS] = {0, 0, 0};   // the LOAD / STORE in progress (stall cycles)
   uint64_t remaining_ = 0;
@@ -117,10 +119,13 @@ int RtlRun::init() {
   words_.resize((size_t)p_->n_insns * ISA_WORD_BYTES);
   if (p_->n_insns) memcpy(words_.data(), p_->code, words_.size());
   insn_layer_.assign(p_->n_insns ? p_->n_insns : 1, -1);
+  transposed_.assign(p_->n_insns ? p_->n_insns : 1, 0);
   for (uint32_t k = 0; k < p_->n_insns; k++) {
     Unit route = isa_ops[prog_op(p_, k)].unit;
     remaining_ += route == UNIT_ALL ? NUM_UNITS : route == UNIT_FETCH ? 0 : 1;
+    if (prog_op(p_, k) == OP_LOAD) transposed_[k] = prog_insn(p_, k).f[FLD_TRANSPOSE] != 0;
   }
+  while ((1u << bank_w_) < a->cols) bank_w_++;
   // Reset: statistics from zero, as the C engines do, and the model's reset pulse.
   LayerStats *layers = s_->stats.layers;
   uint32_t n_layers = s_->stats.n_layers;
@@ -249,6 +254,14 @@ void RtlRun::account(uint64_t t, const Events &e, int rd_ok, int wr_ok) {
       ls->first_start = ls->last_end = t;
     }
     if (in->op == OP_LOAD || in->op == OP_STORE) dma_insn_[u] = k;
+    if (in->op == OP_LOAD && transposed_[k]) {
+      // TIMING §10: each block of C LOAD rows writes NSEG*SEGLEN WBUF rows, one byte of each per
+      // LOAD row; the landing rows (ld_row_o) are not WBUF rows here.
+      uint64_t rows = (uint64_t)in->f[FLD_OUTER] * (uint64_t)in->f[FLD_INNER];
+      uint64_t n = (rows + a->cols - 1) / a->cols * ((uint64_t)in->f[FLD_NSEG] * (uint64_t)in->f[FLD_SEGLEN]);
+      st->mem_writes[MEM_ST_WBUF] += n;
+      ls->mem_writes[MEM_ST_WBUF] += n;
+    }
     if (in->op == OP_COMPUTE) {
       uint64_t rows = (uint64_t)in->f[FLD_ROWS], kk = m->cu_start_k_o;
       st->macs += rows * kk * a->cols;
@@ -260,6 +273,23 @@ void RtlRun::account(uint64_t t, const Events &e, int rd_ok, int wr_ok) {
       ls->mem_reads[MEM_ST_SPAD] += rows;
       ls->mem_writes[MEM_ST_ACC] += rows;
       if (in->f[FLD_ACCUM]) ls->mem_reads[MEM_ST_ACC] += rows;
+    }
+    if (in->op == OP_COMPUTE_IS) {   // TIMING §10: ROWS x K x COLS MACs in ROWS x R x C slots
+      uint64_t rows = (uint64_t)in->f[FLD_ROWS], kk = m->cu_start_k_o, cols = (uint64_t)in->f[FLD_COLS];
+      st->macs += rows * kk * cols;
+      ls->macs += rows * kk * cols;
+      st->pe_cycles += rows * a->rows * a->cols;
+      ls->pe_cycles += rows * a->rows * a->cols;
+      // ROWS SPAD reads (the layer's; the unit's come from cu_spad_rd_o), and COLS ACC rows per
+      // block of C streamed rows, written (and read when ACCUM) here, in full, for both.
+      uint64_t acc_rows = cols * ((rows + a->cols - 1) / a->cols);
+      ls->mem_reads[MEM_ST_SPAD] += rows;
+      st->mem_writes[MEM_ST_ACC] += acc_rows;
+      ls->mem_writes[MEM_ST_ACC] += acc_rows;
+      if (in->f[FLD_ACCUM]) {
+        st->mem_reads[MEM_ST_ACC] += acc_rows;
+        ls->mem_reads[MEM_ST_ACC] += acc_rows;
+      }
     }
     if (in->op == OP_PRELOAD) {   // R shift cycles, ROWS (<= R) weight buffer reads
       st->preload_shifts += a->rows;
@@ -307,8 +337,10 @@ void RtlRun::account(uint64_t t, const Events &e, int rd_ok, int wr_ok) {
   if (m->ld_row_o) {
     static const MemStatId ids[4] = {MEM_ST_SPAD, MEM_ST_WBUF, MEM_ST_ACC, MEM_ST_PARAM};
     LayerStats *ls = layer_of(m->ld_row_idx_o);
-    st->mem_writes[ids[m->ld_row_mem_o & 3]]++;
-    ls->mem_writes[ids[m->ld_row_mem_o & 3]]++;
+    if (!transposed_[m->ld_row_idx_o]) {   // a transposed LOAD's rows are counted at its start
+      st->mem_writes[ids[m->ld_row_mem_o & 3]]++;
+      ls->mem_writes[ids[m->ld_row_mem_o & 3]]++;
+    }
     if ((m->ld_row_mem_o & 3) == MEM_ACC && m->ld_row_accum_o) {
       st->mem_reads[MEM_ST_ACC]++;
       ls->mem_reads[MEM_ST_ACC]++;
@@ -414,6 +446,7 @@ void RtlRun::cycle(uint64_t t, SimCycleLog *mine) {
         w.row = get_bits(m->arr_row_o, 16 * c, 16);
         w.value = (int32_t)(uint32_t)get_bits(m->arr_data_o, 32 * c, 32);
         w.accum = (int)get_bits(m->arr_accum_o, c, 1);
+        w.bank = (uint32_t)get_bits(m->arr_bank_o, bank_w_ * c, bank_w_);
         if (++acc_writes_ == (uint64_t)args_->flip_acc_bit) w.value ^= 1;   // a planted bug (tests)
       }
     }
@@ -607,7 +640,7 @@ int RtlRun::deadlock(uint64_t t, const Events &) {
       msg += std::string(" for a token on ") + isa_unit_names[missing] + "->" + isa_unit_names[u];
     } else if (u == UNIT_COMPUTE && in->op == OP_PRELOAD) {
       msg += m->chain_busy_o ? " for the weight shift chain" : " for its weight bank to be released by the array";
-    } else if (u == UNIT_COMPUTE && in->op == OP_COMPUTE) {
+    } else if (u == UNIT_COMPUTE && (in->op == OP_COMPUTE || in->op == OP_COMPUTE_IS)) {
       msg += " for weights (no PRELOAD filled its bank)";
     } else {
       msg += " for nothing";

@@ -1,6 +1,6 @@
 #!/bin/sh
-# compare.sh BUILD_DIR: scripts/compare-dataflows end to end on LeNet-5 (seconds): both dataflows
-# compiled and run, the same-output check, summary.csv with one row per dataflow whose figures
+# compare.sh BUILD_DIR: scripts/compare-dataflows end to end on LeNet-5 (seconds): the three dataflows
+# (ws, os, is) compiled and run, the same-output check, summary.csv with one row per dataflow whose figures
 # equal what sasim reports for the same program, layers.csv with a row per (layer, dataflow), the
 # markdown table, the plots (PNG) when matplotlib is installed, and usage errors.
 set -u
@@ -24,11 +24,11 @@ import csv, json, sys
 s = {r["dataflow"]: r for r in csv.DictReader(open(sys.argv[1]))}
 layers = list(csv.DictReader(open(sys.argv[2])))
 d = json.load(open(sys.argv[3]))
-assert set(s) == {"ws", "os"}, s.keys()
+assert set(s) == {"ws", "os", "is"}, s.keys()
 assert int(s["os"]["cycles"]) == d["cycles"] and int(s["os"]["dram_read_bytes"]) == d["dram"]["read_bytes"]
-assert int(s["ws"]["cycles"]) != int(s["os"]["cycles"])
-assert 0 < float(s["ws"]["utilization"]) <= 1 and 0 < float(s["os"]["utilization"]) <= 1
-assert len(layers) == 2 * len(d["layers"]), (len(layers), len(d["layers"]))
+assert int(s["ws"]["cycles"]) != int(s["os"]["cycles"]) and int(s["is"]["cycles"]) != int(s["ws"]["cycles"])
+assert all(0 < float(s[k]["utilization"]) <= 1 for k in s)
+assert len(layers) == 3 * len(d["layers"]), (len(layers), len(d["layers"]))
 PY
 if $PY -c 'import matplotlib' 2>/dev/null; then
   ok=1

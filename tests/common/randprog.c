@@ -218,7 +218,13 @@ static void visit_insn(Tracker *t, Visit *vis, const Insn *in) {
                                  g * st->ld_seg_stride),
                       (uint64_t)f[FLD_SEGLEN], 0);
     if (f[FLD_MEM] == MEM_ACC && f[FLD_ACCUM]) visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_DST], rows, 0);
-    visit_range(t, vis, mem_space(f[FLD_MEM]), (uint64_t)f[FLD_DST], rows, 1);
+    if (f[FLD_TRANSPOSE]) {   // each block of C rows writes down the NSEG*SEGLEN rows from its top
+      for (uint64_t b = 0; b < (rows + t->a->cols - 1) / t->a->cols; b++)
+        visit_range(t, vis, SP_WBUF, (uint64_t)f[FLD_DST] + b * (uint64_t)f[FLD_TSTRIDE],
+                    (uint64_t)(f[FLD_NSEG] * f[FLD_SEGLEN]), 1);
+    } else {
+      visit_range(t, vis, mem_space(f[FLD_MEM]), (uint64_t)f[FLD_DST], rows, 1);
+    }
     break;
   }
   case OP_PRELOAD:
@@ -236,6 +242,15 @@ static void visit_insn(Tracker *t, Visit *vis, const Insn *in) {
     visit_range(t, vis, SP_WBUF, (uint64_t)f[FLD_WSRC], (uint64_t)f[FLD_KLEN], 0);
     if (f[FLD_ACCUM]) visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_ACC_ADDR], (uint64_t)f[FLD_ROWS], 0);
     visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_ACC_ADDR], (uint64_t)f[FLD_ROWS], 1);
+    break;
+  }
+  case OP_COMPUTE_IS: {   // column block b of the streamed rows: ACC rows ACC_ADDR + b*ASTRIDE, COLS of them
+    uint64_t blocks = ((uint64_t)f[FLD_ROWS] + t->a->cols - 1) / t->a->cols;
+    visit_range(t, vis, SP_SPAD, (uint64_t)f[FLD_SRC], (uint64_t)f[FLD_ROWS], 0);
+    for (uint64_t b = 0; f[FLD_ACCUM] && b < blocks; b++)
+      visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_ACC_ADDR] + b * (uint64_t)f[FLD_ASTRIDE], (uint64_t)f[FLD_COLS], 0);
+    for (uint64_t b = 0; b < blocks; b++)
+      visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_ACC_ADDR] + b * (uint64_t)f[FLD_ASTRIDE], (uint64_t)f[FLD_COLS], 1);
     break;
   }
   case OP_STORE: {
@@ -263,6 +278,7 @@ static int is_dominating(const Tracker *t, int v, Opcode op, int32_t k_own) {
   case OP_LOAD:
   case OP_COMPUTE:
   case OP_COMPUTE_OS:   // waits for all weight-stationary work; its drain follows the previous one's
+  case OP_COMPUTE_IS:   // ends after its PRELOAD, any earlier stream (ready order) and COMPUTE_OS
   case OP_STORE:
     return 1;
   case OP_CFG_LOAD:
@@ -353,7 +369,7 @@ static int tracker_apply(Tracker *t, uint32_t x, Diag *d) {
     if (chan_append(&t->ch[v][w], x)) return diag_error(d, "randprog: error: out of memory");
   }
   if (in->op == OP_LOAD || in->op == OP_STORE) t->last_dma[v] = (int32_t)x;
-  if (in->op == OP_COMPUTE) {
+  if (in->op == OP_COMPUTE || in->op == OP_COMPUTE_IS) {   // both hold a bank until they end
     t->last_compute = (int32_t)x;
     t->compute_since_preload = 1;
   }
@@ -418,6 +434,7 @@ typedef struct {
   uint64_t win;              // DRAM bytes used: [0, win)
   uint32_t lim[SP_DRAM];     // rows used of each on-chip memory
   int no_os;                 // RandProgOptions.no_compute_os
+  int with_is;               // RandProgOptions.with_is
   Diag *d;
 } Gen;
 
@@ -476,11 +493,43 @@ static uint64_t store_span(const ProgCheckState *st, const Insn *in) {
                     f[FLD_COLS] * (f[FLD_RAW32] ? 4 : 1));
 }
 
+// A transposed LOAD into WBUF: often more rows than C (blocks TSTRIDE apart, sometimes
+// overlapping) and rows longer than C bytes.
+static int gen_load_transposed(Gen *g, Insn *in) {
+  Rng *r = &g->rng;
+  uint64_t lim = g->lim[SP_WBUF], C = g->a->cols;
+  *in = blank(OP_LOAD);
+  in->f[FLD_MEM] = MEM_WBUF;
+  in->f[FLD_TRANSPOSE] = 1;
+  in->f[FLD_OUTER] = (int64_t)rng_range(r, 1, 4);
+  in->f[FLD_INNER] = (int64_t)rng_range(r, 1, 6);
+  uint64_t nseg = rng_range(r, 1, min_u64(3, lim));
+  in->f[FLD_NSEG] = (int64_t)nseg;
+  in->f[FLD_SEGLEN] = (int64_t)rng_range(r, 1, max_u64(1, min_u64(lim, 2 * g->a->rows + 2) / nseg));
+  const ProgCheckState *st = &g->t.st;
+  if (load_span(st, in) > g->win) in->f[FLD_OUTER] = 1;
+  if (load_span(st, in) > g->win) in->f[FLD_INNER] = 1;
+  if (load_span(st, in) > g->win) {
+    in->f[FLD_SEGLEN] *= in->f[FLD_NSEG];
+    in->f[FLD_NSEG] = 1;
+  }
+  uint64_t nbytes = (uint64_t)(in->f[FLD_NSEG] * in->f[FLD_SEGLEN]);
+  uint64_t blocks = ((uint64_t)(in->f[FLD_OUTER] * in->f[FLD_INNER]) + C - 1) / C;
+  uint64_t k = rng_below(r, 100);
+  uint64_t tstride = k < 50 ? nbytes : k < 75 ? rng_range(r, 0, 2 * nbytes) : rng_below(r, nbytes);
+  if (blocks > 1 && (blocks - 1) * tstride + nbytes > lim) tstride = (lim - nbytes) / (blocks - 1);
+  in->f[FLD_TSTRIDE] = (int64_t)tstride;
+  in->f[FLD_DST] = (int64_t)rng_below(r, lim - ((blocks - 1) * tstride + nbytes) + 1);
+  in->f[FLD_DRAM_ADDR] = pick_addr(g, load_span(st, in));
+  return 0;
+}
+
 static int gen_load(Gen *g, Insn *in) {
   const Arch *a = g->a;
   Rng *r = &g->rng;
   *in = blank(OP_LOAD);
   int64_t mem = (int64_t)rng_below(r, 4);
+  if (mem == MEM_WBUF && g->with_is && rng_chance(r, 40)) return gen_load_transposed(g, in);
   uint32_t lim = g->lim[mem_space(mem)];
   uint64_t cap = mem == MEM_SPAD ? a->rows : mem == MEM_PARAM ? 4ull * a->cols : a->cols;
   uint64_t outer = rng_range(r, 1, min_u64(4, lim)), inner = rng_range(r, 1, max_u64(1, min_u64(6, lim / outer)));
@@ -568,6 +617,27 @@ static int gen_compute_os(Gen *g, Insn *in) {
   return 0;
 }
 
+// An input-stationary stream: ROWS often not a multiple of C (the next one then waits for
+// alignment), COLS < C, column blocks ASTRIDE apart (sometimes overlapping).
+static int gen_compute_is(Gen *g, Insn *in) {
+  Rng *r = &g->rng;
+  uint64_t C = g->a->cols, spad = g->lim[SP_SPAD], acc = g->lim[SP_ACC];
+  if (!g->t.st.seen_preload) return -1;
+  *in = blank(OP_COMPUTE_IS);
+  uint64_t rows = rng_range(r, 1, min_u64(3 * C + 2, spad));
+  uint64_t cols = min_u64(acc, rng_chance(r, 50) ? C : rng_range(r, 1, C));
+  uint64_t blocks = (rows + C - 1) / C, k = rng_below(r, 100);
+  uint64_t astride = k < 40 ? cols : k < 70 ? rng_range(r, 0, 2 * C) : rng_range(r, 0, cols);
+  if (blocks > 1 && (blocks - 1) * astride + cols > acc) astride = (acc - cols) / (blocks - 1);
+  in->f[FLD_ROWS] = (int64_t)rows;
+  in->f[FLD_COLS] = (int64_t)cols;
+  in->f[FLD_ASTRIDE] = (int64_t)astride;
+  in->f[FLD_SRC] = (int64_t)rng_below(r, spad - rows + 1);
+  in->f[FLD_ACC_ADDR] = (int64_t)rng_below(r, acc - ((blocks - 1) * astride + cols) + 1);
+  in->f[FLD_ACCUM] = rng_chance(r, 50);
+  return 0;
+}
+
 static int gen_store(Gen *g, Insn *in) {
   Rng *r = &g->rng;
   const ProgCheckState *st = &g->t.st;
@@ -643,7 +713,7 @@ static int gen_candidate(Gen *g, Insn *in) {
   if (k < 26) return gen_load(g, in);
   if (k < 34) return gen_cfg_load(g, in);
   if (k < 44) return gen_preload(g, in);
-  if (k < 58) return gen_compute(g, in);
+  if (k < 58) return g->with_is && rng_chance(&g->rng, 45) ? gen_compute_is(g, in) : gen_compute(g, in);
   if (k < 66) return gen_compute_os(g, in);
   if (k < 82) return gen_store(g, in);
   if (k < 89) return gen_cfg_store(g, in);
@@ -764,6 +834,7 @@ Program *randprog_generate(uint64_t seed, const RandProgOptions *o, Diag *d) {
   g.rng.s = seed;
   g.d = d;
   g.no_os = o && o->no_compute_os;
+  g.with_is = o && o->with_is;
   Arch arch;
   if (o && o->arch)
     arch = *o->arch;

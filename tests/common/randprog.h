@@ -22,6 +22,8 @@ typedef struct {
   uint32_t min_insns;        // instructions before HALT, at least (0: 20)
   uint32_t max_insns;        // and at most (0: 200)
   int no_compute_os;         // 1: never draw COMPUTE_OS (for a model of the machine without it)
+  int with_is;               // 1: also draw COMPUTE_IS and transposed LOADs (input-stationary);
+                             // 0 leaves the programs exactly as they were before IS existed
 } RandProgOptions;
 
 // A new program (caller frees with prog_free), or NULL with a message: out of memory, or an

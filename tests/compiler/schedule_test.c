@@ -1,9 +1,10 @@
 // schedule_test.c: the token discipline of compiled programs, checked statically. Every small
-// shipped network is compiled (in process) for several archs, with and without double buffering;
-// each program must be race-free by tests/common/randprog.c's independent checker (every pair of
-// conflicting accesses on different units ordered by a chain of tokens, every POP after its PUSH
-// in program order, pushes only from instructions whose ends are monotonic in their unit) and
-// its token counts must stay within tokens.max. A planted missing token must be caught.
+// shipped network is compiled (in process) for several archs, in each dataflow (ws, os, is),
+// with and without double buffering; each program must be race-free by tests/common/randprog.c's
+// independent checker (every pair of conflicting accesses on different units ordered by a chain
+// of tokens, every POP after its PUSH in program order, pushes only from instructions whose ends
+// are monotonic in their unit) and its token counts must stay within tokens.max. A planted
+// missing token must be caught in each dataflow.
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +16,8 @@
 static const char *const nets[] = {"tiny_cnn", "residual", "lenet5", "edge_odd", "edge_channels", "edge_concat",
                                    "edge_depthwise", "edge_dilation", "edge_padding", "edge_residual",
                                    "edge_gap_fc", "edge_activations", "edge_float_bn", "edge_pooling", "depthwise"};
+
+static const char *const df_name[] = {[DF_WS] = "ws", [DF_OS] = "os", [DF_IS] = "is"};
 
 static Program *compile_net(const char *name, const Arch *a, int db, Dataflow df) {
   char path[256];
@@ -48,11 +51,11 @@ int main(void) {
     diag_init(&d);
     if (archs[ai]) CHECK(!arch_load_file(archs[ai], &a, &d), "%s", archs[ai]);
     else arch_default(&a);
-    for (int run = 0; run < 4; run++) {
+    for (int run = 0; run < 6; run++) {
       int db = run & 1;
-      Dataflow df = run < 2 ? DF_WS : DF_OS;
+      Dataflow df = (Dataflow)(run / 2);
       char name[128];
-      snprintf(name, sizeof name, "schedule-races-%s-%s-%s", a.name, db ? "db" : "single", df == DF_OS ? "os" : "ws");
+      snprintf(name, sizeof name, "schedule-races-%s-%s-%s", a.name, db ? "db" : "single", df_name[df]);
       for (size_t i = 0; i < sizeof nets / sizeof *nets; i++) {
         Program *p = compile_net(nets[i], &a, db, df);
         if (!p) continue;
@@ -72,7 +75,7 @@ int main(void) {
   // The checker sees a missing token: drop the first POP of the compute unit.
   Arch a;
   arch_default(&a);
-  for (int df = DF_WS; df <= DF_OS; df++) {
+  for (int df = DF_WS; df <= DF_IS; df++) {
     Opcode first = df == DF_OS ? OP_COMPUTE_OS : OP_PRELOAD;
     Program *p = compile_net("residual", &a, 1, (Dataflow)df);
     if (p) {
@@ -85,7 +88,9 @@ int main(void) {
       CHECK(randprog_check_races(p, &rd) != 0, "a dropped POP went unnoticed");
       prog_free(p);
     }
-    check_case(df == DF_OS ? "schedule-planted-missing-token-os" : "schedule-planted-missing-token");
+    check_case(df == DF_OS   ? "schedule-planted-missing-token-os"
+               : df == DF_IS ? "schedule-planted-missing-token-is"
+                             : "schedule-planted-missing-token");
   }
   return check_status();
 }

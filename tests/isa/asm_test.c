@@ -234,7 +234,7 @@ static void test_random_programs(void) {
   for (uint64_t seed = 1; seed <= 40; seed++) {
     Diag d;
     diag_init(&d);
-    RandProgOptions o = {NULL, 5, 60, 0};
+    RandProgOptions o = {.min_insns = 5, .max_insns = 60};
     Program *p = randprog_generate(seed, &o, &d);
     CHECK(p != NULL, "randprog seed %llu: %s", (unsigned long long)seed, diag_first(&d));
     if (!p) continue;

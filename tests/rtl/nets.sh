@@ -1,7 +1,8 @@
 #!/bin/sh
 # nets.sh BUILD_DIR: compiled networks on the RTL (issue 5): small shipped networks (LeNet-5, a
 # residual block, a depthwise block and the depthwise edge case) compiled by `sacc compile` for
-# a 4x4 (tiny) and an 8x8 (small) arch, run with --engine both: the RTL and the detailed engine
+# a 4x4 (tiny) and an 8x8 (small) arch, in each dataflow (weight-, output- and input-stationary,
+# `--dataflow ws|os|is`; SA_RTL_DATAFLOWS picks), run with --engine both: the RTL and the detailed engine
 # in lockstep, compared every cycle and at the end (times, statistics, DRAM). Then the RTL's
 # statistics JSON (total cycles, per unit, per layer) and output files must equal the C fast
 # engine's byte for byte, and its output lines (CRC32 per tensor) the reference interpreter's
@@ -14,13 +15,16 @@ T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 CLI_PREFIX=rtl-net
 . tests/cli/lib.sh
 NETS=${SA_RTL_NETS:-"lenet5 residual depthwise edge_depthwise"}
+DATAFLOWS=${SA_RTL_DATAFLOWS:-"ws os is"}
 outputs() { grep '^output ' "$1" | sort; }
 
+for df in $DATAFLOWS; do
 for arch in workloads/arch/tiny.json workloads/arch/small.json; do
   a=$(basename "$arch" .json)
   for n in $NETS; do
-    t="$n-$a" d="$T/$n-$a"
-    if ! $SACC compile "workloads/nets/$n.json" --arch "$arch" -o "$d.bin" >"$T/err" 2>&1; then
+    t="$n-$a" d="$T/$n-$a-$df"
+    [ "$df" = ws ] || t="$t-$df"
+    if ! $SACC compile "workloads/nets/$n.json" --arch "$arch" --dataflow "$df" -o "$d.bin" >"$T/err" 2>&1; then
       fail "$t" "sacc compile: $(head -c 300 "$T/err")"; continue
     fi
     $SASIM run "$d.bin" --json "$d.c.json" --output-dir "$d.c" >"$d.c.out" 2>"$T/err" ||
@@ -40,4 +44,5 @@ for arch in workloads/arch/tiny.json workloads/arch/small.json; do
       pass "$t"
     fi
   done
+done
 done

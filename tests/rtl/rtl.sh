@@ -4,8 +4,8 @@
 # every output), statistics JSON and output files; SA_RTL_RANDOM (default 200) random legal
 # programs (tests/common/randprog.c) split over the fixed archs below, each in lockstep (--engine
 # both compares every cycle's unit states, fetches, DRAM beats, array ACC writes and instruction
-# times, then the statistics and all of DRAM; COMPUTE_OS among them); and a planted bug
-# (--flip-write-bit) that lockstep must report.
+# times, then the statistics and all of DRAM; COMPUTE_OS, COMPUTE_IS and transposed LOADs among
+# them); and a planted bug (--flip-write-bit) that lockstep must report.
 # Prints PASS/FAIL lines for tests/run.sh. Run from the repository root.
 set -u
 B=${1:-build}

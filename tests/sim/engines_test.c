@@ -358,7 +358,8 @@ enum {
   COV_STORE_POOL_MAX, COV_STORE_POOL_AVG, COV_STORE_POOL_PAD, COV_STORE_POOL_STRIDE, COV_STORE_UNALIGNED,
   COV_LAYER, COV_POP_LOAD, COV_POP_COMPUTE, COV_POP_STORE, COV_PUSH_CFG, COV_OS_ACCUM, COV_OS_OVERWRITE,
   COV_OS_ROWS_SHORT, COV_OS_KLEN_SHORT, COV_OS_KLEN_ODD, COV_OS_KSTRIDE, COV_OS_AFTER_WS, COV_WS_AFTER_OS,
-  COV_OS_AFTER_OS, COV_COUNT
+  COV_OS_AFTER_OS, COV_IS_ACCUM, COV_IS_OVERWRITE, COV_IS_ROWS_ODD, COV_IS_COLS_SHORT, COV_IS_ASTRIDE_OVERLAP,
+  COV_IS_AFTER_WS, COV_WS_AFTER_IS, COV_OS_AFTER_IS, COV_IS_ALIGN_WAIT, COV_LOAD_T_BLOCKS, COV_LOAD_T_LONG, COV_COUNT
 };
 static const char *const cov_names[COV_COUNT] = {
     "LOAD SPAD", "LOAD WBUF", "LOAD ACC", "LOAD PARAM", "LOAD ACC ACCUM", "LOAD NSEG>1", "LOAD unaligned",
@@ -368,14 +369,22 @@ static const char *const cov_names[COV_COUNT] = {
     "LAYER", "POP in load unit", "POP in compute unit", "POP in store unit", "PUSH from a CFG_*",
     "COMPUTE_OS ACCUM", "COMPUTE_OS overwrite", "COMPUTE_OS ROWS<R", "COMPUTE_OS KLEN<R",
     "COMPUTE_OS KLEN>R not a multiple of R", "COMPUTE_OS KSTRIDE other than ROWS", "COMPUTE_OS after PRELOAD/COMPUTE",
-    "PRELOAD/COMPUTE after COMPUTE_OS", "COMPUTE_OS after COMPUTE_OS"};
+    "PRELOAD/COMPUTE after COMPUTE_OS", "COMPUTE_OS after COMPUTE_OS", "COMPUTE_IS ACCUM", "COMPUTE_IS overwrite",
+    "COMPUTE_IS ROWS>C not a multiple of C", "COMPUTE_IS COLS<C", "COMPUTE_IS ASTRIDE<COLS (blocks overlap)",
+    "COMPUTE_IS after COMPUTE", "COMPUTE after COMPUTE_IS", "COMPUTE_OS after COMPUTE_IS",
+    "COMPUTE_IS waiting for stream alignment", "transposed LOAD of more than C rows",
+    "transposed LOAD rows longer than C bytes"};
 
-static void cover(const Program *p, int *seen) {
+// t: the instructions' times from a run (the alignment wait is seen only in a run).
+static void cover(const Program *p, const InsnTime *t, int *seen) {
   const Arch *a = &p->arch;
   Insn cs, cp;   // the store unit's registers
   memset(&cs, 0, sizeof cs);
   memset(&cp, 0, sizeof cp);
-  Opcode last_array = OP_HALT;   // the compute unit's last PRELOAD, COMPUTE or COMPUTE_OS
+  Opcode last_array = OP_HALT;    // the compute unit's last PRELOAD, COMPUTE, COMPUTE_OS or COMPUTE_IS
+  Opcode last_stream = OP_HALT;   // its last COMPUTE or COMPUTE_IS
+  int64_t last_is = -1;           // its last COMPUTE_IS
+  int64_t prev_cu = -1;           // the compute unit's previous instruction
   for (uint32_t i = 0; i < p->n_insns; i++) {
     const Insn insn = prog_insn(p, i), *in = &insn;
     const int64_t *f = in->f;
@@ -388,6 +397,8 @@ static void cover(const Program *p, int *seen) {
       if (f[FLD_NSEG] > 1) seen[COV_LOAD_NSEG] = 1;
       if (f[FLD_DRAM_ADDR] % a->bus_bytes) seen[COV_LOAD_UNALIGNED] = 1;
       if (f[FLD_OUTER] > 1 && f[FLD_INNER] > 1) seen[COV_LOAD_STRIDED] = 1;
+      if (f[FLD_TRANSPOSE] && f[FLD_OUTER] * f[FLD_INNER] > a->cols) seen[COV_LOAD_T_BLOCKS] = 1;
+      if (f[FLD_TRANSPOSE] && f[FLD_NSEG] * f[FLD_SEGLEN] > a->cols) seen[COV_LOAD_T_LONG] = 1;
       break;
     case OP_CFG_LOAD:
       if (f[FLD_MULT] != 1 && f[FLD_SHIFT]) seen[COV_CFG_LOAD_SCALE] = 1;
@@ -401,10 +412,24 @@ static void cover(const Program *p, int *seen) {
     case OP_COMPUTE:
       seen[f[FLD_ACCUM] ? COV_COMPUTE_ACCUM : COV_COMPUTE_OVERWRITE] = 1;
       if (last_array == OP_COMPUTE_OS) seen[COV_WS_AFTER_OS] = 1;
-      last_array = in->op;
+      if (last_stream == OP_COMPUTE_IS) seen[COV_WS_AFTER_IS] = 1;
+      last_array = last_stream = in->op;
       break;
-    case OP_COMPUTE_IS:   // TEMPORARY: randprog does not generate it yet
+    case OP_COMPUTE_IS: {
+      uint64_t C = a->cols;
+      seen[f[FLD_ACCUM] ? COV_IS_ACCUM : COV_IS_OVERWRITE] = 1;
+      if ((uint64_t)f[FLD_ROWS] > C && f[FLD_ROWS] % (int64_t)C) seen[COV_IS_ROWS_ODD] = 1;
+      if ((uint64_t)f[FLD_COLS] < C) seen[COV_IS_COLS_SHORT] = 1;
+      if ((uint64_t)f[FLD_ROWS] > C && f[FLD_ASTRIDE] < f[FLD_COLS]) seen[COV_IS_ASTRIDE_OVERLAP] = 1;
+      if (last_stream == OP_COMPUTE) seen[COV_IS_AFTER_WS] = 1;
+      // Started later than its unit allowed, on the phase of the previous one, while that was in the array.
+      if (last_is >= 0 && last_is == prev_cu && t[i].start < t[last_is].end + 1 && t[i].start > t[last_is].ready &&
+          (t[i].start - t[last_is].start) % C == 0 && (t[last_is].ready - t[last_is].start) % C)
+        seen[COV_IS_ALIGN_WAIT] = 1;
+      last_array = last_stream = in->op;
+      last_is = i;
       break;
+    }
     case OP_COMPUTE_OS:
       seen[f[FLD_ACCUM] ? COV_OS_ACCUM : COV_OS_OVERWRITE] = 1;
       if (f[FLD_ROWS] < a->rows) seen[COV_OS_ROWS_SHORT] = 1;
@@ -413,6 +438,7 @@ static void cover(const Program *p, int *seen) {
       if (f[FLD_KLEN] > a->rows && f[FLD_KSTRIDE] != f[FLD_ROWS]) seen[COV_OS_KSTRIDE] = 1;
       if (last_array == OP_PRELOAD || last_array == OP_COMPUTE) seen[COV_OS_AFTER_WS] = 1;
       if (last_array == OP_COMPUTE_OS) seen[COV_OS_AFTER_OS] = 1;
+      if (last_array == OP_COMPUTE_IS) seen[COV_OS_AFTER_IS] = 1;
       last_array = in->op;
       break;
     case OP_STORE:
@@ -442,6 +468,7 @@ static void cover(const Program *p, int *seen) {
     case OP_HALT:
       break;
     }
+    if (u == UNIT_COMPUTE || u == UNIT_ALL) prev_cu = i;
   }
 }
 
@@ -467,7 +494,7 @@ static void test_random_programs(void) {
   uint64_t insns = 0, cycles = 0, k;
   for (k = 0; k < count; k++) {
     uint64_t seed = seed0 + k;
-    RandProgOptions o = {NULL, max_insns < 20 ? max_insns : 0, max_insns, 0};
+    RandProgOptions o = {NULL, max_insns < 20 ? max_insns : 0, max_insns, 0, 1};
     if (arch_path && *arch_path)
       o.arch = &fixed;
     else if (k % 8 == 7)
@@ -481,7 +508,6 @@ static void test_random_programs(void) {
     CHECK(prog_check(p, "randprog", &d) == 0, "seed %llu: %s", (unsigned long long)seed, diag_first(&d));
     CHECK(randprog_token_bound(p) <= p->arch.token_max, "seed %llu: token bound %u > tokens.max %u",
           (unsigned long long)seed, randprog_token_bound(p), p->arch.token_max);
-    cover(p, seen);
     Diff df = {0};
     compare_engines(p, &df);
     if (df.found) {
@@ -495,7 +521,10 @@ static void test_random_programs(void) {
     Diag dq;
     diag_init(&dq);
     Sim *s = sim_new(p, SIM_FAST, &dq);
-    if (s && sim_run(s, &dq) == 0) cycles += sim_stats(s)->cycles;
+    if (s && sim_run(s, &dq) == 0) {
+      cycles += sim_stats(s)->cycles;
+      cover(p, sim_insn_times(s), seen);
+    }
     sim_free(s);
     prog_free(p);
     if (check_case_failures()) break;
@@ -537,7 +566,7 @@ static void test_generator(void) {
   }
   prog_free(p);
   prog_free(q);
-  RandProgOptions o = {NULL, 5, 5, 0};
+  RandProgOptions o = {NULL, 5, 5, 0, 0};
   p = randprog_generate(7, &o, &d);
   CHECK(p && p->n_insns == 6, "min=max=5 instructions: got %u", p ? p->n_insns : 0);
   prog_free(p);
@@ -545,7 +574,7 @@ static void test_generator(void) {
   arch_default(&small);
   small.token_max = 1;
   small.queue_depth[0] = small.queue_depth[1] = small.queue_depth[2] = 8;
-  o = (RandProgOptions){&small, 200, 200, 0};
+  o = (RandProgOptions){&small, 200, 200, 0, 0};
   diag_init(&d);
   p = randprog_generate(3, &o, &d);
   CHECK(p == NULL && strstr(diag_first(&d), "tokens.max"), "tokens.max=1 with 8-deep queues accepted: %s",

@@ -172,6 +172,33 @@ static GemmStep gemm_step(const MachOp *op, const GemmShape *s, uint64_t i) {
   return st;
 }
 
+// The gather of a step's im2col rows, shared by SPAD loads (WS, OS) and transposed WBUF loads
+// (IS): the pixel nest rows x cols, so and si bytes apart, from base (a fused pool needs the
+// whole input width of its band).
+typedef struct {
+  int64_t rows, cols, base, so, si;
+} Gather;
+
+static Gather im2col_gather(const Em *e, const MachOp *op, const MTile *t) {
+  const TView *v = &op->in[0];
+  int pooled = op->pool != POOL_NONE;
+  Gather g;
+  int64_t x0 = pooled ? 0 : t->x0;
+  g.rows = pooled ? t->irows : t->rows, g.cols = pooled ? op->ow : t->cols;
+  g.base = at(e->mp, v, t->img, t->iy0 * op->sh - op->pad_t, x0 * op->sw - op->pad_l);
+  g.so = op->sh * v->row_stride, g.si = op->sw * v->pix_stride;
+  return g;
+}
+
+// The LOAD of K tile kt's im2col rows into mem at dst (its load registers set first); *src gets
+// the DRAM bytes it reads.
+static Insn gather_load(Em *e, const Gather *g, const KTile *kt, int64_t mem, uint32_t dst, Access *src) {
+  cfg_load(e, g->so, g->si, kt->nseg > 1 ? (int64_t)kt->seg_stride : -1, e->ld[3], e->ld[4]);
+  int64_t addr = g->base + kt->off;
+  *src = dram(addr, g->rows, g->so, g->cols, g->si, (int64_t)(kt->nseg - 1) * kt->seg_stride + kt->seglen, 0);
+  return load(mem, dst, addr, g->rows, g->cols, kt->nseg, kt->seglen);
+}
+
 static void gemm_loads(Em *e, const MachOp *op, const GemmShape *s, uint64_t i) {
   GemmStep st = gemm_step(op, s, i);
   uint32_t C = e->a->cols;
@@ -188,19 +215,11 @@ static void gemm_loads(Em *e, const MachOp *op, const GemmShape *s, uint64_t i) 
   // im2col rows, unless the whole K of this M tile is still in SPAD (one chunk, later N group).
   if (!(s->nKC == 1 && st.ng > 0)) {
     e->a_slot = rotate(e, 0) * e->sl->spad;
-    const TView *v = &op->in[0];
-    int pooled = op->pool != POOL_NONE;
-    int64_t rows = pooled ? st.t.irows : st.t.rows, cols = pooled ? op->ow : st.t.cols, x0 = pooled ? 0 : st.t.x0;
-    int64_t base = at(e->mp, v, st.t.img, st.t.iy0 * op->sh - op->pad_t, x0 * op->sw - op->pad_l);
-    int64_t so = op->sh * v->row_stride, si = op->sw * v->pix_stride;
+    Gather g = im2col_gather(e, op, &st.t);
     for (uint32_t k = 0; k < st.nk; k++) {
-      const KTile *kt = &op->ktiles[st.k0 + k];
-      cfg_load(e, so, si, kt->nseg > 1 ? (int64_t)kt->seg_stride : -1, e->ld[3], e->ld[4]);
       uint32_t dst = e->a_slot + k * st.t.acc_rows;
-      int64_t addr = base + kt->off;
-      in = load(MEM_SPAD, dst, addr, rows, cols, kt->nseg, kt->seglen);
-      Access a2[2] = {on_chip(SMEM_SPAD, dst, st.t.acc_rows, 1),
-                      dram(addr, rows, so, cols, si, (int64_t)(kt->nseg - 1) * kt->seg_stride + kt->seglen, 0)};
+      Access a2[2] = {on_chip(SMEM_SPAD, dst, st.t.acc_rows, 1), {0}};
+      in = gather_load(e, &g, &op->ktiles[st.k0 + k], MEM_SPAD, dst, &a2[1]);
       emit(e, &in, a2, 2, NULL, 0);
     }
   }
@@ -296,11 +315,7 @@ static void gemm_loads_is(Em *e, const MachOp *op, const GemmShape *s, uint64_t 
   // A^T, unless the whole K of this M tile is still in WBUF (one chunk, later N group).
   if (!(s->nKC == 1 && st.ng > 0)) {
     e->a_slot = rotate(e, 1) * e->sl->wbuf;
-    const TView *v = &op->in[0];
-    int pooled = op->pool != POOL_NONE;
-    int64_t rows = pooled ? st.t.irows : st.t.rows, cols = pooled ? op->ow : st.t.cols, x0 = pooled ? 0 : st.t.x0;
-    int64_t base = at(e->mp, v, st.t.img, st.t.iy0 * op->sh - op->pad_t, x0 * op->sw - op->pad_l);
-    int64_t so = op->sh * v->row_stride, si = op->sw * v->pix_stride;
+    Gather g = im2col_gather(e, op, &st.t);
     uint32_t nmb = (st.t.acc_rows + C - 1) / C, tstride = st.nk * R;
     Access *acc = malloc(((size_t)nmb + 1) * sizeof *acc);
     if (!acc) {
@@ -310,13 +325,10 @@ static void gemm_loads_is(Em *e, const MachOp *op, const GemmShape *s, uint64_t 
     }
     for (uint32_t k = 0; k < st.nk; k++) {
       const KTile *kt = &op->ktiles[st.k0 + k];
-      cfg_load(e, so, si, kt->nseg > 1 ? (int64_t)kt->seg_stride : -1, e->ld[3], e->ld[4]);
       uint32_t dst = e->a_slot + k * R;
-      int64_t addr = base + kt->off;
-      Insn in = load(MEM_WBUF, dst, addr, rows, cols, kt->nseg, kt->seglen);
+      Insn in = gather_load(e, &g, kt, MEM_WBUF, dst, &acc[nmb]);
       in.f[FLD_TRANSPOSE] = 1, in.f[FLD_TSTRIDE] = tstride;
       for (uint32_t mb = 0; mb < nmb; mb++) acc[mb] = on_chip(SMEM_WBUF, dst + mb * tstride, kt->rows, 1);
-      acc[nmb] = dram(addr, rows, so, cols, si, (int64_t)(kt->nseg - 1) * kt->seg_stride + kt->seglen, 0);
       emit(e, &in, acc, (int)nmb + 1, NULL, 0);
     }
     free(acc);

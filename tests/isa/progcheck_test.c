@@ -8,6 +8,7 @@
 
 #include "../../isa/program.h"
 #include "../common/check.h"
+#include "../common/insnbuild.h"
 
 #define DRAM 4096
 
@@ -22,19 +23,6 @@ static Arch small_arch(void) {
   a.param_rows = 6;
   a.dram_bytes = DRAM;
   return a;
-}
-
-
-static Insn load(int mem, int64_t dst, int64_t addr, int64_t outer, int64_t inner, int64_t nseg, int64_t seglen) {
-  Insn in = isa_insn(OP_LOAD);
-  in.f[FLD_MEM] = mem;
-  in.f[FLD_DST] = dst;
-  in.f[FLD_DRAM_ADDR] = addr;
-  in.f[FLD_OUTER] = outer;
-  in.f[FLD_INNER] = inner;
-  in.f[FLD_NSEG] = nseg;
-  in.f[FLD_SEGLEN] = seglen;
-  return in;
 }
 
 static Insn cfg_load(int64_t so, int64_t si, int64_t ss) {
@@ -53,50 +41,10 @@ static Insn preload(int64_t src, int64_t rows) {
   return in;
 }
 
-static Insn compute(int64_t src, int64_t acc, int64_t rows) {
-  Insn in = isa_insn(OP_COMPUTE);
-  in.f[FLD_SRC] = src;
-  in.f[FLD_ACC_ADDR] = acc;
-  in.f[FLD_ROWS] = rows;
-  return in;
-}
-
-static Insn compute_os(int64_t src, int64_t kstride, int64_t wsrc, int64_t klen, int64_t acc, int64_t rows) {
-  Insn in = isa_insn(OP_COMPUTE_OS);
-  in.f[FLD_SRC] = src;
-  in.f[FLD_KSTRIDE] = kstride;
-  in.f[FLD_WSRC] = wsrc;
-  in.f[FLD_KLEN] = klen;
-  in.f[FLD_ACC_ADDR] = acc;
-  in.f[FLD_ROWS] = rows;
-  return in;
-}
-
-static Insn compute_is(int64_t src, int64_t acc, int64_t rows, int64_t astride, int64_t cols) {
-  Insn in = isa_insn(OP_COMPUTE_IS);
-  in.f[FLD_SRC] = src;
-  in.f[FLD_ACC_ADDR] = acc;
-  in.f[FLD_ROWS] = rows;
-  in.f[FLD_ASTRIDE] = astride;
-  in.f[FLD_COLS] = cols;
-  return in;
-}
-
 static Insn load_t(int64_t dst, int64_t outer, int64_t inner, int64_t nseg, int64_t seglen, int64_t tstride) {
-  Insn in = load(MEM_WBUF, dst, 0, outer, inner, nseg, seglen);
+  Insn in = insn_load(MEM_WBUF, dst, 0, outer, inner, nseg, seglen);
   in.f[FLD_TRANSPOSE] = 1;
   in.f[FLD_TSTRIDE] = tstride;
-  return in;
-}
-
-static Insn store(int64_t src, int64_t addr, int64_t outer, int64_t inner, int64_t cols, int raw32) {
-  Insn in = isa_insn(OP_STORE);
-  in.f[FLD_SRC] = src;
-  in.f[FLD_DRAM_ADDR] = addr;
-  in.f[FLD_OUTER] = outer;
-  in.f[FLD_INNER] = inner;
-  in.f[FLD_COLS] = cols;
-  in.f[FLD_RAW32] = raw32;
   return in;
 }
 
@@ -165,102 +113,102 @@ static void expect(const char *name, const Insn *seq, int n, const char *want) {
 #define N(arr) ((int)(sizeof(arr) / sizeof(arr)[0]))
 
 static void test_fields(void) {
-  Insn a[] = {load(MEM_SPAD, 0, 0, 0, 1, 1, 1)};   // OUTER is a count >= 1
+  Insn a[] = {insn_load(MEM_SPAD, 0, 0, 0, 1, 1, 1)};   // OUTER is a count >= 1
   expect("fields_checked_first", a, N(a), "OUTER=0 out of range");
-  Insn b[] = {store(0, 0, 1, 1, 1, 0)};
+  Insn b[] = {insn_store(0, 0, 1, 1, 1, 0)};
   b[0].f[FLD_POP] = 1 << UNIT_STORE;
   expect("fields_own_unit_token", b, N(b), "names its own unit");
 }
 
 static void test_load_rows(void) {
-  Insn ok[] = {load(MEM_SPAD, 60, 0, 2, 2, 1, 4), load(MEM_WBUF, 30, 0, 1, 2, 1, 6), load(MEM_ACC, 0, 0, 5, 8, 1, 6),
-               load(MEM_PARAM, 5, 0, 1, 1, 1, 24)};
+  Insn ok[] = {insn_load(MEM_SPAD, 60, 0, 2, 2, 1, 4), insn_load(MEM_WBUF, 30, 0, 1, 2, 1, 6), insn_load(MEM_ACC, 0, 0, 5, 8, 1, 6),
+               insn_load(MEM_PARAM, 5, 0, 1, 1, 1, 24)};
   expect("load_rows_exact_fit", ok, N(ok), NULL);
-  Insn sp[] = {load(MEM_SPAD, 61, 0, 2, 2, 1, 4)};
+  Insn sp[] = {insn_load(MEM_SPAD, 61, 0, 2, 2, 1, 4)};
   expect("load_spad_rows", sp, N(sp), "LOAD writes SPAD rows 61..64, beyond spad.rows=64");
-  Insn wb[] = {load(MEM_WBUF, 31, 0, 1, 2, 1, 1)};
+  Insn wb[] = {insn_load(MEM_WBUF, 31, 0, 1, 2, 1, 1)};
   expect("load_wbuf_rows", wb, N(wb), "beyond wbuf.rows=32");
-  Insn ac[] = {load(MEM_ACC, 1, 0, 5, 8, 1, 1)};
+  Insn ac[] = {insn_load(MEM_ACC, 1, 0, 5, 8, 1, 1)};
   expect("load_acc_rows", ac, N(ac), "beyond acc.rows=40");
-  Insn pr[] = {load(MEM_PARAM, 6, 0, 1, 1, 1, 4)};
+  Insn pr[] = {insn_load(MEM_PARAM, 6, 0, 1, 1, 1, 4)};
   expect("load_param_rows", pr, N(pr), "beyond param.rows=6");
-  Insn big[] = {load(MEM_ACC, 65535, 0, 4095, 4095, 1, 1)};
+  Insn big[] = {insn_load(MEM_ACC, 65535, 0, 4095, 4095, 1, 1)};
   expect("load_rows_huge", big, N(big), "beyond acc.rows=40");
 }
 
 static void test_load_row_bytes(void) {
-  Insn ok[] = {load(MEM_SPAD, 0, 0, 1, 1, 2, 2), load(MEM_WBUF, 0, 0, 1, 1, 3, 2), load(MEM_ACC, 0, 0, 1, 1, 1, 6),
-               load(MEM_PARAM, 0, 0, 1, 1, 3, 8)};
+  Insn ok[] = {insn_load(MEM_SPAD, 0, 0, 1, 1, 2, 2), insn_load(MEM_WBUF, 0, 0, 1, 1, 3, 2), insn_load(MEM_ACC, 0, 0, 1, 1, 1, 6),
+               insn_load(MEM_PARAM, 0, 0, 1, 1, 3, 8)};
   expect("load_row_bytes_exact_fit", ok, N(ok), NULL);
-  Insn sp[] = {load(MEM_SPAD, 0, 0, 1, 1, 1, 5)};
+  Insn sp[] = {insn_load(MEM_SPAD, 0, 0, 1, 1, 1, 5)};
   expect("load_spad_row_bytes", sp, N(sp), "LOAD row of 5 bytes (NSEG 1 x SEGLEN 5) exceeds a SPAD row of 4 bytes");
-  Insn wb[] = {load(MEM_WBUF, 0, 0, 1, 1, 7, 1)};
+  Insn wb[] = {insn_load(MEM_WBUF, 0, 0, 1, 1, 7, 1)};
   expect("load_wbuf_row_bytes", wb, N(wb), "exceeds a WBUF row of 6 bytes");
-  Insn ac[] = {load(MEM_ACC, 0, 0, 1, 1, 1, 7)};
+  Insn ac[] = {insn_load(MEM_ACC, 0, 0, 1, 1, 1, 7)};
   expect("load_acc_row_bytes", ac, N(ac), "exceeds a ACC row of 6 bytes");
-  Insn pa[] = {load(MEM_PARAM, 0, 0, 1, 1, 1, 28)};
+  Insn pa[] = {insn_load(MEM_PARAM, 0, 0, 1, 1, 1, 28)};
   expect("load_param_row_bytes", pa, N(pa), "exceeds a PARAM row of 24 bytes");
-  Insn p4[] = {load(MEM_PARAM, 0, 0, 1, 1, 2, 3)};
+  Insn p4[] = {insn_load(MEM_PARAM, 0, 0, 1, 1, 2, 3)};
   expect("load_param_multiple_of_4", p4, N(p4), "not a multiple of 4");
 }
 
 static void test_load_accum(void) {
-  Insn ok[] = {load(MEM_ACC, 0, 0, 1, 1, 1, 6)};
+  Insn ok[] = {insn_load(MEM_ACC, 0, 0, 1, 1, 1, 6)};
   ok[0].f[FLD_ACCUM] = 1;
   expect("load_accum_acc", ok, N(ok), NULL);
-  Insn bad[] = {load(MEM_SPAD, 0, 0, 1, 1, 1, 4)};
+  Insn bad[] = {insn_load(MEM_SPAD, 0, 0, 1, 1, 1, 4)};
   bad[0].f[FLD_ACCUM] = 1;
   expect("load_accum_needs_acc", bad, N(bad), "LOAD ACCUM=1 needs MEM=ACC");
 }
 
 static void test_load_dram(void) {
   // last byte + 1 = addr + 2*100 + 3*10 + 1*3 + 2 = addr + 235
-  Insn ok[] = {cfg_load(100, 10, 3), load(MEM_SPAD, 0, DRAM - 235, 3, 4, 2, 2)};
+  Insn ok[] = {cfg_load(100, 10, 3), insn_load(MEM_SPAD, 0, DRAM - 235, 3, 4, 2, 2)};
   expect("load_dram_exact_fit", ok, N(ok), NULL);
-  Insn bad[] = {cfg_load(100, 10, 3), load(MEM_SPAD, 0, DRAM - 234, 3, 4, 2, 2)};
+  Insn bad[] = {cfg_load(100, 10, 3), insn_load(MEM_SPAD, 0, DRAM - 234, 3, 4, 2, 2)};
   expect("load_dram_end", bad, N(bad), "LOAD reads DRAM bytes 0xf16..0x1000, beyond dram.bytes=0x1000");
   // The largest strides and address.
   Insn huge[] = {cfg_load(isa_field_max(FLD_STRIDE_OUTER), isa_field_max(FLD_STRIDE_INNER),
                           isa_field_max(FLD_SEG_STRIDE)),
-                 load(MEM_SPAD, 0, isa_field_max(FLD_DRAM_ADDR), 64, 1, 4, 1)};
+                 insn_load(MEM_SPAD, 0, isa_field_max(FLD_DRAM_ADDR), 64, 1, 4, 1)};
   expect("load_dram_huge", huge, N(huge), "LOAD reads DRAM bytes 0xffffffff..");
   // Strides of an earlier CFG_LOAD are the ones used.
-  Insn later[] = {cfg_load(4000, 0, 0), cfg_load(1, 0, 0), load(MEM_SPAD, 0, 0, 2, 1, 1, 4)};
+  Insn later[] = {cfg_load(4000, 0, 0), cfg_load(1, 0, 0), insn_load(MEM_SPAD, 0, 0, 2, 1, 1, 4)};
   expect("load_uses_latest_cfg", later, N(later), NULL);
-  Insn first[] = {cfg_load(1, 0, 0), cfg_load(4093, 0, 0), load(MEM_SPAD, 0, 0, 2, 1, 1, 4)};
+  Insn first[] = {cfg_load(1, 0, 0), cfg_load(4093, 0, 0), insn_load(MEM_SPAD, 0, 0, 2, 1, 1, 4)};
   expect("load_uses_latest_cfg_bad", first, N(first), "beyond dram.bytes");
 }
 
 static void test_preload_compute(void) {
-  Insn ok[] = {preload(28, 4), compute(60, 36, 4)};
+  Insn ok[] = {preload(28, 4), insn_compute(60, 36, 4)};
   expect("preload_compute_exact_fit", ok, N(ok), NULL);
   Insn rows[] = {preload(0, 5)};
   expect("preload_rows", rows, N(rows), "PRELOAD ROWS=5 exceeds array.rows=4");
   Insn wb[] = {preload(29, 4)};
   expect("preload_wbuf", wb, N(wb), "PRELOAD reads WBUF rows 29..32, beyond wbuf.rows=32");
-  Insn sp[] = {preload(0, 4), compute(61, 0, 4)};
+  Insn sp[] = {preload(0, 4), insn_compute(61, 0, 4)};
   expect("compute_spad", sp, N(sp), "COMPUTE reads SPAD rows 61..64, beyond spad.rows=64");
-  Insn ac[] = {preload(0, 4), compute(0, 37, 4)};
+  Insn ac[] = {preload(0, 4), insn_compute(0, 37, 4)};
   expect("compute_acc", ac, N(ac), "COMPUTE writes ACC rows 37..40, beyond acc.rows=40");
-  Insn nopre[] = {compute(0, 0, 1)};
+  Insn nopre[] = {insn_compute(0, 0, 1)};
   expect("compute_before_preload", nopre, N(nopre), "COMPUTE before any PRELOAD");
 }
 
 // COMPUTE_OS needs no PRELOAD; KLEN = 10 on 4 array rows is J = 3 blocks, the last at SRC + 2*KSTRIDE.
 static void test_compute_os(void) {
-  Insn ok[] = {compute_os(0, 30, 22, 10, 36, 4)};   // SPAD 60..63, WBUF 22..31, ACC 36..39
+  Insn ok[] = {insn_compute_os(0, 30, 22, 10, 36, 4, 0)};   // SPAD 60..63, WBUF 22..31, ACC 36..39
   expect("compute_os_exact_fit", ok, N(ok), NULL);
-  Insn rows[] = {compute_os(0, 4, 0, 4, 0, 5)};
+  Insn rows[] = {insn_compute_os(0, 4, 0, 4, 0, 5, 0)};
   expect("compute_os_rows", rows, N(rows), "COMPUTE_OS ROWS=5 exceeds array.rows=4");
-  Insn sp[] = {compute_os(1, 30, 0, 10, 0, 4)};
+  Insn sp[] = {insn_compute_os(1, 30, 0, 10, 0, 4, 0)};
   expect("compute_os_spad", sp, N(sp), "COMPUTE_OS reads SPAD rows 61..64, beyond spad.rows=64");
-  Insn wb[] = {compute_os(0, 4, 23, 10, 0, 4)};
+  Insn wb[] = {insn_compute_os(0, 4, 23, 10, 0, 4, 0)};
   expect("compute_os_wbuf", wb, N(wb), "COMPUTE_OS reads WBUF rows 23..32, beyond wbuf.rows=32");
-  Insn wbk[] = {compute_os(0, 0, 0, 33, 0, 1)};   // KLEN alone past the weight buffer
+  Insn wbk[] = {insn_compute_os(0, 0, 0, 33, 0, 1, 0)};   // KLEN alone past the weight buffer
   expect("compute_os_klen", wbk, N(wbk), "COMPUTE_OS reads WBUF rows 0..32, beyond wbuf.rows=32");
-  Insn ac[] = {compute_os(0, 4, 0, 4, 37, 4)};
+  Insn ac[] = {insn_compute_os(0, 4, 0, 4, 37, 4, 0)};
   expect("compute_os_acc", ac, N(ac), "COMPUTE_OS writes ACC rows 37..40, beyond acc.rows=40");
-  Insn k0[] = {compute_os(0, 4, 0, 0, 0, 4)};
+  Insn k0[] = {insn_compute_os(0, 4, 0, 0, 0, 4, 0)};
   expect("compute_os_klen_zero", k0, N(k0), "KLEN=0 out of range");
 }
 
@@ -268,67 +216,67 @@ static void test_compute_os(void) {
 // each NSEG*SEGLEN rows long (longer than a WBUF row is fine); COMPUTE_IS writes COLS ACC rows
 // per block of C streamed rows, ASTRIDE apart.
 static void test_input_stationary(void) {
-  Insn ok[] = {load_t(2, 2, 4, 4, 5, 10), preload(0, 4), compute_is(52, 30, 12, 4, 6)};
+  Insn ok[] = {load_t(2, 2, 4, 4, 5, 10), preload(0, 4), insn_compute_is(52, 30, 12, 4, 6, 0)};
   expect("is_exact_fit", ok, N(ok), NULL);    // WBUF 12..31; SPAD 52..63; ACC 34..39
   Insn lt[] = {load_t(3, 2, 4, 4, 5, 10)};
   expect("is_load_wbuf", lt, N(lt), "transposed LOAD writes WBUF rows 13..32, beyond wbuf.rows=32");
-  Insn lm[] = {load(MEM_SPAD, 0, 0, 1, 1, 1, 4)};
+  Insn lm[] = {insn_load(MEM_SPAD, 0, 0, 1, 1, 1, 4)};
   lm[0].f[FLD_TRANSPOSE] = 1;
   expect("is_load_needs_wbuf", lm, N(lm), "LOAD TRANSPOSE=1 needs MEM=WBUF");
-  Insn ls[] = {load(MEM_WBUF, 0, 0, 1, 1, 1, 4)};
+  Insn ls[] = {insn_load(MEM_WBUF, 0, 0, 1, 1, 1, 4)};
   ls[0].f[FLD_TSTRIDE] = 3;
   expect("is_tstride_needs_transpose", ls, N(ls), "LOAD TSTRIDE=3 needs TRANSPOSE=1");
-  Insn ac[] = {preload(0, 4), compute_is(52, 31, 12, 4, 6)};
+  Insn ac[] = {preload(0, 4), insn_compute_is(52, 31, 12, 4, 6, 0)};
   expect("is_compute_acc", ac, N(ac), "COMPUTE_IS writes ACC rows 35..40, beyond acc.rows=40");
-  Insn sp[] = {preload(0, 4), compute_is(53, 0, 12, 4, 6)};
+  Insn sp[] = {preload(0, 4), insn_compute_is(53, 0, 12, 4, 6, 0)};
   expect("is_compute_spad", sp, N(sp), "COMPUTE_IS reads SPAD rows 53..64, beyond spad.rows=64");
-  Insn co[] = {preload(0, 4), compute_is(0, 0, 1, 0, 7)};
+  Insn co[] = {preload(0, 4), insn_compute_is(0, 0, 1, 0, 7, 0)};
   expect("is_compute_cols", co, N(co), "COMPUTE_IS COLS=7 exceeds array.cols=6");
-  Insn np[] = {compute_is(0, 0, 1, 0, 1)};
+  Insn np[] = {insn_compute_is(0, 0, 1, 0, 1, 0)};
   expect("is_compute_before_preload", np, N(np), "COMPUTE_IS before any PRELOAD");
 }
 
 static void test_store(void) {
   // 5x8 rows from ACC 0 exactly fill acc.rows=40; last DRAM byte + 1 = addr + 4*300 + 7*30 + 6.
-  Insn ok[] = {cfg_store(ACT_RELU, 1, 3, 0, 0, 300, 30), store(0, DRAM - 1416, 5, 8, 6, 0)};
+  Insn ok[] = {cfg_store(ACT_RELU, 1, 3, 0, 0, 300, 30), insn_store(0, DRAM - 1416, 5, 8, 6, 0)};
   expect("store_exact_fit", ok, N(ok), NULL);
-  Insn cols[] = {store(0, 0, 1, 1, 7, 0)};
+  Insn cols[] = {insn_store(0, 0, 1, 1, 7, 0)};
   expect("store_cols", cols, N(cols), "STORE COLS=7 exceeds array.cols=6");
-  Insn acc[] = {store(1, 0, 5, 8, 6, 0)};
+  Insn acc[] = {insn_store(1, 0, 5, 8, 6, 0)};
   expect("store_acc_rows", acc, N(acc), "STORE reads ACC rows 1..40, beyond acc.rows=40");
-  Insn dram[] = {cfg_store(ACT_NONE, 0, 0, 0, 0, 300, 30), store(0, DRAM - 1415, 5, 8, 6, 0)};
+  Insn dram[] = {cfg_store(ACT_NONE, 0, 0, 0, 0, 300, 30), insn_store(0, DRAM - 1415, 5, 8, 6, 0)};
   expect("store_dram_end", dram, N(dram), "STORE writes DRAM bytes");
-  Insn raw_ok[] = {store(0, DRAM - 24, 1, 1, 6, 1)};
+  Insn raw_ok[] = {insn_store(0, DRAM - 24, 1, 1, 6, 1)};
   expect("store_raw32_exact_fit", raw_ok, N(raw_ok), NULL);
-  Insn raw[] = {store(0, DRAM - 23, 1, 1, 6, 1)};
+  Insn raw[] = {insn_store(0, DRAM - 23, 1, 1, 6, 1)};
   expect("store_raw32_dram_end", raw, N(raw), "beyond dram.bytes=0x1000");
-  Insn prow[] = {cfg_store(ACT_NONE, 1, 4, 0, 0, 0, 0), store(0, 0, 1, 1, 1, 0)};
+  Insn prow[] = {cfg_store(ACT_NONE, 1, 4, 0, 0, 0, 0), insn_store(0, 0, 1, 1, 1, 0)};
   expect("store_param_rows", prow, N(prow), "STORE reads PARAM rows 4..6, beyond param.rows=6");
-  Insn prow_off[] = {cfg_store(ACT_NONE, 0, 4, 0, 0, 0, 0), store(0, 0, 1, 1, 1, 0)};
+  Insn prow_off[] = {cfg_store(ACT_NONE, 0, 4, 0, 0, 0, 0), insn_store(0, 0, 1, 1, 1, 0)};
   expect("store_param_rows_unused", prow_off, N(prow_off), NULL);
 }
 
 static void test_store_pool(void) {
   // 4x4 input at ACC rows 24..39, 2x2 windows, stride 2, padding 1: outputs 3x3 (last window
   // starts at input row 3, inside).
-  Insn ok[] = {cfg_pool(POOL_MAX, 2, 2, 1, 1, 4, 4), store(24, 0, 3, 3, 6, 0)};
+  Insn ok[] = {cfg_pool(POOL_MAX, 2, 2, 1, 1, 4, 4), insn_store(24, 0, 3, 3, 6, 0)};
   expect("pool_exact_fit", ok, N(ok), NULL);
-  Insn raw[] = {cfg_pool(POOL_AVG, 2, 2, 0, 0, 2, 2), store(0, 0, 1, 1, 6, 1)};
+  Insn raw[] = {cfg_pool(POOL_AVG, 2, 2, 0, 0, 2, 2), insn_store(0, 0, 1, 1, 6, 1)};
   expect("pool_raw32", raw, N(raw), "STORE RAW32=1 cannot be pooled (POOL=AVG)");
-  Insn acc[] = {cfg_pool(POOL_MAX, 2, 2, 0, 0, 4, 4), store(25, 0, 2, 2, 6, 0)};
+  Insn acc[] = {cfg_pool(POOL_MAX, 2, 2, 0, 0, 4, 4), insn_store(25, 0, 2, 2, 6, 0)};
   expect("pool_acc_rows", acc, N(acc), "STORE pooling reads ACC rows 25..40, beyond acc.rows=40");
-  Insn pt[] = {cfg_pool(POOL_MAX, 2, 2, 0, 0, 4, 4), store(0, 0, 1, 1, 6, 0)};
+  Insn pt[] = {cfg_pool(POOL_MAX, 2, 2, 0, 0, 4, 4), insn_store(0, 0, 1, 1, 6, 0)};
   pt[0].f[FLD_PAD_T] = 2;
   expect("pool_pad_t", pt, N(pt), "PAD_T=2 must be less than KH=2");
-  Insn pl[] = {cfg_pool(POOL_MAX, 3, 2, 0, 3, 4, 4), store(0, 0, 1, 1, 6, 0)};
+  Insn pl[] = {cfg_pool(POOL_MAX, 3, 2, 0, 3, 4, 4), insn_store(0, 0, 1, 1, 6, 0)};
   expect("pool_pad_l", pl, N(pl), "PAD_L=3 must be less than KW=3");
   // Without padding, a third window row would start at input row 4: all of it outside.
-  Insn rows[] = {cfg_pool(POOL_MAX, 2, 2, 0, 0, 4, 4), store(0, 0, 3, 2, 6, 0)};
+  Insn rows[] = {cfg_pool(POOL_MAX, 2, 2, 0, 0, 4, 4), insn_store(0, 0, 3, 2, 6, 0)};
   expect("pool_window_rows", rows, N(rows), "window of output row 2 starts at input row 4, past IN_H=4");
-  Insn cols[] = {cfg_pool(POOL_MAX, 2, 2, 0, 0, 4, 4), store(0, 0, 2, 3, 6, 0)};
+  Insn cols[] = {cfg_pool(POOL_MAX, 2, 2, 0, 0, 4, 4), insn_store(0, 0, 2, 3, 6, 0)};
   expect("pool_window_cols", cols, N(cols), "window of output column 2 starts at input column 4, past IN_W=4");
   // After CFG_POOL NONE, rows count as OUTER*INNER again.
-  Insn none[] = {cfg_pool(POOL_MAX, 2, 2, 1, 1, 4, 4), cfg_pool(POOL_NONE, 1, 1, 0, 0, 1, 1), store(0, 0, 5, 8, 6, 1)};
+  Insn none[] = {cfg_pool(POOL_MAX, 2, 2, 1, 1, 4, 4), cfg_pool(POOL_NONE, 1, 1, 0, 0, 1, 1), insn_store(0, 0, 5, 8, 6, 1)};
   expect("pool_none_again", none, N(none), NULL);
 }
 
@@ -351,8 +299,8 @@ static Program *valid_program(void) {
   Arch a = small_arch();
   Program *p = prog_new(&a);
   prog_add_layer(p, "l0");
-  Insn code[] = {layer(0), cfg_load(4, 0, 0), load(MEM_SPAD, 0, 0, 4, 1, 1, 4), load(MEM_WBUF, 0, 64, 4, 1, 1, 6),
-                 preload(0, 4), compute(0, 0, 4), store(0, 128, 4, 1, 6, 0), isa_insn(OP_HALT)};
+  Insn code[] = {layer(0), cfg_load(4, 0, 0), insn_load(MEM_SPAD, 0, 0, 4, 1, 1, 4), insn_load(MEM_WBUF, 0, 64, 4, 1, 1, 6),
+                 preload(0, 4), insn_compute(0, 0, 4), insn_store(0, 128, 4, 1, 6, 0), isa_insn(OP_HALT)};
   for (int i = 0; i < N(code); i++) prog_add_insn(p, &code[i]);
   TensorInfo t = {.name = "A", .dtype = DT_INT8, .role = ROLE_INPUT, .ndim = 2, .dims = {4, 4}, .addr = 0};
   prog_dense_strides(&t);

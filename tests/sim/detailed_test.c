@@ -17,20 +17,6 @@
 #define U_COMPUTE 2
 #define U_STORE 4
 
-
-
-static Insn mk_load(int mem, uint64_t dst, uint64_t addr, int outer, int inner, int nseg, int seglen) {
-  Insn in = isa_insn(OP_LOAD);
-  in.f[FLD_MEM] = mem;
-  in.f[FLD_DST] = (int64_t)dst;
-  in.f[FLD_DRAM_ADDR] = (int64_t)addr;
-  in.f[FLD_OUTER] = outer;
-  in.f[FLD_INNER] = inner;
-  in.f[FLD_NSEG] = nseg;
-  in.f[FLD_SEGLEN] = seglen;
-  return in;
-}
-
 // Runs p in detailed mode; returns the machine (caller frees) or NULL. *rc gets sim_run's result.
 static Sim *run(const Program *p, Diag *d, int *rc) {
   diag_init(d);
@@ -68,7 +54,7 @@ static void test_worked_example(void) {
   Program *p = prog_new(&a);
   uint8_t bytes[4] = {9, 8, 7, 6};
   prog_add_data(p, 0, bytes, 4);
-  Insn in = mk_load(MEM_SPAD, 0, 0, 1, 4, 1, 4);   // strides 0: every row reads bytes 0..3
+  Insn in = insn_load(MEM_SPAD, 0, 0, 1, 4, 1, 4);   // strides 0: every row reads bytes 0..3
   in.f[FLD_PUSH] = U_COMPUTE;
   insn_add(p, in);                                       // 0: f 0, s 1, beats 1..4, ready 5, end 14
   in = insn_rows(OP_PRELOAD, 0, 4);
@@ -126,12 +112,12 @@ static void test_load_gather(void) {
   // Beats (B = 4): row 0: k 0 | k 1, 2; row 1: k 4 | k 5, 6 -> 6 beats.
   // f 1, s 2: beats in 2, 3, 4, 5; F = 4 in flight until 12: beats 5, 6 in 12, 13.
   // ready 14, end 13 + 10 = 23, stall 6..11 = 6 cycles.
-  insn_add(p, mk_load(MEM_SPAD, 2, 1, 2, 1, 2, 3));
-  insn_add(p, mk_load(MEM_ACC, 0, 200, 1, 1, 1, 4));   // 2: ACC row 0 := scaled, rest 0
-  in = mk_load(MEM_ACC, 1, 200, 1, 1, 1, 4);      // 3: ACC row 1 += scaled, rest unchanged
+  insn_add(p, insn_load(MEM_SPAD, 2, 1, 2, 1, 2, 3));
+  insn_add(p, insn_load(MEM_ACC, 0, 200, 1, 1, 1, 4));   // 2: ACC row 0 := scaled, rest 0
+  in = insn_load(MEM_ACC, 1, 200, 1, 1, 1, 4);      // 3: ACC row 1 += scaled, rest unchanged
   in.f[FLD_ACCUM] = 1;
   insn_add(p, in);
-  insn_add(p, mk_load(MEM_PARAM, 0, 300, 1, 1, 1, 8));   // 4: PARAM row 0 := {1, -1, 0 ...}
+  insn_add(p, insn_load(MEM_PARAM, 0, 300, 1, 1, 1, 8));   // 4: PARAM row 0 := {1, -1, 0 ...}
   insn_add(p, isa_insn(OP_HALT));
   Diag d;
   diag_init(&d);
@@ -189,8 +175,8 @@ static void test_fetch_queue_space(void) {
   Arch a = testarch_tiny();
   a.queue_depth[UNIT_LOAD] = 1;
   Program *p = prog_new(&a);
-  insn_add(p, mk_load(MEM_SPAD, 0, 0, 1, 1, 1, 4));   // 0: f 0, s 1, beat 1, ready 2, end 11
-  insn_add(p, mk_load(MEM_SPAD, 1, 4, 1, 1, 1, 4));   // 1: in the queue at the start of 1: f 2, s 3, end 13
+  insn_add(p, insn_load(MEM_SPAD, 0, 0, 1, 1, 1, 4));   // 0: f 0, s 1, beat 1, ready 2, end 11
+  insn_add(p, insn_load(MEM_SPAD, 1, 4, 1, 1, 1, 4));   // 1: in the queue at the start of 1: f 2, s 3, end 13
   insn_add(p, isa_insn(OP_HALT));                           // 2: f 3
   Diag d;
   int rc;

@@ -13,6 +13,7 @@
 #include "../../sim/energy.h"
 #include "../../sim/sim.h"
 #include "../../sim/sim_internal.h"
+#include "../common/bothcheck.h"
 #include "../common/check.h"
 #include "../common/insnbuild.h"
 #include "../common/testarch.h"
@@ -21,105 +22,14 @@
 #define U_COMPUTE 2
 #define U_STORE 4
 
-static Insn is(uint64_t src, uint64_t acc, int rows, uint64_t astride, int cols, int accum) {
-  Insn in = isa_insn(OP_COMPUTE_IS);
-  in.f[FLD_SRC] = (int64_t)src;
-  in.f[FLD_ACC_ADDR] = (int64_t)acc;
-  in.f[FLD_ROWS] = rows;
-  in.f[FLD_ASTRIDE] = (int64_t)astride;
-  in.f[FLD_COLS] = cols;
-  in.f[FLD_ACCUM] = accum;
-  return in;
-}
-
-static Insn compute(uint64_t src, uint64_t acc, int rows) {
-  Insn in = insn_rows(OP_COMPUTE, src, rows);
-  in.f[FLD_ACC_ADDR] = (int64_t)acc;
-  return in;
-}
-
-static Insn os(uint64_t src, uint64_t kstride, uint64_t wsrc, int klen, uint64_t acc, int rows) {
-  Insn in = isa_insn(OP_COMPUTE_OS);
-  in.f[FLD_SRC] = (int64_t)src;
-  in.f[FLD_KSTRIDE] = (int64_t)kstride;
-  in.f[FLD_WSRC] = (int64_t)wsrc;
-  in.f[FLD_KLEN] = klen;
-  in.f[FLD_ACC_ADDR] = (int64_t)acc;
-  in.f[FLD_ROWS] = rows;
-  return in;
-}
-
-// A LOAD of OUTER x INNER rows, one segment of seglen bytes each.
-static Insn load(int mem, uint64_t dst, uint64_t addr, int outer, int inner, int nseg, int seglen) {
-  Insn in = isa_insn(OP_LOAD);
-  in.f[FLD_MEM] = mem;
-  in.f[FLD_DST] = (int64_t)dst;
-  in.f[FLD_DRAM_ADDR] = (int64_t)addr;
-  in.f[FLD_OUTER] = outer;
-  in.f[FLD_INNER] = inner;
-  in.f[FLD_NSEG] = nseg;
-  in.f[FLD_SEGLEN] = seglen;
-  return in;
-}
-
-typedef struct {
-  uint64_t f, s, r, e;
-} Want;
-
-typedef struct {
-  uint64_t cycles, busy, wait_token, wait_resource, idle;   // the compute unit's states
-  uint64_t macs, pe_cycles, spad_reads, wbuf_reads, acc_writes, acc_reads;
-} WantStats;
-
 static const char *mode_name(int mode) { return mode == SIM_FAST ? "fast" : "detailed"; }
-
-// Runs p on both engines and checks every instruction's times and the compute unit's figures.
-static void check_both(const Program *p, const Want *w, const WantStats *ws) {
-  for (int mode = SIM_FAST; mode <= SIM_DETAILED; mode++) {
-    const char *mn = mode_name(mode);
-    Diag d;
-    diag_init(&d);
-    Sim *s = sim_new(p, (SimMode)mode, &d);
-    CHECK(s && sim_run(s, &d) == 0, "%s: run failed: %s", mn, diag_first(&d));
-    if (!s) continue;
-    const InsnTime *t = sim_insn_times(s);
-    for (uint32_t k = 0; k < p->n_insns; k++)
-      CHECK(t[k].fetch == w[k].f && t[k].start == w[k].s && t[k].ready == w[k].r && t[k].end == w[k].e,
-            "%s: insn %u (%s): f %llu s %llu ready %llu e %llu; want %llu %llu %llu %llu", mn, k,
-            isa_ops[prog_op(p, k)].name, (unsigned long long)t[k].fetch, (unsigned long long)t[k].start,
-            (unsigned long long)t[k].ready, (unsigned long long)t[k].end, (unsigned long long)w[k].f,
-            (unsigned long long)w[k].s, (unsigned long long)w[k].r, (unsigned long long)w[k].e);
-    const SimStats *st = sim_stats(s);
-    const UnitStats *u = &st->unit[UNIT_COMPUTE];
-    uint64_t got[11] = {st->cycles,
-                        u->busy,
-                        u->wait_token,
-                        u->wait_resource,
-                        u->idle,
-                        st->macs,
-                        st->pe_cycles,
-                        st->mem_reads[MEM_ST_SPAD],
-                        st->mem_reads[MEM_ST_WBUF],
-                        st->mem_writes[MEM_ST_ACC],
-                        st->mem_reads[MEM_ST_ACC]};
-    uint64_t want[11] = {ws->cycles,    ws->busy,      ws->wait_token, ws->wait_resource, ws->idle,     ws->macs,
-                         ws->pe_cycles, ws->spad_reads, ws->wbuf_reads, ws->acc_writes,   ws->acc_reads};
-    static const char *names[11] = {"cycles",     "compute busy", "compute wait_token", "compute wait_resource",
-                                    "compute idle", "macs",        "pe_cycles",          "spad reads",
-                                    "wbuf reads",   "acc writes",  "acc reads"};
-    for (int i = 0; i < 11; i++)
-      CHECK(got[i] == want[i], "%s: %s %llu, want %llu", mn, names[i], (unsigned long long)got[i],
-            (unsigned long long)want[i]);
-    sim_free(s);
-  }
-}
 
 // TIMING §11's input-stationary example: times and counts on both engines.
 static Program *example_program(void) {
   Arch a = testarch_tiny();
   Program *p = prog_new(&a);
   insn_add(p, insn_rows(OP_PRELOAD, 0, 3));   // 0: s 1, ready 2, e 4
-  insn_add(p, is(0, 0, 6, 8, 3, 0));          // 1: bank complete: s 5, ready 11, e 5 + 6 + 6 = 17
+  insn_add(p, insn_compute_is(0, 0, 6, 8, 3, 0));          // 1: bank complete: s 5, ready 11, e 5 + 6 + 6 = 17
   insn_add(p, isa_insn(OP_HALT));             // 2: f 2; cycles 18
   return p;
 }
@@ -186,9 +96,9 @@ static void test_alignment(void) {
   Arch a = testarch_tiny();
   Program *p = prog_new(&a);
   insn_add(p, insn_rows(OP_PRELOAD, 0, 3));   // 0: s 1, ready 2, e 4
-  insn_add(p, is(0, 0, 6, 8, 3, 0));          // 1: s 5, ready 11, e 17
-  insn_add(p, is(6, 16, 4, 8, 4, 0));         // 2: free at 11, (11 - 5) mod 4 = 2: s 13, ready 17, e 23
-  insn_add(p, compute(0, 32, 2));             // 3: waits for e + 1 of insn 2: s 24, ready 26, e 32
+  insn_add(p, insn_compute_is(0, 0, 6, 8, 3, 0));          // 1: s 5, ready 11, e 17
+  insn_add(p, insn_compute_is(6, 16, 4, 8, 4, 0));         // 2: free at 11, (11 - 5) mod 4 = 2: s 13, ready 17, e 23
+  insn_add(p, insn_compute(0, 32, 2));             // 3: waits for e + 1 of insn 2: s 24, ready 26, e 32
   insn_add(p, isa_insn(OP_HALT));             // 4: f 4; cycles 33
   static const Want w[] = {{0, 1, 2, 4}, {1, 5, 11, 17}, {2, 13, 17, 23}, {3, 24, 26, 32}, {4, 4, 5, 4}};
   // busy 1, 5..10, 13..16, 24..25 = 13; wait_resource 2..4, 11..12, 17..23 = 12; idle 0, 26..32.
@@ -204,12 +114,12 @@ static void test_alignment(void) {
 static void test_alignment_lapses(void) {
   Arch a = testarch_tiny();
   Program *p = prog_new(&a);
-  Insn ld = load(MEM_SPAD, 8, 0, 1, 4, 1, 4);   // 0: beats 1..4, ready 5, e 14: token visible 15
+  Insn ld = insn_load(MEM_SPAD, 8, 0, 1, 4, 1, 4);   // 0: beats 1..4, ready 5, e 14: token visible 15
   ld.f[FLD_PUSH] = U_COMPUTE;
   insn_add(p, ld);
   insn_add(p, insn_rows(OP_PRELOAD, 0, 4));     // 1: s 2, ready 3, e 5
-  insn_add(p, is(0, 0, 2, 0, 4, 0));            // 2: s 6, ready 8, e 6 + 2 + 6 = 14
-  Insn x = is(8, 4, 3, 0, 4, 1);
+  insn_add(p, insn_compute_is(0, 0, 2, 0, 4, 0));            // 2: s 6, ready 8, e 6 + 2 + 6 = 14
+  Insn x = insn_compute_is(8, 4, 3, 0, 4, 1);
   x.f[FLD_POP] = U_LOAD;
   insn_add(p, x);                               // 3: token at 15 = e + 1, (15 - 6) mod 4 = 1: s 15, ready 18,
                                                 //    e 15 + 3 + 6 = 24
@@ -228,10 +138,10 @@ static void test_mode_rules(void) {
   Arch a = testarch_tiny();
   Program *p = prog_new(&a);
   insn_add(p, insn_rows(OP_PRELOAD, 0, 4));   // 0: s 1, ready 2, e 4
-  insn_add(p, is(0, 0, 5, 4, 2, 0));          // 1: s 5, ready 10, e 5 + 5 + 6 = 16
-  insn_add(p, compute(0, 20, 2));             // 2: COMPUTE after COMPUTE_IS: s 17, ready 19, e 25
-  insn_add(p, is(2, 30, 3, 0, 4, 1));         // 3: rule (c): s 26, ready 29, e 35
-  insn_add(p, os(0, 4, 0, 4, 40, 4));         // 4: COMPUTE_OS rule (a): s 36, ready 40, e 36 + 4 + 9 = 49
+  insn_add(p, insn_compute_is(0, 0, 5, 4, 2, 0));          // 1: s 5, ready 10, e 5 + 5 + 6 = 16
+  insn_add(p, insn_compute(0, 20, 2));             // 2: COMPUTE after COMPUTE_IS: s 17, ready 19, e 25
+  insn_add(p, insn_compute_is(2, 30, 3, 0, 4, 1));         // 3: rule (c): s 26, ready 29, e 35
+  insn_add(p, insn_compute_os(0, 4, 0, 4, 40, 4, 0));         // 4: COMPUTE_OS rule (a): s 36, ready 40, e 36 + 4 + 9 = 49
   insn_add(p, isa_insn(OP_HALT));             // 5: f 5; cycles 50
   static const Want w[] = {{0, 1, 2, 4}, {1, 5, 10, 16}, {2, 17, 19, 25}, {3, 26, 29, 35}, {4, 36, 40, 49}, {5, 5, 6, 5}};
   // busy 1, 5..9, 17..18, 26..28, 36..39 = 15; wait_resource 2..4, 10..16, 19..25, 29..35 = 24;
@@ -248,10 +158,10 @@ static void test_preload_waits(void) {
   Arch a = testarch_tiny();
   Program *p = prog_new(&a);
   insn_add(p, insn_rows(OP_PRELOAD, 0, 4));   // 0: bank 0: s 1, ready 2, e 4
-  insn_add(p, is(0, 0, 2, 0, 4, 0));          // 1: s 5, ready 7, e 13
+  insn_add(p, insn_compute_is(0, 0, 2, 0, 4, 0));          // 1: s 5, ready 7, e 13
   insn_add(p, insn_rows(OP_PRELOAD, 4, 4));   // 2: bank 1: chain free at 5, unit at 7: s 7, ready 8, e 10
   insn_add(p, insn_rows(OP_PRELOAD, 8, 2));   // 3: bank 0, used by insn 1 until 13: s 14, ready 15, e 17
-  insn_add(p, is(4, 8, 1, 0, 4, 0));          // 4: bank 0 complete: s 18, ready 19, e 25
+  insn_add(p, insn_compute_is(4, 8, 1, 0, 4, 0));          // 4: bank 0 complete: s 18, ready 19, e 25
   insn_add(p, isa_insn(OP_HALT));             // 5: f 5; cycles 26
   static const Want w[] = {{0, 1, 2, 4}, {1, 5, 7, 13}, {2, 7, 8, 10}, {3, 14, 15, 17}, {4, 18, 19, 25}, {5, 5, 6, 5}};
   // busy 1, 5..6, 7, 14, 18 = 6; wait_resource 2..4, 8..13, 15..17 = 12; idle 0, 19..25 = 8
@@ -276,7 +186,7 @@ static void test_transposed_load(void) {
   c.f[FLD_STRIDE_INNER] = 8;
   c.f[FLD_SEG_STRIDE] = 4;
   insn_add(p, c);                                   // 0: s 1
-  Insn ld = load(MEM_WBUF, 3, 0, 2, 5, 2, 3);
+  Insn ld = insn_load(MEM_WBUF, 3, 0, 2, 5, 2, 3);
   ld.f[FLD_TRANSPOSE] = 1;
   ld.f[FLD_TSTRIDE] = 10;
   insn_add(p, ld);                                  // 1: 20 beats (one per segment), 4 per 10 cycles:
@@ -360,41 +270,31 @@ static void test_data(void) {
   Arch a = testarch_tiny();
   Program *p = prog_new(&a);
   uint8_t dram[0x200];
-  uint64_t x = 777;
-  for (size_t i = 0; i < sizeof dram; i++) {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-    dram[i] = (uint8_t)(x >> 56);
-  }
+  test_random_bytes(dram, sizeof dram, 777);
   prog_add_data(p, 0, dram, sizeof dram);
   Insn in = isa_insn(OP_CFG_LOAD);
   in.f[FLD_STRIDE_INNER] = 4;
   in.f[FLD_MULT] = 1;
   insn_add(p, in);
-  insn_add(p, load(MEM_SPAD, 0, 0, 1, 16, 1, 4));       // SPAD 0..15 := bytes 0x00..0x3f
-  Insn tl = load(MEM_WBUF, 2, 0x80, 1, 7, 1, 3);         // pixel r: bytes 0x80 + 4r .. +2, down column r mod 4
+  insn_add(p, insn_load(MEM_SPAD, 0, 0, 1, 16, 1, 4));       // SPAD 0..15 := bytes 0x00..0x3f
+  Insn tl = insn_load(MEM_WBUF, 2, 0x80, 1, 7, 1, 3);         // pixel r: bytes 0x80 + 4r .. +2, down column r mod 4
   tl.f[FLD_TRANSPOSE] = 1;
   tl.f[FLD_TSTRIDE] = 3;
   insn_add(p, tl);
-  Insn la = load(MEM_ACC, 20, 0x100, 1, 8, 1, 4);        // ACC 20..27 := bytes 0x100..0x11f as int8
+  Insn la = insn_load(MEM_ACC, 20, 0x100, 1, 8, 1, 4);        // ACC 20..27 := bytes 0x100..0x11f as int8
   la.f[FLD_PUSH] = U_COMPUTE;
   insn_add(p, la);
   Insn pre = insn_rows(OP_PRELOAD, 2, 3);                // bank row k = WBUF[2 + k]: pixels 0..3, k < 3
   pre.f[FLD_POP] = U_LOAD;
   insn_add(p, pre);
-  Insn i1 = is(1, 20, 6, 5, 3, 1), i2 = is(7, 40, 9, 1, 4, 0);
+  Insn i1 = insn_compute_is(1, 20, 6, 5, 3, 1), i2 = insn_compute_is(7, 40, 9, 1, 4, 0);
   i2.f[FLD_PUSH] = U_STORE;
   insn_add(p, i1);
   insn_add(p, i2);
   in = isa_insn(OP_CFG_STORE);
   in.f[FLD_STRIDE_INNER] = 16;
   insn_add(p, in);
-  Insn stq = isa_insn(OP_STORE);   // ACC 20..47 -> 0x400 as int32
-  stq.f[FLD_RAW32] = 1;
-  stq.f[FLD_SRC] = 20;
-  stq.f[FLD_DRAM_ADDR] = 0x400;
-  stq.f[FLD_OUTER] = 1;
-  stq.f[FLD_INNER] = 28;
-  stq.f[FLD_COLS] = 4;
+  Insn stq = insn_store(20, 0x400, 1, 28, 4, 1);   // ACC 20..47 -> 0x400 as int32
   stq.f[FLD_POP] = U_COMPUTE;
   insn_add(p, stq);
   insn_add(p, isa_insn(OP_HALT));
@@ -416,13 +316,7 @@ static void test_data(void) {
     Sim *s = sim_new(p, (SimMode)mode, &d);
     CHECK(s && sim_run(s, &d) == 0, "run failed: %s", diag_first(&d));
     if (!s) continue;
-    const uint8_t *out = sim_dram(s) + 0x400;
-    for (int i = 0; i < 28 * 4; i++) {
-      int32_t v = (int32_t)((uint32_t)out[4 * i] | (uint32_t)out[4 * i + 1] << 8 | (uint32_t)out[4 * i + 2] << 16 |
-                            (uint32_t)out[4 * i + 3] << 24);
-      CHECK(v == acc[20 * 4 + i], "%s: ACC[%d][%d] = %d, want %d", mode_name(mode), 20 + i / 4, i % 4, v,
-            acc[20 * 4 + i]);
-    }
+    check_raw32(s, 0x400, acc + 20 * 4, 28 * 4, 20, 4, mode_name(mode));
     CHECK(!memcmp(s->wbuf, wbuf, sizeof wbuf), "%s: WBUF differs from the transposed landing", mode_name(mode));
     sim_free(s);
   }

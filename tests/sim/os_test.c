@@ -10,6 +10,7 @@
 #include "../../isa/asm.h"
 #include "../../isa/npy.h"
 #include "../../sim/sim.h"
+#include "../common/bothcheck.h"
 #include "../common/check.h"
 #include "../common/insnbuild.h"
 #include "../common/testarch.h"
@@ -18,74 +19,18 @@
 #define U_COMPUTE 2
 #define U_STORE 4
 
-static Insn os(uint64_t src, uint64_t kstride, uint64_t wsrc, int klen, uint64_t acc, int rows, int accum) {
-  Insn in = isa_insn(OP_COMPUTE_OS);
-  in.f[FLD_SRC] = (int64_t)src;
-  in.f[FLD_KSTRIDE] = (int64_t)kstride;
-  in.f[FLD_WSRC] = (int64_t)wsrc;
-  in.f[FLD_KLEN] = klen;
-  in.f[FLD_ACC_ADDR] = (int64_t)acc;
-  in.f[FLD_ROWS] = rows;
-  in.f[FLD_ACCUM] = accum;
-  return in;
-}
-
-typedef struct {
-  uint64_t f, s, r, e;
-} Want;
-
-typedef struct {
-  uint64_t cycles, busy, wait_resource, idle;   // the compute unit's states (no token waits here)
-  uint64_t macs, pe_cycles, spad_reads, wbuf_reads, acc_writes, acc_reads;
-} WantStats;
-
-// Runs p on both engines and checks every instruction's times and the compute unit's figures.
-static void check_both(const Program *p, const Want *w, const WantStats *ws) {
-  for (int mode = SIM_FAST; mode <= SIM_DETAILED; mode++) {
-    const char *mn = mode == SIM_FAST ? "fast" : "detailed";
-    Diag d;
-    diag_init(&d);
-    Sim *s = sim_new(p, (SimMode)mode, &d);
-    CHECK(s && sim_run(s, &d) == 0, "%s: run failed: %s", mn, diag_first(&d));
-    if (!s) continue;
-    const InsnTime *t = sim_insn_times(s);
-    for (uint32_t k = 0; k < p->n_insns; k++)
-      CHECK(t[k].fetch == w[k].f && t[k].start == w[k].s && t[k].ready == w[k].r && t[k].end == w[k].e &&
-                t[k].stall == 0,
-            "%s: insn %u (%s): f %llu s %llu ready %llu e %llu stall %llu; want %llu %llu %llu %llu 0", mn, k,
-            isa_ops[prog_op(p, k)].name, (unsigned long long)t[k].fetch, (unsigned long long)t[k].start,
-            (unsigned long long)t[k].ready, (unsigned long long)t[k].end, (unsigned long long)t[k].stall,
-            (unsigned long long)w[k].f, (unsigned long long)w[k].s, (unsigned long long)w[k].r,
-            (unsigned long long)w[k].e);
-    const SimStats *st = sim_stats(s);
-    const UnitStats *u = &st->unit[UNIT_COMPUTE];
-    uint64_t got[10] = {st->cycles, u->busy, u->wait_resource, u->idle, st->macs, st->pe_cycles,
-                        st->mem_reads[MEM_ST_SPAD], st->mem_reads[MEM_ST_WBUF], st->mem_writes[MEM_ST_ACC],
-                        st->mem_reads[MEM_ST_ACC]};
-    uint64_t want[10] = {ws->cycles,  ws->busy,       ws->wait_resource, ws->idle,       ws->macs,
-                         ws->pe_cycles, ws->spad_reads, ws->wbuf_reads,    ws->acc_writes, ws->acc_reads};
-    static const char *names[10] = {"cycles", "compute busy", "compute wait_resource", "compute idle", "macs",
-                                    "pe_cycles", "spad reads", "wbuf reads", "acc writes", "acc reads"};
-    for (int i = 0; i < 10; i++)
-      CHECK(got[i] == want[i], "%s: %s %llu, want %llu", mn, names[i], (unsigned long long)got[i],
-            (unsigned long long)want[i]);
-    CHECK(u->wait_token == 0, "%s: compute wait_token %llu", mn, (unsigned long long)u->wait_token);
-    sim_free(s);
-  }
-}
-
 // Two COMPUTE_OS, K not a multiple of R: ready counts the scratchpad reads of the last block.
 static void test_single(void) {
   Arch a = testarch_tiny();
   Program *p = prog_new(&a);
-  insn_add(p, os(0, 4, 0, 6, 0, 4, 0));   // 0: M 4, K 6, J 2: s 1, ready 1 + max(6, 4 + 4) = 9, e 1 + 6 + 9 = 16
-  insn_add(p, os(8, 5, 6, 5, 4, 3, 1));   // 1: M 3, K 5, J 2: unit free at 9; drain rule s + 5 >= 1 + 6 + 4:
+  insn_add(p, insn_compute_os(0, 4, 0, 6, 0, 4, 0));   // 0: M 4, K 6, J 2: s 1, ready 1 + max(6, 4 + 4) = 9, e 1 + 6 + 9 = 16
+  insn_add(p, insn_compute_os(8, 5, 6, 5, 4, 3, 1));   // 1: M 3, K 5, J 2: unit free at 9; drain rule s + 5 >= 1 + 6 + 4:
                                      //    s 9, ready 9 + max(5, 4 + 3) = 16, e 9 + 5 + 9 = 23
   insn_add(p, isa_insn(OP_HALT));         // 2: f 2, s = e = 2, ready 3; cycles 24
   static const Want w[] = {{0, 1, 9, 16}, {1, 9, 16, 23}, {2, 2, 3, 2}};
   // busy 1..15, idle 0 and 16..23; MACs 4*6*4 + 3*5*4; slots K*R*C = 6*16 + 5*16; SPAD M*J = 8 + 6;
   // WBUF K = 6 + 5; ACC rows written 4 + 3, read 3 (ACCUM)
-  WantStats ws = {24, 15, 0, 9, 156, 176, 14, 11, 7, 3};
+  WantStats ws = {24, 15, 0, 0, 9, 156, 176, 14, 11, 7, 3};
   check_both(p, w, &ws);
   prog_free(p);
   check_case("os_single_and_partial_block");
@@ -95,16 +40,16 @@ static void test_single(void) {
 static void test_drain_rule(void) {
   Arch a = testarch_tiny();
   Program *p = prog_new(&a);
-  insn_add(p, os(0, 0, 0, 2, 0, 2, 0));   // 0: M 2, K 2: s 1, ready 1 + max(2, 2) = 3, e 1 + 2 + 9 = 12
-  insn_add(p, os(4, 0, 2, 3, 4, 4, 0));   // 1: M 4, K 3: unit free at 3, rule (b) s + 3 >= 1 + 2 + 4: s 4,
+  insn_add(p, insn_compute_os(0, 0, 0, 2, 0, 2, 0));   // 0: M 2, K 2: s 1, ready 1 + max(2, 2) = 3, e 1 + 2 + 9 = 12
+  insn_add(p, insn_compute_os(4, 0, 2, 3, 4, 4, 0));   // 1: M 4, K 3: unit free at 3, rule (b) s + 3 >= 1 + 2 + 4: s 4,
                                      //    ready 4 + 4 = 8, e 4 + 3 + 9 = 16 (drains 10+c..13+c follow
                                      //    insn 0's 6+c..9+c without a gap)
-  insn_add(p, os(8, 0, 5, 1, 8, 1, 0));   // 2: M 1, K 1: unit free at 8, rule (b) s + 1 >= 4 + 3 + 4: s 10,
+  insn_add(p, insn_compute_os(8, 0, 5, 1, 8, 1, 0));   // 2: M 1, K 1: unit free at 8, rule (b) s + 1 >= 4 + 3 + 4: s 10,
                                      //    ready 11, e 10 + 1 + 9 = 20
   insn_add(p, isa_insn(OP_HALT));         // 3: f 3; cycles 21
   static const Want w[] = {{0, 1, 3, 12}, {1, 4, 8, 16}, {2, 10, 11, 20}, {3, 3, 4, 3}};
   // busy 1-2, 4-7, 10; wait_resource 3, 8, 9; idle 0 and 11..20
-  WantStats ws = {21, 7, 3, 11, 2 * 2 * 4 + 4 * 3 * 4 + 1 * 1 * 4, (2 + 3 + 1) * 16, 2 + 4 + 1, 6, 7, 0};
+  WantStats ws = {21, 7, 0, 3, 11, 2 * 2 * 4 + 4 * 3 * 4 + 1 * 1 * 4, (2 + 3 + 1) * 16, 2 + 4 + 1, 6, 7, 0};
   check_both(p, w, &ws);
   prog_free(p);
   check_case("os_drain_rule_back_to_back");
@@ -118,7 +63,7 @@ static void test_mode_switch(void) {
   Insn c = insn_rows(OP_COMPUTE, 0, 2);
   c.f[FLD_ACC_ADDR] = 0;
   insn_add(p, c);                             // 1: bank complete: s 5, ready 7, e 5 + 2 - 1 + 4 + 4 - 1 = 13
-  insn_add(p, os(0, 4, 0, 4, 8, 4, 0));       // 2: rule (a) s >= 13 + 1: s 14, ready 18, e 14 + 4 + 9 = 27
+  insn_add(p, insn_compute_os(0, 4, 0, 4, 8, 4, 0));       // 2: rule (a) s >= 13 + 1: s 14, ready 18, e 14 + 4 + 9 = 27
   insn_add(p, insn_rows(OP_PRELOAD, 4, 2));   // 3: rule (c) s >= 27 + 1: s 28, ready 29, e 31 (bank 1)
   c = insn_rows(OP_COMPUTE, 4, 3);
   c.f[FLD_ACC_ADDR] = 16;
@@ -128,7 +73,7 @@ static void test_mode_switch(void) {
   // busy 1, 5-6, 14-17, 28, 32-34 = 11; wait_resource 2-4, 7-13, 18-27, 29-31 = 23; idle 0, 35-41
   // MACs: 2*4*4 (bank 0: K 4) + 4*4*4 + 3*2*4 (bank 1: K 2); slots 2*16 + 4*16 + 3*16
   // SPAD 2 + 4 + 3; WBUF 4 + 4 + 2; ACC 2 + 4 + 3
-  WantStats ws = {42, 11, 23, 8, 32 + 64 + 24, 144, 9, 10, 9, 0};
+  WantStats ws = {42, 11, 0, 23, 8, 32 + 64 + 24, 144, 9, 10, 9, 0};
   check_both(p, w, &ws);
   prog_free(p);
   check_case("os_mode_switch_both_ways");
@@ -156,11 +101,7 @@ static void test_data(void) {
   Arch a = testarch_tiny();
   Program *p = prog_new(&a);
   uint8_t dram[0x200];
-  uint64_t x = 12345;
-  for (size_t i = 0; i < sizeof dram; i++) {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-    dram[i] = (uint8_t)(x >> 56);
-  }
+  test_random_bytes(dram, sizeof dram, 12345);
   prog_add_data(p, 0, dram, sizeof dram);
   Insn in = isa_insn(OP_CFG_LOAD);
   in.f[FLD_STRIDE_INNER] = 4;
@@ -183,7 +124,7 @@ static void test_data(void) {
   in.f[FLD_INNER] = 3;
   in.f[FLD_PUSH] = U_COMPUTE;
   insn_add(p, in);
-  Insn o1 = os(2, 5, 3, 10, 7, 3, 1), o2 = os(1, 0, 0, 3, 12, 4, 0);
+  Insn o1 = insn_compute_os(2, 5, 3, 10, 7, 3, 1), o2 = insn_compute_os(1, 0, 0, 3, 12, 4, 0);
   o1.f[FLD_POP] = U_LOAD;
   o2.f[FLD_PUSH] = U_STORE;
   insn_add(p, o1);
@@ -191,13 +132,7 @@ static void test_data(void) {
   in = isa_insn(OP_CFG_STORE);
   in.f[FLD_STRIDE_INNER] = 16;
   insn_add(p, in);
-  in = isa_insn(OP_STORE);   // ACC 7..15 -> 0x400 as int32
-  in.f[FLD_RAW32] = 1;
-  in.f[FLD_SRC] = 7;
-  in.f[FLD_DRAM_ADDR] = 0x400;
-  in.f[FLD_OUTER] = 1;
-  in.f[FLD_INNER] = 9;
-  in.f[FLD_COLS] = 4;
+  in = insn_store(7, 0x400, 1, 9, 4, 1);   // ACC 7..15 -> 0x400 as int32
   in.f[FLD_POP] = U_COMPUTE;
   insn_add(p, in);
   insn_add(p, isa_insn(OP_HALT));
@@ -216,13 +151,7 @@ static void test_data(void) {
     Sim *s = sim_new(p, (SimMode)mode, &d);
     CHECK(s && sim_run(s, &d) == 0, "run failed: %s", diag_first(&d));
     if (!s) continue;
-    const uint8_t *out = sim_dram(s) + 0x400;
-    for (int i = 0; i < 9 * 4; i++) {
-      int32_t v = (int32_t)((uint32_t)out[4 * i] | (uint32_t)out[4 * i + 1] << 8 | (uint32_t)out[4 * i + 2] << 16 |
-                            (uint32_t)out[4 * i + 3] << 24);
-      CHECK(v == acc[7 * 4 + i], "%s: ACC[%d][%d] = %d, want %d", mode == SIM_FAST ? "fast" : "detailed", 7 + i / 4,
-            i % 4, v, acc[7 * 4 + i]);
-    }
+    check_raw32(s, 0x400, acc + 7 * 4, 9 * 4, 7, 4, mode == SIM_FAST ? "fast" : "detailed");
     sim_free(s);
   }
   prog_free(p);

@@ -6,9 +6,8 @@
 # mode rules both ways, stream alignment, PRELOAD rule (b) counting a COMPUTE_IS), and its row
 # counts those of TIMING §10; the same program in lockstep, statistics JSON equal to the
 # detailed engine's; a planted ACC bug (--flip-acc-bit) in a transposed write that lockstep must
-# name with its bank; and SA_RTL_IS_RANDOM (default 20) random programs with COMPUTE_IS and
-# transposed LOADs in lockstep on the 8x8 small arch (rtl.sh runs more on 2x2 and 4x4).
-# Prints PASS/FAIL lines for tests/run.sh. Run from the repository root.
+# name with its bank. (Random programs with COMPUTE_IS and transposed LOADs run in lockstep in
+# rtl.sh.) Prints PASS/FAIL lines for tests/run.sh. Run from the repository root.
 set -u
 B=${1:-build}
 SASIM=$B/bin/sasim
@@ -76,20 +75,3 @@ expect lockstep 0 'cycles' -- $SASIM run "$T/is.bin" --engine both
 expect planted-acc-bug 1 'diverge at cycle 11, compute unit, insn 1 \(COMPUTE_IS .*array ACC write, column 2: detailed ACC\[34\]\[0\] = 0, rtl ACC\[34\]\[0\] = 1$' \
   -- $SASIM run "$T/is.bin" --engine both --flip-acc-bit 6
 
-n=${SA_RTL_IS_RANDOM:-20}
-mkdir -p "$T/r"
-if ! "$B/tests/rtl/gen_randprog" workloads/arch/small.json 1 "$n" "$T/r" 2>"$T/gen.err"; then
-  fail random-small "gen_randprog: $(head -c 300 "$T/gen.err")"; exit 0
-fi
-bad=0 first="" is=0 tr=0
-for p in "$T/r"/r*.bin; do
-  $SASIM disasm "$p" >"$T/dis"
-  is=$((is + $(grep -c '^COMPUTE_IS' "$T/dis")))
-  tr=$((tr + $(grep -c '^LOAD .*transpose=1' "$T/dis")))
-  if ! "$B/bin/sasim-rtl" run "$p" --engine both >"$T/log" 2>&1; then
-    bad=$((bad + 1)); [ -n "$first" ] || first="seed $(basename "$p" .bin | tr -d r): $(head -c 400 "$T/log")"
-  fi
-done
-if [ $bad -ne 0 ]; then fail random-small "$bad of $n programs diverge; first: $first"
-elif [ $is -eq 0 ] || [ $tr -eq 0 ]; then fail random-small "$is COMPUTE_IS and $tr transposed LOADs in $n random programs"
-else pass "random-small-$n-programs-$is-compute-is-$tr-transposed-loads"; fi

@@ -2,7 +2,8 @@
 # rtl.sh BUILD_DIR: the RTL model (sasim-rtl) against the C detailed engine. Every shipped program
 # (workloads/asm/*.s) through --engine rtl and --engine both: identical output lines (CRC32 of
 # every output), statistics JSON and output files; SA_RTL_RANDOM (default 200) random legal
-# programs (tests/common/randprog.c) split over the fixed archs below, each in lockstep (--engine
+# programs (tests/common/randprog.c) split over 2x2 and tiny, and SA_RTL_SMALL_RANDOM (default 20)
+# on the 8x8 small arch, each in lockstep (--engine
 # both compares every cycle's unit states, fetches, DRAM beats, array ACC writes and instruction
 # times, then the statistics and all of DRAM; COMPUTE_OS, COMPUTE_IS and transposed LOADs among
 # them); and a planted bug (--flip-write-bit) that lockstep must report.
@@ -36,21 +37,30 @@ if [ -f "$T/gemm_small.bin" ]; then
     -- $SASIM run "$T/gemm_small.bin" --engine both --flip-write-bit 1
 fi
 
-# Random programs, split over the archs (one Verilator model each).
+# Random programs in lockstep: SA_RTL_RANDOM (default 200) split over 2x2 and tiny, and
+# SA_RTL_SMALL_RANDOM (default 20) on the 8x8 small arch, one Verilator model each. gen_randprog
+# mixes weight-stationary work with COMPUTE_OS, COMPUTE_IS and transposed LOADs; on the small
+# arch each of the three must occur (os.sh and is.sh test those paths by hand).
 total=${SA_RTL_RANDOM:-200}
-set -- tests/rtl/arch_2x2.json workloads/arch/tiny.json
-per=$(( (total + $# - 1) / $# ))
-for arch in "$@"; do
+per=$(( (total + 1) / 2 ))
+for spec in tests/rtl/arch_2x2.json:$per workloads/arch/tiny.json:$per workloads/arch/small.json:${SA_RTL_SMALL_RANDOM:-20}; do
+  arch=${spec%:*} n=${spec##*:}
   a=$(basename "$arch" .json)
   mkdir -p "$T/r-$a"
-  if ! "$B/tests/rtl/gen_randprog" "$arch" 1 "$per" "$T/r-$a" 2>"$T/gen.err"; then
+  if ! "$B/tests/rtl/gen_randprog" "$arch" 1 "$n" "$T/r-$a" 2>"$T/gen.err"; then
     fail "random-$a" "gen_randprog: $(head -c 300 "$T/gen.err")"; continue
   fi
-  bad=0 first=""
+  bad=0 first="" os=0 is=0 tr=0
   for p in "$T/r-$a"/r*.bin; do
+    $SASIM disasm "$p" >"$T/dis"
+    os=$((os + $(grep -c '^COMPUTE_OS' "$T/dis"))) is=$((is + $(grep -c '^COMPUTE_IS' "$T/dis")))
+    tr=$((tr + $(grep -c '^LOAD .*transpose=1' "$T/dis")))
     if ! "$B/bin/sasim-rtl" run "$p" --engine both >"$T/out" 2>&1; then
       bad=$((bad + 1)); [ -n "$first" ] || first="seed $(basename "$p" .bin | tr -d r): $(head -c 400 "$T/out")"
     fi
   done
-  [ $bad -eq 0 ] && pass "random-$a-$per-programs" || fail "random-$a" "$bad of $per programs diverge; first: $first"
+  if [ $bad -ne 0 ]; then fail "random-$a" "$bad of $n programs diverge; first: $first"
+  elif [ "$a" = small ] && { [ $os -eq 0 ] || [ $is -eq 0 ] || [ $tr -eq 0 ]; }; then
+    fail "random-$a" "$os COMPUTE_OS, $is COMPUTE_IS and $tr transposed LOADs in $n random programs"
+  else pass "random-$a-$n-programs-$os-compute-os-$is-compute-is-$tr-transposed-loads"; fi
 done

@@ -277,7 +277,7 @@ static int exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   SimStats *st = &s->stats;
   MemStatId m = mem == MEM_SPAD ? MEM_ST_SPAD : mem == MEM_WBUF ? MEM_ST_WBUF : mem == MEM_ACC ? MEM_ST_ACC : MEM_ST_PARAM;
   // A transposed LOAD touches NSEG*SEGLEN WBUF rows per block of C LOAD rows (TIMING §10).
-  uint64_t written = in->f[FLD_TRANSPOSE] ? (rows + a->cols - 1) / a->cols * nbytes : rows;
+  uint64_t written = in->f[FLD_TRANSPOSE] ? sim_transposed_load_rows(a, in) : rows;
   st->mem_writes[m] += written;
   ls->mem_writes[m] += written;
   if (mem == MEM_ACC && in->f[FLD_ACCUM]) {
@@ -488,7 +488,7 @@ static int exec_compute_is(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls)
   f->bank_free[b] = t->end + 1;
   f->is_free = t->end + 1;
   f->is_start = t->start;
-  uint64_t macs = (uint64_t)M * f->bank_k[b] * cols, blocks = (M + C - 1) / C, acc_rows = blocks * cols;
+  uint64_t macs = (uint64_t)M * f->bank_k[b] * cols, acc_rows = sim_compute_is_acc_rows(a, in);
   s->stats.macs += macs;
   ls->macs += macs;
   s->stats.pe_cycles += (uint64_t)M * R * C;

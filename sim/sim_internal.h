@@ -32,6 +32,18 @@ int sim_detailed_run(Sim *s, Diag *d);
 // The error both engines report when a run would pass s->max_cycles. Returns -1.
 int sim_cycle_limit_error(const Sim *s, Diag *d);
 
+// TIMING §10's row counts of the input-stationary instructions, in closed form (the fast engine
+// and the RTL harness count them at the start; the detailed engine counts the events).
+// A transposed LOAD touches NSEG*SEGLEN WBUF rows per block of C LOAD rows:
+static inline uint64_t sim_transposed_load_rows(const Arch *a, const Insn *in) {
+  uint64_t rows = (uint64_t)in->f[FLD_OUTER] * (uint64_t)in->f[FLD_INNER];
+  return (rows + a->cols - 1) / a->cols * ((uint64_t)in->f[FLD_NSEG] * (uint64_t)in->f[FLD_SEGLEN]);
+}
+// A COMPUTE_IS writes COLS ACC rows per block of C streamed rows (and reads them when ACCUM):
+static inline uint64_t sim_compute_is_acc_rows(const Arch *a, const Insn *in) {
+  return (uint64_t)in->f[FLD_COLS] * (((uint64_t)in->f[FLD_ROWS] + a->cols - 1) / a->cols);
+}
+
 // The layer a statistic goes to: LAYER_ID, or n_layers for "(none)".
 static inline LayerStats *sim_layer(Sim *s, int64_t layer) {
   return &s->stats.layers[layer < 0 ? s->prog->n_layers : (uint32_t)layer];

@@ -257,8 +257,7 @@ void RtlRun::account(uint64_t t, const Events &e, int rd_ok, int wr_ok) {
     if (in->op == OP_LOAD && transposed_[k]) {
       // TIMING §10: each block of C LOAD rows writes NSEG*SEGLEN WBUF rows, one byte of each per
       // LOAD row; the landing rows (ld_row_o) are not WBUF rows here.
-      uint64_t rows = (uint64_t)in->f[FLD_OUTER] * (uint64_t)in->f[FLD_INNER];
-      uint64_t n = (rows + a->cols - 1) / a->cols * ((uint64_t)in->f[FLD_NSEG] * (uint64_t)in->f[FLD_SEGLEN]);
+      uint64_t n = sim_transposed_load_rows(a, in);
       st->mem_writes[MEM_ST_WBUF] += n;
       ls->mem_writes[MEM_ST_WBUF] += n;
     }
@@ -282,7 +281,7 @@ void RtlRun::account(uint64_t t, const Events &e, int rd_ok, int wr_ok) {
       ls->pe_cycles += rows * a->rows * a->cols;
       // ROWS SPAD reads (the layer's; the unit's come from cu_spad_rd_o), and COLS ACC rows per
       // block of C streamed rows, written (and read when ACCUM) here, in full, for both.
-      uint64_t acc_rows = cols * ((rows + a->cols - 1) / a->cols);
+      uint64_t acc_rows = sim_compute_is_acc_rows(a, in);
       ls->mem_reads[MEM_ST_SPAD] += rows;
       st->mem_writes[MEM_ST_ACC] += acc_rows;
       ls->mem_writes[MEM_ST_ACC] += acc_rows;

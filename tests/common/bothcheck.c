@@ -1,7 +1,42 @@
 // bothcheck.c: see bothcheck.h.
 #include "bothcheck.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../isa/asm.h"
+#include "../../isa/npy.h"
 #include "check.h"
+
+void check_shipped_cd(const char *asm_path, const char *npy_path, int count) {
+  Diag d;
+  diag_init(&d);
+  Program *p = NULL;
+  NpyArray want;
+  int ok = asm_assemble_file(asm_path, &p, &d) == 0;
+  CHECK(ok, "%s", diag_first(&d));
+  if (ok && npy_read(npy_path, &want, &d)) {
+    CHECK(0, "%s", diag_first(&d));
+    ok = 0;
+  }
+  int32_t *got = calloc((size_t)count, sizeof *got);
+  for (int mode = SIM_FAST; ok && got && mode <= SIM_DETAILED; mode++) {
+    Sim *s = sim_new(p, (SimMode)mode, &d);
+    CHECK(s && sim_run(s, &d) == 0, "run failed: %s", diag_first(&d));
+    for (const char *name = "C"; s && name; name = *name == 'C' ? "D" : NULL) {
+      const TensorInfo *t = prog_find_tensor(p, name);
+      int fits = t && want.type == NPY_I32 && want.count == (uint64_t)count;
+      CHECK(fits && sim_get_tensor(s, t, got) == 0, "tensor %s", name);
+      if (fits)
+        CHECK(!memcmp(got, want.data, (size_t)count * sizeof *got), "%s mode: %s differs from %s",
+              mode == SIM_FAST ? "fast" : "detailed", name, npy_path);
+    }
+    sim_free(s);
+  }
+  free(got);
+  if (ok) npy_free(&want);
+  prog_free(p);
+}
 
 void test_random_bytes(uint8_t *buf, size_t n, uint64_t seed) {
   uint64_t x = seed;

@@ -20,6 +20,10 @@ typedef struct {
 
 void check_both(const Program *p, const Want *w, const WantStats *ws);
 
+// Assembles the shipped program asm_path and checks, on both engines, that its int32 tensors C
+// and D (count elements each) equal the numpy array in npy_path.
+void check_shipped_cd(const char *asm_path, const char *npy_path, int count);
+
 // Fills buf with n pseudo-random bytes from seed (a 64-bit LCG: reproducible test operands).
 void test_random_bytes(uint8_t *buf, size_t n, uint64_t seed);
 

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../isa/asm.h"
-#include "../../isa/npy.h"
 #include "../../sim/detailed_step.h"
 #include "../../sim/energy.h"
 #include "../../sim/sim.h"
@@ -327,31 +325,7 @@ static void test_data(void) {
 // The shipped input-stationary GEMM leaves C (input-stationary) and D (the same GEMM
 // weight-stationary) both equal to its numpy result on both engines.
 static void test_shipped(void) {
-  Diag d;
-  diag_init(&d);
-  Program *p = NULL;
-  NpyArray want;
-  int ok = asm_assemble_file("workloads/asm/gemm_is_tiny.s", &p, &d) == 0;
-  CHECK(ok, "%s", diag_first(&d));
-  if (ok && npy_read("workloads/asm/gemm_is_tiny_expected.npy", &want, &d)) {
-    CHECK(0, "%s", diag_first(&d));
-    ok = 0;
-  }
-  for (int mode = SIM_FAST; ok && mode <= SIM_DETAILED; mode++) {
-    Sim *s = sim_new(p, (SimMode)mode, &d);
-    CHECK(s && sim_run(s, &d) == 0, "run failed: %s", diag_first(&d));
-    for (const char *name = "C"; s && name; name = *name == 'C' ? "D" : NULL) {
-      const TensorInfo *t = prog_find_tensor(p, name);
-      int32_t got[30];
-      CHECK(t && want.type == NPY_I32 && want.count == 30 && sim_get_tensor(s, t, got) == 0, "tensor %s", name);
-      if (t && want.count == 30)
-        CHECK(!memcmp(got, want.data, sizeof got), "%s mode: %s differs from gemm_is_tiny_expected.npy",
-              mode_name(mode), name);
-    }
-    sim_free(s);
-  }
-  if (ok) npy_free(&want);
-  prog_free(p);
+  check_shipped_cd("workloads/asm/gemm_is_tiny.s", "workloads/asm/gemm_is_tiny_expected.npy", 30);
   check_case("is_shipped_gemm_is_tiny");
 }
 

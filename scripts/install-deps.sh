@@ -6,6 +6,11 @@
 #                                                      --torch also python3-torchvision, for make test-onnx)
 #        sh scripts/install-deps.sh --plot              (python3-matplotlib for scripts/sweep's plots)
 set -u
+# make -j runs several of these at once (build, RTL, ONNX and plot deps): apt-get takes the dpkg lock
+# and fails the others, so run one at a time; each checks what is missing only once it holds the lock.
+if [ -z "${SA_DEPS_LOCKED:-}" ] && command -v flock >/dev/null 2>&1; then
+  SA_DEPS_LOCKED=1 exec flock "${TMPDIR:-/tmp}/sacc-install-deps.lock" sh "$0" "$@"
+fi
 need=""
 have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/x86_64-linux-gnu/$1" ] || [ -f "/usr/local/include/$1" ]; }
 have_header zlib.h || need="$need zlib1g-dev"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # perfgolden.py DIR GOLDEN_DIR: the performance goldens of tests/cli/perf.sh (not run by itself).
-# DIR holds, per compiled case K = <net>.<dataflow>: K.json (sasim run --json) and K.asm
+# DIR holds, per compiled case K (<net>.<dataflow>[.<arch>]): K.json (sasim run --json) and K.asm
 # (sasim disasm). Each case becomes a flat object, one "dotted.key": value per line, sorted:
 #   cycles, macs, pe_cycles, utilization, fetch_stall, dram.*     the run
 #   units.<u>.{insns,busy,wait_token,wait_resource,idle}          per unit

@@ -28,8 +28,8 @@ BOUNDS = {
 def load(d, k):
     with open(os.path.join(d, k + ".sacc.json")) as fh:
         # sacc's object has "layers" twice (the count, then the list): keep the list
-        c = json.load(fh, object_pairs_hook=lambda kv: {a: b for a, b in kv if not (a == "layers" and
-                                                                                      isinstance(b, int))})
+        c = json.load(fh, object_pairs_hook=lambda kv: {a: b for a, b in kv
+                                                        if not (a == "layers" and isinstance(b, int))})
     with open(os.path.join(d, k + ".sim.json")) as fh:
         s = json.load(fh)
     return c, s

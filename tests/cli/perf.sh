@@ -20,13 +20,14 @@ for n in workloads/nets/*.json; do
       k=$b.$df; [ $arch = default ] || k=$k.$arch
       if ! $B/bin/sacc compile "$n" --dataflow $df --arch workloads/arch/$arch.json -o "$T/$k.bin" \
            >"$T/err" 2>&1; then
-        echo "FAIL perf-$k: sacc compile: $(head -c 200 "$T/err")"; continue
+        echo "FAIL perf-$k: sacc compile: $(head -c 200 "$T/err")"; touch "$T/$k.failed"; continue
       fi
       if ! $B/bin/sasim disasm "$T/$k.bin" >"$T/$k.asm" 2>"$T/err"; then
-        echo "FAIL perf-$k: sasim disasm: $(head -c 200 "$T/err")"; continue
+        echo "FAIL perf-$k: sasim disasm: $(head -c 200 "$T/err")"; touch "$T/$k.failed"; continue
       fi
       if ! $B/bin/sasim run "$T/$k.bin" --json "$T/$k.json" >/dev/null 2>"$T/err"; then
-        echo "FAIL perf-$k: sasim run: $(head -c 200 "$T/err")"; rm -f "$T/$k.json"; continue
+        echo "FAIL perf-$k: sasim run: $(head -c 200 "$T/err")"; rm -f "$T/$k.json"; touch "$T/$k.failed"
+        continue
       fi
     done
   done

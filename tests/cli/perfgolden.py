@@ -10,7 +10,8 @@
 # and is compared with GOLDEN_DIR/K.perf.json: one "PASS perf-K" or "FAIL perf-K: ..." line per
 # case; a FAIL names the fields that moved, from what to what (headline figures first, then the
 # other totals, then the layers; the first few, then how many more). With SA_GOLDEN_UPDATE=1 the
-# goldens are rewritten first ("wrote F" on stderr).
+# goldens are rewritten first ("wrote F" on stderr). A golden with no case in DIR (and no K.failed
+# marker: its run failed and said so) fails too: its network was removed, renamed or moved to BIG.
 import json
 import os
 import re
@@ -108,7 +109,13 @@ def main():
             print("PASS perf-" + k)
             continue
         more = " ... and %d more" % (len(diff) - SHOW) if len(diff) > SHOW else ""
-        print("FAIL perf-%s: %d field(s) moved from %s: %s%s" % (k, len(diff), g, "; ".join(diff[:SHOW]), more))
+        print("FAIL perf-%s: %d field(s) moved from %s: %s%s" %
+              (k, len(diff), g, "; ".join(diff[:SHOW]), more))
+    for n in sorted(os.listdir(gdir)):
+        k = n[:-len(".perf.json")]
+        if n.endswith(".perf.json") and k not in cases and not os.path.exists(os.path.join(d, k + ".failed")):
+            print("FAIL perf-%s: %s has no case (network removed or renamed? delete the golden)" %
+                  (k, os.path.join(gdir, n)))
 
 
 if __name__ == "__main__":

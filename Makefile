@@ -135,7 +135,9 @@ golden: all
 	@SA_GOLDEN_UPDATE=1 sh tests/cli/golden.sh $(BUILD) | grep -v '^PASS ' || true
 	@SA_GOLDEN_UPDATE=1 sh tests/cli/perf.sh $(BUILD) | grep -v '^PASS ' || true
 	@if git rev-parse --git-dir >/dev/null 2>&1; then \
-	  echo "goldens changed (review: git diff tests/golden):"; git status --short -- tests/golden; fi
+	  c=$$(git status --short -- tests/golden); \
+	  if [ -n "$$c" ]; then echo "goldens changed (review: git diff tests/golden):"; echo "$$c"; \
+	  else echo "goldens changed: none"; fi; fi
 
 FUZZ_SECONDS ?= 60
 fuzz:

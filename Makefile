@@ -46,7 +46,7 @@ help:
 	@echo "make test       build and run every test (also under ASan+UBSan); last line 'N passed, N failed'"
 	@echo "make test-fast  the suite once, without the sanitizer pass"
 	@echo "make docs       regenerate docs/ISA.md and rtl/sa_isa_pkg.sv from isa/*.def"
-	@echo "make golden     rewrite tests/golden/*.stats.json (review the diff)"
+	@echo "make golden     rewrite tests/golden/ (stats, ref, perf) from the current tools (review the diff)"
 	@echo "make fuzz       run the libFuzzer targets (clang) for FUZZ_SECONDS each (default 60)"
 	@echo "make bench      run bench/sim-speed and bench/compile"
 	@echo "make exercises  run the check command of every exercise in docs/exercises/ against its answer key"
@@ -128,9 +128,16 @@ demo: $(SASIM) $(SACC)
 	$(SACC) compile workloads/nets/resnet18.json -o $(BUILD)/resnet18.bin --stats
 	$(SASIM) run $(BUILD)/resnet18.bin --stats
 
-# Rewrites tests/golden/*.stats.json from the current simulator; review the diff before committing.
+# Rewrites every golden from the current tools: tests/golden/*.stats.json and *.ref.txt
+# (tests/cli/golden.sh), *.perf.json (tests/cli/perf.sh). Prints each file written, any FAIL, and
+# the goldens that changed; review that diff before committing (docs/TESTING.md).
 golden: all
-	@SA_GOLDEN_UPDATE=1 sh tests/cli/golden.sh $(BUILD)
+	@SA_GOLDEN_UPDATE=1 sh tests/cli/golden.sh $(BUILD) | grep -v '^PASS ' || true
+	@SA_GOLDEN_UPDATE=1 sh tests/cli/perf.sh $(BUILD) | grep -v '^PASS ' || true
+	@if git rev-parse --git-dir >/dev/null 2>&1; then \
+	  c=$$(git status --short -- tests/golden); \
+	  if [ -n "$$c" ]; then echo "goldens changed (review: git diff tests/golden):"; echo "$$c"; \
+	  else echo "goldens changed: none"; fi; fi
 
 FUZZ_SECONDS ?= 60
 fuzz:

@@ -130,12 +130,14 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
   st->n_ops = mp.n_ops, st->n_layers = mp.n_layers;
   st->layer_macs = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_macs);
   st->layer_names = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_names);
-  if (!st->layer_macs || !st->layer_names) goto oom;
+  st->layer_est_cycles = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_est_cycles);
+  if (!st->layer_macs || !st->layer_names || !st->layer_est_cycles) goto oom;
   st->n_layer_macs = mp.n_layers;
   memcpy(st->layer_names, mp.layer_names, (size_t)mp.n_layers * sizeof *st->layer_names);
   for (int i = 0; i < mp.n_ops; i++) {
     st->macs += mp.ops[i].macs, st->est_cycles += mp.ops[i].plan.est_cycles;
     st->layer_macs[mp.ops[i].layer] += mp.ops[i].macs;
+    st->layer_est_cycles[mp.ops[i].layer] += mp.ops[i].plan.est_cycles;
   }
   if (wants(o, "schedule")) {
     fprintf(f, "# schedule: %u instructions; load %llu, compute %llu, store %llu\n", p->n_insns,
@@ -190,13 +192,14 @@ void compile_stats_json(const CompileStats *st, FILE *f) {
           (unsigned long long)m->act_total_bytes, m->onchip_peak[0], m->onchip_peak[1], m->onchip_peak[2],
           m->onchip_peak[3]);
   for (int i = 0; i < st->n_layer_macs; i++)
-    fprintf(f, "%s{\"name\": \"%s\", \"macs\": %llu}", i ? ", " : "", st->layer_names[i],
-            (unsigned long long)st->layer_macs[i]);
+    fprintf(f, "%s{\"name\": \"%s\", \"macs\": %llu, \"est_cycles\": %.0f}", i ? ", " : "", st->layer_names[i],
+            (unsigned long long)st->layer_macs[i], st->layer_est_cycles[i]);
   fprintf(f, "]}\n");
 }
 
 void compile_stats_free(CompileStats *st) {
   free(st->layer_macs);
   free(st->layer_names);
-  st->layer_macs = NULL, st->layer_names = NULL;
+  free(st->layer_est_cycles);
+  st->layer_macs = NULL, st->layer_names = NULL, st->layer_est_cycles = NULL;
 }

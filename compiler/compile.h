@@ -23,6 +23,7 @@ typedef struct {
   double est_cycles;          // the sum of the tiling cost model's estimates
   int n_layer_macs;
   uint64_t *layer_macs;       // useful MACs per layer id (owned: compile_stats_free)
+  double *layer_est_cycles;   // the cost model's cycles per layer id: its ops' sum (owned, likewise)
   char (*layer_names)[PROG_NAME_MAX];
   MemPlan mem;
   EmitStats emit;

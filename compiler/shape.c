@@ -278,7 +278,6 @@ static int infer_layer(const Graph *g, Layer *l, int64_t max_elems, Diag *d) {
     }
     return 0;
   }
-  case LOP_COUNT: break;
   }
   return graph_layer_error(g, l, d, "internal error: op %d", (int)l->op);
 }
@@ -288,23 +287,23 @@ static int infer_layer(const Graph *g, Layer *l, int64_t max_elems, Diag *d) {
 static int infer_scale(const Graph *g, Layer *l, const double *calib, Diag *d) {
   Tensor *out = &g->tensors[l->out];
   double s_in = g->tensors[l->in[0]].scale;
-  switch (l->op) {
-  case LOP_FLATTEN: case LOP_RESHAPE:
+  switch (graph_ops[l->op].scale) {
+  case SCALE_KEEP:
     if (out->scale != 0 && out->scale != s_in)
       return graph_layer_error(g, l, d, "a %s keeps its input's scale %g, not %g", graph_op_name(l->op), s_in, out->scale);
     out->scale = s_in;
     return 0;
-  case LOP_RELU: case LOP_RELU6: case LOP_CLIP: case LOP_MAXPOOL:
+  case SCALE_INPUT:
     if (out->scale == 0) out->scale = s_in;
     return 0;
-  case LOP_CONCAT: {
+  case SCALE_INPUTS: {
     int same = 1;
     for (int k = 1; k < l->n_in; k++) same &= g->tensors[l->in[k]].scale == s_in;
     if (out->scale == 0 && same) out->scale = s_in;
     if (out->scale == 0 && !calib) return graph_layer_error(g, l, d, "inputs have different scales: give the output \"scale\"");
     break;
   }
-  default:
+  case SCALE_OWN:
     if (out->scale == 0 && !calib) return graph_layer_error(g, l, d, "missing \"scale\" of the output");
     break;
   }
@@ -335,7 +334,7 @@ int shape_infer(Graph *g, int64_t max_elems, Diag *d) {
       if (count > max_elems)
         return graph_layer_error(g, l, d, "output has more than %lld elements", (long long)max_elems);
     }
-    if (l->op == LOP_CONV2D || l->op == LOP_FC)  // each output value takes w_count / cout products
+    if (graph_op_is(l->op, GOPF_WEIGHTS))  // each output value takes w_count / cout products
       l->macs = count * (l->w_count / l->cout);
   }
   return 0;

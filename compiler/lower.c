@@ -293,6 +293,16 @@ static int alloc_params(MachOp *op, int64_t n) {
   return op->bias && op->mult && op->shift ? 0 : -1;
 }
 
+// Whether dataflow df stores every K tile of the weights as array.rows rows (COMPUTE_OS reads K
+// in R-wide blocks), the rows past the tile's zero.
+static int pads_ktiles(Dataflow df) {
+  switch (df) {
+  case DF_OS: return 1;
+  case DF_WS: case DF_IS: return 0;
+  }
+  return 0;
+}
+
 // The K tiles of a GEMM's im2col row (lower.h KTile) for arch a (R rows, C columns, B-byte bus).
 // The input bytes of one output pixel's window form `lines` lines of `per_line` runs of `run`
 // contiguous bytes, runs of a line `spacing` bytes apart: one line of kh whole kernel rows when a
@@ -314,8 +324,8 @@ static int make_ktiles(MachOp *op, const Arch *a, Dataflow df) {
   for (int64_t len = 1; len <= run && len <= R; len++) {
     int64_t g = (int64_t)R / len;
     if (g > per_line) g = per_line;
-    if (g > 255) g = 255;
-    if (g > 1 && spacing > 0xFFFFF) g = 1;                   // SEG_STRIDE is 20 bits
+    if (g > isa_field_max(FLD_NSEG)) g = isa_field_max(FLD_NSEG);
+    if (g > 1 && spacing > isa_field_max(FLD_SEG_STRIDE)) g = 1;
     int64_t pieces = (run + len - 1) / len;
     double tiles = (double)lines * (double)((per_line + g - 1) / g) * (double)pieces;
     double beats = (double)lines * (double)per_line * (double)pieces * (double)(len + B - 1) / B;
@@ -340,11 +350,11 @@ static int make_ktiles(MachOp *op, const Arch *a, Dataflow df) {
         t->seg_stride = g > 1 ? (uint32_t)spacing : 0;
         t->kbase = kbase, t->rows = t->nseg * t->seglen;
         t->orig = (uint32_t)(first * run + p), t->orig_stride = (uint32_t)run;
-        kbase += df == DF_OS ? R : t->rows;
+        kbase += pads_ktiles(df) ? R : t->rows;
       }
     }
   op->n_ktiles = n;
-  int64_t k_stored = df == DF_OS ? (int64_t)n * R : op->K;   // DF_OS: every tile R rows
+  int64_t k_stored = pads_ktiles(df) ? (int64_t)n * R : op->K;
   // The weight rows in K tile order. Often that is the order they are in already (one segment
   // per tile, or segments back to back): then nothing moves (a copy of every weight otherwise).
   int same = k_stored == op->K;
@@ -673,7 +683,21 @@ void machprog_free(MachProg *mp) {
 // ---- dumps -----------------------------------------------------------------------------------
 
 static const char *role_name(TensorRole r) {
-  return r == ROLE_INPUT ? "input" : r == ROLE_OUTPUT ? "output" : r == ROLE_CONST ? "const" : "scratch";
+  switch (r) {
+  case ROLE_INPUT: return "input";
+  case ROLE_OUTPUT: return "output";
+  case ROLE_CONST: return "const";
+  case ROLE_SCRATCH: return "scratch";
+  }
+  return "scratch";
+}
+
+const char *lower_mop_name(MopKind k) {
+  switch (k) {
+  case MOP_GEMM: return "gemm";
+  case MOP_ELT: return "elt";
+  }
+  return "?";
 }
 
 void lower_dump_layout(const MachProg *mp, FILE *f) {
@@ -698,19 +722,23 @@ void lower_dump_ops(const MachProg *mp, FILE *f) {
   for (int i = 0; i < mp->n_ops; i++) {
     const MachOp *op = &mp->ops[i];
     const TView *o = &op->out;
-    fprintf(f, "op %d layer %d %s %s:", i, op->layer, op->kind == MOP_GEMM ? "gemm" : "elt", op->what);
+    fprintf(f, "op %d layer %d %s %s:", i, op->layer, lower_mop_name(op->kind), op->what);
     for (int k = 0; k < op->n_in; k++)
       fprintf(f, " %s[c %lld+%lld]", mp->tensors[op->in[k].t].name, (long long)op->in[k].c_off,
               (long long)op->in[k].c);
     fprintf(f, " -> %s[c %lld+%lld]", mp->tensors[o->t].name, (long long)o->c_off, (long long)o->c);
-    if (op->kind == MOP_GEMM) {
+    switch (op->kind) {
+    case MOP_GEMM:
       fprintf(f, " M=%lld K=%lld N=%lld window %dx%d/%dx%d dil %dx%d pad %d,%d ktiles %u",
               (long long)(op->in[0].n * op->oh * op->ow), (long long)op->K, (long long)op->N, op->kh, op->kw, op->sh,
               op->sw, op->dh, op->dw, op->pad_t, op->pad_l, op->n_ktiles);
       if (op->n_ktiles)
         fprintf(f, " (first: %u x %u B, stride %u)", op->ktiles[0].nseg, op->ktiles[0].seglen, op->ktiles[0].seg_stride);
-    } else if (op->n_in == 2) {
-      fprintf(f, " scales %d>>%u, %d>>%u", op->in_mult[0], op->in_shift[0], op->in_mult[1], op->in_shift[1]);
+      break;
+    case MOP_ELT:
+      if (op->n_in == 2)
+        fprintf(f, " scales %d>>%u, %d>>%u", op->in_mult[0], op->in_shift[0], op->in_mult[1], op->in_shift[1]);
+      break;
     }
     if (op->pool != POOL_NONE)
       fprintf(f, " %spool %dx%d/%dx%d pad %d,%d -> %lldx%lld", op->pool == POOL_MAX ? "max" : "avg", op->pkh, op->pkw,

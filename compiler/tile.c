@@ -305,6 +305,17 @@ static int search(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, 
   return n;
 }
 
+int tile_estimate(const MachOp *op, const Arch *a, Dataflow df, int double_buffer, TilePlan *p) {
+  Slots s;
+  tile_slots(a, double_buffer, &s);
+  OpCost oc;
+  op_cost(op, a, &oc);
+  uint32_t m_max;
+  double m_total = m_rows_total(op, p, &m_max);
+  p->slots = s.slots;
+  return estimate(op, a, df, &s, &oc, m_total, m_max, p);
+}
+
 int tile_plan_all(MachProg *mp, int double_buffer, Diag *d) {
   Slots s;
   tile_slots(mp->arch, double_buffer, &s);

@@ -595,7 +595,7 @@ static int lower_layer(Lw *w, int i, int layer_id) {
   case LOP_BATCHNORM: case LOP_BIAS:  // folded away by net_prepare (fold.c)
     return 0;
   }
-  return 0;
+  return graph_layer_error(g, l, w->d, "internal error: op %s is not lowered", graph_op_name(l->op));
 }
 
 // Liveness of every DTensor over the ops (through aliases, on the owner).

@@ -421,13 +421,17 @@ static void emit_op(Em *e, const MachOp *op) {
   tile_slots(e->a, op->plan.slots > 1, &sl);
   e->sl = &sl;
   int ahead = sl.slots > 1;
-  if (op->kind == MOP_GEMM) {
+  switch (op->kind) {
+  case MOP_GEMM: {
     GemmShape s = gemm_shape(op, C);
     uint64_t n = s.nm * (uint64_t)(s.nNG * s.nKC);
-    Dataflow df = e->mp->dataflow;
-    void (*loads)(Em *, const MachOp *, const GemmShape *, uint64_t) = df == DF_IS ? gemm_loads_is : gemm_loads;
-    void (*computes)(Em *, const MachOp *, const GemmShape *, uint64_t) =
-        df == DF_IS ? gemm_computes_is : df == DF_OS ? gemm_computes_os : gemm_computes;
+    void (*loads)(Em *, const MachOp *, const GemmShape *, uint64_t) = gemm_loads;
+    void (*computes)(Em *, const MachOp *, const GemmShape *, uint64_t) = gemm_computes;
+    switch (e->mp->dataflow) {
+    case DF_WS: break;
+    case DF_OS: computes = gemm_computes_os; break;
+    case DF_IS: loads = gemm_loads_is, computes = gemm_computes_is; break;
+    }
     loads(e, op, &s, 0);
     for (uint64_t i = 0; i < n && !e->oom; i++) {
       if (ahead && i + 1 < n) loads(e, op, &s, i + 1);
@@ -435,7 +439,9 @@ static void emit_op(Em *e, const MachOp *op) {
       gemm_stores(e, op, &s, i);
       if (!ahead && i + 1 < n) loads(e, op, &s, i + 1);
     }
-  } else {
+    break;
+  }
+  case MOP_ELT: {
     int64_t nN = (op->N + C - 1) / C;
     uint64_t n = tile_m_count(op, &op->plan) * (uint64_t)nN;
     elt_loads(e, op, nN, 0);
@@ -444,6 +450,8 @@ static void emit_op(Em *e, const MachOp *op) {
       elt_stores(e, op, nN, i);
       if (!ahead && i + 1 < n) elt_loads(e, op, nN, i + 1);
     }
+    break;
+  }
   }
 }
 

@@ -59,7 +59,7 @@ static int fold_layer(Graph *g, int li, char *dead, Diag *d) {
   Layer *l = &g->layers[li];
   int t = l->in[0], pi = g->tensors[t].producer;
   Layer *p = pi >= 0 ? &g->layers[pi] : NULL;
-  if (!p || (p->op != LOP_CONV2D && p->op != LOP_FC) || readers(g, dead, t) != 1)
+  if (!p || !graph_op_is(p->op, GOPF_WEIGHTS) || readers(g, dead, t) != 1)
     return graph_layer_error(g, l, d, "%s must follow a conv2d or fc whose output it alone reads", graph_op_name(l->op));
   if (p->act_kind != ACT_KIND_NONE)
     return graph_layer_error(g, l, d, "%s cannot fold through the activation of layers[%d] \"%s\"",
@@ -71,11 +71,19 @@ static int fold_layer(Graph *g, int li, char *dead, Diag *d) {
     return graph_layer_error(g, l, d, "out of memory");
   }
   for (int64_t c = 0; c < cout; c++) {
-    if (l->op == LOP_BIAS) {
+    switch (l->op) {
+    case LOP_BIAS:
       a[c] = 1, b[c] = l->bias_add[c];
-    } else {
+      break;
+    case LOP_BATCHNORM:
       a[c] = l->bn[BN_GAMMA][c] / sqrt(l->bn[BN_VAR][c] + l->bn_eps);
       b[c] = l->bn[BN_BETA][c] - a[c] * l->bn[BN_MEAN][c];
+      break;
+    case LOP_CONV2D: case LOP_FC: case LOP_RELU: case LOP_RELU6: case LOP_CLIP: case LOP_MAXPOOL:
+    case LOP_AVGPOOL: case LOP_GLOBAL_AVGPOOL: case LOP_ADD: case LOP_CONCAT: case LOP_FLATTEN:
+    case LOP_RESHAPE:   // not GOPF_FRONT_END: fold_graph never passes them
+      a[c] = 1, b[c] = 0;
+      break;
     }
   }
   int rc = fold_affine(g, p, a, b, d);
@@ -133,13 +141,13 @@ static int compact(Graph *g, const char *dead, Diag *d) {
 
 int fold_graph(Graph *g, Diag *d) {
   int any = 0;
-  for (int i = 0; i < g->n_layers; i++) any |= g->layers[i].op == LOP_BATCHNORM || g->layers[i].op == LOP_BIAS;
+  for (int i = 0; i < g->n_layers; i++) any |= graph_op_is(g->layers[i].op, GOPF_FRONT_END);
   if (!any) return 0;
   char *dead = calloc((size_t)g->n_layers + 1, 1);
   if (!dead) return diag_error(d, "%s: error: out of memory", g->file);
   int rc = 0;
   for (int i = 0; i < g->n_layers && !rc; i++)
-    if (g->layers[i].op == LOP_BATCHNORM || g->layers[i].op == LOP_BIAS) rc = fold_layer(g, i, dead, d);
+    if (graph_op_is(g->layers[i].op, GOPF_FRONT_END)) rc = fold_layer(g, i, dead, d);
   if (!rc) rc = compact(g, dead, d);
   free(dead);
   return rc;

@@ -1,24 +1,22 @@
-// graph.c: small services on the graph IR (graph.h): op names, lookups, layer error messages,
-// the readable dump of `sacc check --dump-ir`, and freeing. Building the graph is net.c's job.
+// graph.c: small services on the graph IR (graph.h): the op table (graph_ops.def), lookups,
+// layer error messages, the readable dump of `sacc check --dump-ir`, and freeing. Building the graph is net.c's job.
 #include "graph.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const op_names[LOP_COUNT] = {
-    [LOP_CONV2D] = "conv2d",   [LOP_FC] = "fc",           [LOP_RELU] = "relu",
-    [LOP_RELU6] = "relu6",     [LOP_CLIP] = "clip",       [LOP_MAXPOOL] = "maxpool",
-    [LOP_AVGPOOL] = "avgpool", [LOP_GLOBAL_AVGPOOL] = "global_avgpool",
-    [LOP_ADD] = "add",         [LOP_CONCAT] = "concat",   [LOP_FLATTEN] = "flatten",
-    [LOP_RESHAPE] = "reshape", [LOP_BATCHNORM] = "batchnorm", [LOP_BIAS] = "bias",
+const GraphOpInfo graph_ops[LOP_COUNT] = {
+#define GOP(name, json, in_min, in_max, scale, flags, keys) [LOP_##name] = {json, in_min, in_max, scale, flags, keys},
+#include "graph_ops.def"
+#undef GOP
 };
 
-const char *graph_op_name(LayerOp op) { return op < LOP_COUNT ? op_names[op] : "?"; }
+const char *graph_op_name(LayerOp op) { return (unsigned)op < LOP_COUNT ? graph_ops[op].name : "?"; }
 
 int graph_op_parse(const char *s) {
   for (int i = 0; i < LOP_COUNT; i++)
-    if (!strcmp(op_names[i], s)) return i;
+    if (!strcmp(graph_ops[i].name, s)) return i;
   return -1;
 }
 
@@ -69,13 +67,13 @@ void graph_dump(const Graph *g, FILE *f) {
     fputs(" -> ", f);
     dump_shape(o, f);
     fprintf(f, " %s scale=%g", o->name, o->scale);
-    if (l->op == LOP_CONV2D || l->op == LOP_MAXPOOL || l->op == LOP_AVGPOOL)
+    if (graph_op_is(l->op, GOPF_WINDOW))
       fprintf(f, " k=%dx%d s=%dx%d pad=%d,%d,%d,%d", l->kh, l->kw, l->sh, l->sw, l->pad_t, l->pad_b, l->pad_l,
               l->pad_r);
-    if (l->op == LOP_CONV2D && (l->dh > 1 || l->dw > 1)) fprintf(f, " dil=%dx%d", l->dh, l->dw);
-    if (l->op == LOP_CONV2D && l->groups > 1) fprintf(f, " groups=%d", l->groups);
-    if (l->mach_act == MACH_ACT_RELU) fputs(" act=relu", f);
-    if (l->mach_act == MACH_ACT_CLAMP) fprintf(f, " act=clamp[%d,%d]", l->act_lo, l->act_hi);
+    if (l->dh > 1 || l->dw > 1) fprintf(f, " dil=%dx%d", l->dh, l->dw);   // conv2d only (net.c)
+    if (l->groups > 1) fprintf(f, " groups=%d", l->groups);
+    if (l->mach_act == ACT_RELU) fputs(" act=relu", f);
+    if (l->mach_act == ACT_CLAMP) fprintf(f, " act=clamp[%d,%d]", l->act_lo, l->act_hi);
     if (l->rq && l->n_rq > 0) fprintf(f, " rq0=%d>>%u", (int)l->rq[0].mult, l->rq[0].shift);
     if (l->macs) fprintf(f, " macs=%lld", (long long)l->macs);
     fputc('\n', f);

@@ -9,23 +9,57 @@
 #include <stdio.h>
 
 #include "../isa/diag.h"
+#include "../isa/isa.h"
 #include "../isa/npy.h"
 
 #define GRAPH_MAX_RANK 4
 
+#define GRAPH_MAX_LAYER_INPUTS 64     // most "inputs" of one layer (concat)
+
+// The layer ops, one per row of graph_ops.def.
 typedef enum {
-  LOP_CONV2D, LOP_FC, LOP_RELU, LOP_RELU6, LOP_CLIP, LOP_MAXPOOL, LOP_AVGPOOL,
-  LOP_GLOBAL_AVGPOOL, LOP_ADD, LOP_CONCAT, LOP_FLATTEN, LOP_RESHAPE,
-  LOP_BATCHNORM, LOP_BIAS,  // front end only: fold.c folds them into a conv2d/fc in net_prepare,
-                            // so no later pass sees them
-  LOP_COUNT
+#define GOP(name, json, in_min, in_max, scale, flags, keys) LOP_##name,
+#include "graph_ops.def"
+#undef GOP
 } LayerOp;
+enum {
+  LOP_COUNT = 0
+#define GOP(name, json, in_min, in_max, scale, flags, keys) +1
+#include "graph_ops.def"
+#undef GOP
+};
+
+// Where a layer's output scale comes from when net.json does not give it (graph_ops.def).
+typedef enum { SCALE_OWN, SCALE_INPUT, SCALE_INPUTS, SCALE_KEEP } ScaleRule;
+
+// Per-op properties (graph_ops.def explains each).
+enum {
+  GOPF_WEIGHTS = 1u << 0,
+  GOPF_WINDOW = 1u << 1,
+  GOPF_ABSORBS_ACT = 1u << 2,
+  GOPF_ACT = 1u << 3,
+  GOPF_ABSORBS_POOL = 1u << 4,
+  GOPF_POOL = 1u << 5,
+  GOPF_DENSE_IN = 1u << 6,
+  GOPF_ALIAS = 1u << 7,
+  GOPF_FRONT_END = 1u << 8,
+};
+
+typedef struct {
+  const char *name;                  // net.json spelling
+  int in_min, in_max;                // number of inputs
+  ScaleRule scale;                   // output scale when not given
+  unsigned flags;                    // GOPF_*
+  const char *keys;                  // the op's own net.json keys, space-separated
+} GraphOpInfo;
+
+extern const GraphOpInfo graph_ops[LOP_COUNT];
+
+// 1 when op has every property in flags (GOPF_*).
+static inline int graph_op_is(LayerOp op, unsigned flags) { return (graph_ops[op].flags & flags) == flags; }
 
 // The real-valued activation a layer asks for; quant.c turns it into the machine's ACT code.
 typedef enum { ACT_KIND_NONE, ACT_KIND_RELU, ACT_KIND_RELU6, ACT_KIND_CLIP } ActKind;
-
-// The machine's ACT codes (docs/ISA.md section 6.4, isa/numerics.h sa_activate).
-enum { MACH_ACT_NONE = 0, MACH_ACT_RELU = 1, MACH_ACT_CLAMP = 2 };
 
 typedef struct {
   char *name;                        // unique among tensors
@@ -88,7 +122,7 @@ typedef struct {
   Requant *rq;                       // owned
   Requant out_rq;                    // add: common accumulator domain -> output scale
   int32_t *bias_q;                   // conv/fc: cout int32 biases in accumulator scale; owned
-  unsigned mach_act;                 // MACH_ACT_*
+  unsigned mach_act;                 // the machine's ACT code: ACT_NONE, ACT_RELU, ACT_CLAMP (isa.h)
   int8_t act_lo, act_hi;             // clamp bounds in output units
   int64_t macs;                      // multiply-accumulates of the layer (conv2d, fc)
   // Float weights (conv2d, fc given real weights without weight_scale): shape.c fills wf,

@@ -69,6 +69,13 @@ typedef struct {
 
 static int oom(Lw *w) { return diag_error(w->d, "%s: error: out of memory", w->g->file); }
 
+// Whether the machine's pooling fields (docs/ISA.md CFG_POOL: KH, KW, SH, SW, PAD_T, PAD_L)
+// hold the window of pooling layer l.
+static int pool_fits(const Layer *l) {
+  return l->kh <= isa_field_max(FLD_KH) && l->kw <= isa_field_max(FLD_KW) && l->sh <= isa_field_max(FLD_SH) &&
+         l->sw <= isa_field_max(FLD_SW) && l->pad_t <= isa_field_max(FLD_PAD_T) && l->pad_l <= isa_field_max(FLD_PAD_L);
+}
+
 static int fusable_input(const Lw *w, const Layer *l) {
   int t = l->in[0];
   const Tensor *tt = &w->g->tensors[t];
@@ -84,15 +91,14 @@ static void fuse(Lw *w) {
     w->gact[i] = l->mach_act, w->glo[i] = l->act_lo, w->ghi[i] = l->act_hi;
     w->gpool[i] = -1;
     w->gtail[i] = i;
-    if (l->op == LOP_CONV2D || l->op == LOP_FC || l->op == LOP_ADD) continue;
+    if (!graph_op_is(l->op, GOPF_ACT) && !graph_op_is(l->op, GOPF_POOL)) continue;
     if (!fusable_input(w, l)) continue;
     int head = w->group[g->tensors[l->in[0]].producer];
     LayerOp hop = g->layers[head].op;
-    if ((l->op == LOP_RELU || l->op == LOP_RELU6 || l->op == LOP_CLIP) && is_identity(l->rq[0]) &&
-        (hop == LOP_CONV2D || hop == LOP_FC || hop == LOP_ADD)) {
+    if (graph_op_is(l->op, GOPF_ACT) && is_identity(l->rq[0]) && graph_op_is(hop, GOPF_ABSORBS_ACT)) {
       act_compose(&w->gact[head], &w->glo[head], &w->ghi[head], l->mach_act, l->act_lo, l->act_hi);
-    } else if (l->op == LOP_MAXPOOL && is_identity(l->rq[0]) && hop == LOP_CONV2D && w->gpool[head] < 0 &&
-               l->kh <= 15 && l->kw <= 15 && l->sh <= 15 && l->sw <= 15 && l->pad_t <= 15 && l->pad_l <= 15) {
+    } else if (graph_op_is(l->op, GOPF_POOL) && is_identity(l->rq[0]) && graph_op_is(hop, GOPF_ABSORBS_POOL) &&
+               w->gpool[head] < 0 && pool_fits(l)) {
       w->gpool[head] = i;
     } else {
       continue;
@@ -150,7 +156,7 @@ static int make_tensors(Lw *w) {
     const Layer *tail = &g->layers[w->gtail[i]];
     if (add_dtensor(w, tail->out)) return -1;
     const Layer *l = &g->layers[i];
-    if (l->op == LOP_FLATTEN || l->op == LOP_RESHAPE) w->mp->tensors[w->dt[tail->out]].alias = w->dt[l->in[0]];
+    if (graph_op_is(l->op, GOPF_ALIAS)) w->mp->tensors[w->dt[tail->out]].alias = w->dt[l->in[0]];
   }
   return 0;
 }
@@ -175,6 +181,20 @@ static int needs_halo(const Layer *l, int64_t h, int64_t w, int64_t oh, int64_t 
   return t.halo_t || t.halo_b || t.halo_l || t.halo_r;
 }
 
+// Whether op reads its input through a zero halo (the im2col gather of a convolution); a pool's
+// padding is the STORE's (CFG_POOL PAD_T/PAD_L), an fc's input is dense.
+static int reads_halo(LayerOp op) {
+  switch (op) {
+  case LOP_CONV2D:
+    return 1;
+  case LOP_FC: case LOP_RELU: case LOP_RELU6: case LOP_CLIP: case LOP_MAXPOOL: case LOP_AVGPOOL:
+  case LOP_GLOBAL_AVGPOOL: case LOP_ADD: case LOP_CONCAT: case LOP_FLATTEN: case LOP_RESHAPE:
+  case LOP_BATCHNORM: case LOP_BIAS:
+    return 0;
+  }
+  return 0;
+}
+
 // A tensor that is read as dense bytes (fc, flatten, reshape) and by a padded convolution keeps
 // its dense layout; the convolutions read a padded twin, filled by a copy op after the producer.
 static int layout(Lw *w) {
@@ -187,12 +207,12 @@ static int layout(Lw *w) {
   for (int i = 0; i < 2 * n0; i++) w->padded[i] = -1;
   for (int i = 0; i < g->n_layers; i++) {
     const Layer *l = &g->layers[i];
-    if (l->op == LOP_FC || l->op == LOP_FLATTEN || l->op == LOP_RESHAPE) dense[dt_owner(mp, w->dt[l->in[0]])] = 1;
+    if (graph_op_is(l->op, GOPF_DENSE_IN)) dense[dt_owner(mp, w->dt[l->in[0]])] = 1;
   }
   int rc = 0;
   for (int i = 0; i < g->n_layers && !rc; i++) {
     const Layer *l = &g->layers[i];
-    if (l->op != LOP_CONV2D || w->group[i] != i) continue;
+    if (!reads_halo(l->op) || w->group[i] != i) continue;
     const Tensor *to = &g->tensors[l->out];
     int src = w->dt[l->in[0]];
     int shared = mp->tensors[src].alias >= 0 || dense[src];   // its layout must stay dense
@@ -273,6 +293,16 @@ static int alloc_params(MachOp *op, int64_t n) {
   return op->bias && op->mult && op->shift ? 0 : -1;
 }
 
+// Whether dataflow df stores every K tile of the weights as array.rows rows (COMPUTE_OS reads K
+// in R-wide blocks), the rows past the tile's zero.
+static int pads_ktiles(Dataflow df) {
+  switch (df) {
+  case DF_OS: return 1;
+  case DF_WS: case DF_IS: return 0;
+  }
+  return 0;
+}
+
 // The K tiles of a GEMM's im2col row (lower.h KTile) for arch a (R rows, C columns, B-byte bus).
 // The input bytes of one output pixel's window form `lines` lines of `per_line` runs of `run`
 // contiguous bytes, runs of a line `spacing` bytes apart: one line of kh whole kernel rows when a
@@ -294,8 +324,8 @@ static int make_ktiles(MachOp *op, const Arch *a, Dataflow df) {
   for (int64_t len = 1; len <= run && len <= R; len++) {
     int64_t g = (int64_t)R / len;
     if (g > per_line) g = per_line;
-    if (g > 255) g = 255;
-    if (g > 1 && spacing > 0xFFFFF) g = 1;                   // SEG_STRIDE is 20 bits
+    if (g > isa_field_max(FLD_NSEG)) g = isa_field_max(FLD_NSEG);
+    if (g > 1 && spacing > isa_field_max(FLD_SEG_STRIDE)) g = 1;
     int64_t pieces = (run + len - 1) / len;
     double tiles = (double)lines * (double)((per_line + g - 1) / g) * (double)pieces;
     double beats = (double)lines * (double)per_line * (double)pieces * (double)(len + B - 1) / B;
@@ -320,11 +350,11 @@ static int make_ktiles(MachOp *op, const Arch *a, Dataflow df) {
         t->seg_stride = g > 1 ? (uint32_t)spacing : 0;
         t->kbase = kbase, t->rows = t->nseg * t->seglen;
         t->orig = (uint32_t)(first * run + p), t->orig_stride = (uint32_t)run;
-        kbase += df == DF_OS ? R : t->rows;
+        kbase += pads_ktiles(df) ? R : t->rows;
       }
     }
   op->n_ktiles = n;
-  int64_t k_stored = df == DF_OS ? (int64_t)n * R : op->K;   // DF_OS: every tile R rows
+  int64_t k_stored = pads_ktiles(df) ? (int64_t)n * R : op->K;
   // The weight rows in K tile order. Often that is the order they are in already (one segment
   // per tile, or segments back to back): then nothing moves (a copy of every weight otherwise).
   int same = k_stored == op->K;
@@ -348,10 +378,24 @@ static int make_ktiles(MachOp *op, const Arch *a, Dataflow df) {
 }
 
 static void set_pool(MachOp *op, const Layer *p, int64_t in_h, int64_t in_w, int64_t oh, int64_t ow) {
-  op->pool = p->op == LOP_MAXPOOL ? POOL_MAX : POOL_AVG;
   op->pkh = p->kh, op->pkw = p->kw, op->psh = p->sh, op->psw = p->sw;
-  op->ppt = p->op == LOP_GLOBAL_AVGPOOL ? 0 : p->pad_t;
-  op->ppl = p->op == LOP_GLOBAL_AVGPOOL ? 0 : p->pad_l;
+  op->ppt = p->pad_t, op->ppl = p->pad_l;
+  switch (p->op) {
+  case LOP_MAXPOOL:
+    op->pool = POOL_MAX;
+    break;
+  case LOP_AVGPOOL:
+    op->pool = POOL_AVG;
+    break;
+  case LOP_GLOBAL_AVGPOOL:   // the whole map, no padding
+    op->pool = POOL_AVG;
+    op->ppt = op->ppl = 0;
+    break;
+  case LOP_CONV2D: case LOP_FC: case LOP_RELU: case LOP_RELU6: case LOP_CLIP: case LOP_ADD: case LOP_CONCAT:
+  case LOP_FLATTEN: case LOP_RESHAPE: case LOP_BATCHNORM: case LOP_BIAS:   // not pools
+    op->pool = POOL_NONE;
+    break;
+  }
   op->oh = in_h, op->ow = in_w;
   op->poh = oh, op->pow = ow;
 }
@@ -528,10 +572,10 @@ static int lower_layer(Lw *w, int i, int layer_id) {
     return elt_op(w, i, layer_id, what, 0, l->rq[0]) ? 0 : oom(w);
   case LOP_MAXPOOL: case LOP_AVGPOOL: case LOP_GLOBAL_AVGPOOL: {
     const Tensor *to = &g->tensors[l->out];
-    if (l->kh > 15 || l->kw > 15 || l->sh > 15 || l->sw > 15 || l->pad_t > 15 || l->pad_l > 15)
+    if (!pool_fits(l))
       return graph_layer_error(g, l, w->d, "pooling window %dx%d (stride %dx%d, padding %d,%d) exceeds the "
-                                           "machine's pooling limits (15)", l->kh, l->kw, l->sh, l->sw, l->pad_t,
-                               l->pad_l);
+                                           "machine's pooling limits (%lld)", l->kh, l->kw, l->sh, l->sw, l->pad_t,
+                               l->pad_l, (long long)isa_field_max(FLD_KH));
     if (l->op == LOP_AVGPOOL && l->n_rq > 1) return lower_avgpool_exclusive(w, i, layer_id, what);
     if (!(op = elt_op(w, i, layer_id, what, 0, l->rq[0]))) return oom(w);
     set_pool(op, l, op->in[0].h, op->in[0].w, to->dims[1], to->dims[2]);
@@ -547,11 +591,11 @@ static int lower_layer(Lw *w, int i, int layer_id) {
     }
     return 0;
   }
-  case LOP_FLATTEN: case LOP_RESHAPE: case LOP_COUNT:
+  case LOP_FLATTEN: case LOP_RESHAPE:
   case LOP_BATCHNORM: case LOP_BIAS:  // folded away by net_prepare (fold.c)
     return 0;
   }
-  return 0;
+  return graph_layer_error(g, l, w->d, "internal error: op %s is not lowered", graph_op_name(l->op));
 }
 
 // Liveness of every DTensor over the ops (through aliases, on the owner).
@@ -610,7 +654,7 @@ int lower_graph(const Graph *g, const Arch *a, Dataflow df, MachProg *mp, Diag *
   for (int i = 0; i < g->n_layers && !rc; i++) {
     if (w.group[i] != i) continue;
     const Layer *l = &g->layers[i];
-    if (l->op == LOP_FLATTEN || l->op == LOP_RESHAPE) continue;
+    if (graph_op_is(l->op, GOPF_ALIAS)) continue;
     int id = mp->n_layers++;
     snprintf(mp->layer_names[id], PROG_NAME_MAX, "%.*s", PROG_NAME_MAX - 1, l->name);
     rc = lower_layer(&w, i, id);
@@ -639,7 +683,21 @@ void machprog_free(MachProg *mp) {
 // ---- dumps -----------------------------------------------------------------------------------
 
 static const char *role_name(TensorRole r) {
-  return r == ROLE_INPUT ? "input" : r == ROLE_OUTPUT ? "output" : r == ROLE_CONST ? "const" : "scratch";
+  switch (r) {
+  case ROLE_INPUT: return "input";
+  case ROLE_OUTPUT: return "output";
+  case ROLE_CONST: return "const";
+  case ROLE_SCRATCH: return "scratch";
+  }
+  return "scratch";
+}
+
+const char *lower_mop_name(MopKind k) {
+  switch (k) {
+  case MOP_GEMM: return "gemm";
+  case MOP_ELT: return "elt";
+  }
+  return "?";
 }
 
 void lower_dump_layout(const MachProg *mp, FILE *f) {
@@ -664,19 +722,23 @@ void lower_dump_ops(const MachProg *mp, FILE *f) {
   for (int i = 0; i < mp->n_ops; i++) {
     const MachOp *op = &mp->ops[i];
     const TView *o = &op->out;
-    fprintf(f, "op %d layer %d %s %s:", i, op->layer, op->kind == MOP_GEMM ? "gemm" : "elt", op->what);
+    fprintf(f, "op %d layer %d %s %s:", i, op->layer, lower_mop_name(op->kind), op->what);
     for (int k = 0; k < op->n_in; k++)
       fprintf(f, " %s[c %lld+%lld]", mp->tensors[op->in[k].t].name, (long long)op->in[k].c_off,
               (long long)op->in[k].c);
     fprintf(f, " -> %s[c %lld+%lld]", mp->tensors[o->t].name, (long long)o->c_off, (long long)o->c);
-    if (op->kind == MOP_GEMM) {
+    switch (op->kind) {
+    case MOP_GEMM:
       fprintf(f, " M=%lld K=%lld N=%lld window %dx%d/%dx%d dil %dx%d pad %d,%d ktiles %u",
               (long long)(op->in[0].n * op->oh * op->ow), (long long)op->K, (long long)op->N, op->kh, op->kw, op->sh,
               op->sw, op->dh, op->dw, op->pad_t, op->pad_l, op->n_ktiles);
       if (op->n_ktiles)
         fprintf(f, " (first: %u x %u B, stride %u)", op->ktiles[0].nseg, op->ktiles[0].seglen, op->ktiles[0].seg_stride);
-    } else if (op->n_in == 2) {
-      fprintf(f, " scales %d>>%u, %d>>%u", op->in_mult[0], op->in_shift[0], op->in_mult[1], op->in_shift[1]);
+      break;
+    case MOP_ELT:
+      if (op->n_in == 2)
+        fprintf(f, " scales %d>>%u, %d>>%u", op->in_mult[0], op->in_shift[0], op->in_mult[1], op->in_shift[1]);
+      break;
     }
     if (op->pool != POOL_NONE)
       fprintf(f, " %spool %dx%d/%dx%d pad %d,%d -> %lldx%lld", op->pool == POOL_MAX ? "max" : "avg", op->pkh, op->pkw,

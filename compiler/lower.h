@@ -129,5 +129,7 @@ void machprog_free(MachProg *mp);
 // --dump-ir fuse|layout|lower: the fused layers, the tensors' layouts, the MachOps.
 void lower_dump_layout(const MachProg *mp, FILE *f);
 void lower_dump_ops(const MachProg *mp, FILE *f);
+// "gemm" or "elt", as the dumps print a MachOp's kind.
+const char *lower_mop_name(MopKind k);
 
 #endif

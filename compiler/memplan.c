@@ -10,8 +10,14 @@ static uint64_t align_up(uint64_t x) { return (x + ALIGN - 1) / ALIGN * ALIGN; }
 static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 uint64_t memplan_weight_bytes(const MachOp *op, const Arch *a, Dataflow df) {
-  if (op->kind != MOP_GEMM) return 0;
-  if (df == DF_IS) return (uint64_t)op->N * (uint64_t)op->K;   // W^T, N rows of K bytes
+  switch (op->kind) {
+  case MOP_GEMM: break;
+  case MOP_ELT: return 0;
+  }
+  switch (df) {
+  case DF_IS: return (uint64_t)op->N * (uint64_t)op->K;   // W^T, N rows of K bytes
+  case DF_WS: case DF_OS: break;
+  }
   return cdiv((uint64_t)op->N, a->cols) * (uint64_t)op->K * a->cols;
 }
 
@@ -117,16 +123,23 @@ static void onchip_peaks(const MachProg *mp, MemPlan *m) {
       if (r > acc) acc = r;
     }
     uint32_t use[4] = {0, 0, acc, 3};
-    if (op->kind == MOP_GEMM && mp->dataflow == DF_IS) {   // inputs in WBUF, weights in SPAD
-      use[0] = op->plan.kc * op->plan.g * a->cols;
-      use[1] = (acc + a->cols - 1) / a->cols * op->plan.kc * a->rows;
+    switch (op->kind) {
+    case MOP_GEMM:
       use[2] = acc * op->plan.g;
       use[3] = 3 * op->plan.g;
-    } else if (op->kind == MOP_GEMM) {
-      use[0] = acc * op->plan.kc;
-      use[1] = op->plan.g * op->plan.kc * a->rows;
-      use[2] = acc * op->plan.g;
-      use[3] = 3 * op->plan.g;
+      switch (mp->dataflow) {
+      case DF_IS:   // inputs in WBUF, weights in SPAD
+        use[0] = op->plan.kc * op->plan.g * a->cols;
+        use[1] = (acc + a->cols - 1) / a->cols * op->plan.kc * a->rows;
+        break;
+      case DF_WS: case DF_OS:
+        use[0] = acc * op->plan.kc;
+        use[1] = op->plan.g * op->plan.kc * a->rows;
+        break;
+      }
+      break;
+    case MOP_ELT:   // the inputs accumulate in ACC; three PARAM rows
+      break;
     }
     for (int k = 0; k < 4; k++)
       if (use[k] * op->plan.slots > m->onchip_peak[k]) m->onchip_peak[k] = use[k] * op->plan.slots;

@@ -17,7 +17,6 @@
 #include "shape.h"
 
 #define NET_MAX_LAYERS 4096
-#define NET_MAX_LAYER_INPUTS 64
 #define NET_MAX_NAME 64
 
 typedef struct {
@@ -63,13 +62,25 @@ static int name_ok(const char *s) {
 
 // ---- attribute readers -----------------------------------------------------------------------
 
-static int check_keys(Net *n, const char *where, json_t *obj, const char *const *allowed) {
+// Whether key is one of the space-separated words of list.
+static int key_listed(const char *list, const char *key) {
+  size_t len = strlen(key);
+  for (const char *p = list; *p;) {
+    size_t w = strcspn(p, " ");
+    if (w == len && !strncmp(p, key, len)) return 1;
+    p += w;
+    p += strspn(p, " ");
+  }
+  return 0;
+}
+
+// Every key of obj is "comment" or one of the space-separated words of allowed (or of extra).
+static int check_keys(Net *n, const char *where, json_t *obj, const char *allowed, const char *extra) {
   const char *key;
   json_t *v;
   json_object_foreach(obj, key, v) {
-    int ok = !strcmp(key, "comment");
-    for (int i = 0; allowed[i] && !ok; i++) ok = !strcmp(key, allowed[i]);
-    if (!ok) return net_error(n, where, "unknown key \"%s\"", key);
+    if (!strcmp(key, "comment") || key_listed(allowed, key) || (extra && key_listed(extra, key))) continue;
+    return net_error(n, where, "unknown key \"%s\"", key);
   }
   return 0;
 }
@@ -333,37 +344,8 @@ static int parse_weights(Net *n, const char *where, json_t *obj, Layer *l) {
 
 // ---- layers ----------------------------------------------------------------------------------
 
-static const char *const keys_common[] = {"name", "op", "inputs", "output", "scale", NULL};
-static const char *const *op_keys(LayerOp op) {
-  static const char *const conv[] = {"name", "op", "inputs", "output", "scale", "kernel", "stride", "padding",
-                                     "dilation", "groups", "cout", "weights", "weight_scale", "bias", "bias_float",
-                                     "activation", "min", "max", NULL};
-  static const char *const fc[] = {"name", "op", "inputs", "output", "scale", "cout", "weights", "weight_scale",
-                                   "bias", "bias_float", "activation", "min", "max", NULL};
-  static const char *const clip[] = {"name", "op", "inputs", "output", "scale", "min", "max", NULL};
-  static const char *const maxpool[] = {"name", "op", "inputs", "output", "scale", "kernel", "stride", "padding", NULL};
-  static const char *const avgpool[] = {"name", "op",     "inputs",  "output",           "scale",
-                                        "kernel", "stride", "padding", "count_include_pad", NULL};
-  static const char *const add[] = {"name", "op", "inputs", "output", "scale", "activation", "min", "max", NULL};
-  static const char *const concat[] = {"name", "op", "inputs", "output", "scale", "axis", NULL};
-  static const char *const reshape[] = {"name", "op", "inputs", "output", "scale", "shape", NULL};
-  static const char *const bn[] = {"name", "op", "inputs", "output", "scale", "gamma", "beta", "mean", "var",
-                                   "epsilon", NULL};
-  static const char *const bias[] = {"name", "op", "inputs", "output", "scale", "bias", NULL};
-  switch (op) {
-  case LOP_CONV2D: return conv;
-  case LOP_FC: return fc;
-  case LOP_CLIP: return clip;
-  case LOP_MAXPOOL: return maxpool;
-  case LOP_AVGPOOL: return avgpool;
-  case LOP_ADD: return add;
-  case LOP_CONCAT: return concat;
-  case LOP_RESHAPE: return reshape;
-  case LOP_BATCHNORM: return bn;
-  case LOP_BIAS: return bias;
-  default: return keys_common;
-  }
-}
+// Keys every layer takes; graph_ops.def lists each op's own.
+static const char *const keys_layer = "name op inputs output scale";
 
 // Op-specific attributes of layer l (its name, op, inputs and output are already read).
 static int parse_attrs(Net *n, const char *where, json_t *obj, Layer *l) {
@@ -458,9 +440,11 @@ static int parse_attrs(Net *n, const char *where, json_t *obj, Layer *l) {
     }
     return 0;
   }
-  default:
+  case LOP_GLOBAL_AVGPOOL:  // the window is the whole map (shape.c)
+  case LOP_FLATTEN:
     return 0;
   }
+  return net_error(n, where, "internal error: op %d", (int)l->op);
 }
 
 // Declares tensor name (produced by layer `producer`, -1 for a network input).
@@ -489,9 +473,8 @@ static int parse_input(Net *n, json_t *v, int i) {
   char where[96];
   snprintf(where, sizeof where, "inputs[%d]", i);
   if (!json_is_object(v)) return net_error(n, where, "must be an object");
-  static const char *const keys[] = {"name", "shape", "scale", NULL};
   const char *name;
-  if (check_keys(n, where, v, keys) || get_name(n, where, v, "name", &name)) return -1;
+  if (check_keys(n, where, v, "name shape scale", NULL) || get_name(n, where, v, "name", &name)) return -1;
   snprintf(where, sizeof where, "inputs[%d] \"%s\"", i, name);
   int t;
   if (add_tensor(n, where, name, -1, -1, &t)) return -1;
@@ -536,13 +519,11 @@ static int parse_layer(Net *n, json_t *v, int i) {
   int o = graph_op_parse(ops);
   if (o < 0) return net_error(n, where, "unknown op \"%.40s\"", ops);
   l->op = (LayerOp)o;
-  if (check_keys(n, where, v, op_keys(l->op))) return -1;
+  if (check_keys(n, where, v, keys_layer, graph_ops[l->op].keys)) return -1;
   json_t *ins = json_object_get(v, "inputs");
   if (!json_is_array(ins)) return net_error(n, where, "\"inputs\" must be an array of tensor names");
   size_t n_in = json_array_size(ins);
-  size_t want_lo = 1, want_hi = 1;
-  if (l->op == LOP_ADD) want_lo = want_hi = 2;
-  if (l->op == LOP_CONCAT) want_lo = 1, want_hi = NET_MAX_LAYER_INPUTS;
+  size_t want_lo = (size_t)graph_ops[l->op].in_min, want_hi = (size_t)graph_ops[l->op].in_max;
   if (n_in < want_lo || n_in > want_hi) {
     if (want_lo == want_hi) return net_error(n, where, "%s takes %zu input%s, not %zu", ops, want_lo, want_lo > 1 ? "s" : "", n_in);
     return net_error(n, where, "%s takes %zu to %zu inputs, not %zu", ops, want_lo, want_hi, n_in);
@@ -657,8 +638,7 @@ out:
 static int parse_root(Net *n, json_t *root) {
   Graph *g = n->g;
   if (!json_is_object(root)) return net_error(n, NULL, "the network must be a JSON object");
-  static const char *const keys[] = {"name", "inputs", "layers", "outputs", NULL};
-  if (check_keys(n, NULL, root, keys)) return -1;
+  if (check_keys(n, NULL, root, "name inputs layers outputs", NULL)) return -1;
   json_t *name = json_object_get(root, "name");
   if (name && !json_is_string(name)) return net_error(n, NULL, "\"name\" must be a string");
   if (!(g->name = dup_str(name ? json_string_value(name) : "net"))) return net_error(n, NULL, "out of memory");

@@ -33,17 +33,17 @@ static int factor(const Graph *g, const Layer *l, double f, const char *what, in
 static int8_t clamp8(double v) { return (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v); }
 
 static void quant_act(Layer *l, double s_out) {
-  l->mach_act = MACH_ACT_NONE;
+  l->mach_act = ACT_NONE;
   l->act_lo = -128, l->act_hi = 127;
   switch (l->act_kind) {
   case ACT_KIND_NONE: break;
-  case ACT_KIND_RELU: l->mach_act = MACH_ACT_RELU; break;
+  case ACT_KIND_RELU: l->mach_act = ACT_RELU; break;
   case ACT_KIND_RELU6:
-    l->mach_act = MACH_ACT_CLAMP;
+    l->mach_act = ACT_CLAMP;
     l->act_lo = 0, l->act_hi = clamp8(round(6.0 / s_out));
     break;
   case ACT_KIND_CLIP:
-    l->mach_act = MACH_ACT_CLAMP;
+    l->mach_act = ACT_CLAMP;
     l->act_lo = clamp8(round(l->clip_lo / s_out)), l->act_hi = clamp8(round(l->clip_hi / s_out));
     break;
   }
@@ -118,7 +118,6 @@ static int quant_layer(const Graph *g, Layer *l, Diag *d) {
     return 0;
   case LOP_BATCHNORM:
   case LOP_BIAS:
-  case LOP_COUNT:
     break;
   }
   return graph_layer_error(g, l, d, "internal error: op %s was not folded", graph_op_name(l->op));

@@ -119,7 +119,7 @@ static void ref_concat(const Graph *g, const Layer *l, int8_t *const *ins, int8_
     int64_t c = t->dims[t->rank - 1];
     for (int64_t r = 0; r < rows; r++)
       for (int64_t i = 0; i < c; i++)
-        y[r * cout + off + i] = sa_post(ins[k][r * c + i], 0, l->rq[k].mult, l->rq[k].shift, MACH_ACT_NONE, -128, 127);
+        y[r * cout + off + i] = sa_post(ins[k][r * c + i], 0, l->rq[k].mult, l->rq[k].shift, ACT_NONE, -128, 127);
     off += c;
   }
 }
@@ -133,7 +133,7 @@ int ref_layer(const Graph *g, const Layer *l, RefValues *v, Diag *d) {
   if (!y) return graph_layer_error(g, l, d, "out of memory");
   int8_t *x = v->data[l->in[0]];
   uint32_t *acc = NULL;  // conv2d / fc: the accumulators of one output pixel
-  if ((l->op == LOP_CONV2D || l->op == LOP_FC) && !(acc = malloc((size_t)l->cout * sizeof *acc + 1))) {
+  if (graph_op_is(l->op, GOPF_WEIGHTS) && !(acc = malloc((size_t)l->cout * sizeof *acc + 1))) {
     free(y);
     return graph_layer_error(g, l, d, "out of memory");
   }
@@ -150,7 +150,7 @@ int ref_layer(const Graph *g, const Layer *l, RefValues *v, Diag *d) {
     break;
   }
   case LOP_FLATTEN: case LOP_RESHAPE: memcpy(y, x, (size_t)count); break;
-  case LOP_BATCHNORM: case LOP_BIAS: case LOP_COUNT:  // fold.c removed them
+  case LOP_BATCHNORM: case LOP_BIAS:  // fold.c removed them
     free(acc);
     free(y);
     return graph_layer_error(g, l, d, "internal error: op %s was not folded", graph_op_name(l->op));

@@ -133,7 +133,7 @@ static int layer_real(const Graph *g, const Layer *l, RefFloat *v, Diag *d) {
     break;
   }
   case LOP_FLATTEN: case LOP_RESHAPE: memcpy(y, x, (size_t)count * sizeof(float)); break;
-  case LOP_BATCHNORM: case LOP_BIAS: case LOP_COUNT:
+  case LOP_BATCHNORM: case LOP_BIAS:
     rc = graph_layer_error(g, l, d, "internal error: op %s was not folded", graph_op_name(l->op));
     break;
   }

@@ -78,10 +78,15 @@ static int load_weights(const Graph *g, Layer *l, int rank, const int64_t *want,
     if (!l->wf) return graph_layer_error(g, l, d, "out of memory");
     double amp = sqrt(3.0 / (double)fan_in);  // uniform on [-amp, amp): variance 1/fan_in
     for (int64_t i = 0; i < count; i++) {
-      if (s->kind == SRC_INLINE) l->wf[i] = (float)s->reals[i];
-      else if (s->kind == SRC_SEED) l->wf[i] = (float)((2 * shape_seed_unit(&state) - 1) * amp);
-      else if (s->npy.type == NPY_F32) l->wf[i] = ((const float *)s->npy.data)[i];
-      else l->wf[i] = (float)((const double *)s->npy.data)[i];
+      switch (s->kind) {
+      case SRC_INLINE: l->wf[i] = (float)s->reals[i]; break;
+      case SRC_SEED: l->wf[i] = (float)((2 * shape_seed_unit(&state) - 1) * amp); break;
+      case SRC_NPY:
+        if (s->npy.type == NPY_F32) l->wf[i] = ((const float *)s->npy.data)[i];
+        else l->wf[i] = (float)((const double *)s->npy.data)[i];
+        break;
+      case SRC_NONE: l->wf[i] = 0; break;   // not reached: net.c requires "weights"
+      }
       if (!isfinite(l->wf[i]))
         return graph_layer_error(g, l, d, "weight %lld is not a finite float32 value", (long long)i);
     }
@@ -90,9 +95,14 @@ static int load_weights(const Graph *g, Layer *l, int rank, const int64_t *want,
   l->w = malloc((size_t)count + 1);
   if (!l->w) return graph_layer_error(g, l, d, "out of memory");
   for (int64_t i = 0; i < count; i++) {
-    if (s->kind == SRC_INLINE) l->w[i] = (int8_t)s->values[i];
-    else if (s->kind == SRC_NPY) l->w[i] = ((const int8_t *)s->npy.data)[i];
-    else l->w[i] = (int8_t)(uint8_t)shape_seed_next(&state);
+    switch (s->kind) {
+    case SRC_INLINE: l->w[i] = (int8_t)s->values[i]; break;
+    case SRC_NPY: l->w[i] = ((const int8_t *)s->npy.data)[i]; break;
+    case SRC_SEED:
+    case SRC_NONE:   // (not reached: net.c requires "weights")
+      l->w[i] = (int8_t)(uint8_t)shape_seed_next(&state);
+      break;
+    }
   }
   return 0;
 }
@@ -109,11 +119,13 @@ static int load_reals(const Graph *g, Layer *l, const char *key, Source *s, int6
   if (!(*out = malloc((size_t)count * sizeof(double) + 1))) return graph_layer_error(g, l, d, "out of memory");
   uint64_t state = s->seed;
   for (int64_t i = 0; i < count; i++) {
-    double v;
-    if (s->kind == SRC_INLINE) v = s->reals[i];
-    else if (s->kind == SRC_SEED) v = lo + span * shape_seed_unit(&state);
-    else if (s->npy.type == NPY_F32) v = ((const float *)s->npy.data)[i];
-    else v = ((const double *)s->npy.data)[i];
+    double v = 0;
+    switch (s->kind) {
+    case SRC_INLINE: v = s->reals[i]; break;
+    case SRC_SEED: v = lo + span * shape_seed_unit(&state); break;
+    case SRC_NPY: v = s->npy.type == NPY_F32 ? ((const float *)s->npy.data)[i] : ((const double *)s->npy.data)[i]; break;
+    case SRC_NONE: break;   // not reached: net.c's get_reals requires the key
+    }
     if (!isfinite(v)) return graph_layer_error(g, l, d, "\"%s\"[%lld] is not finite", key, (long long)i);
     (*out)[i] = v;
   }
@@ -140,11 +152,19 @@ static int load_bias(const Graph *g, Layer *l, Diag *d) {
   }
   uint64_t state = s->seed;
   for (int64_t i = 0; i < l->cout; i++) {
-    if (s->kind == SRC_SEED && s->real_seed) nb.reals[i] = (shape_seed_unit(&state) - 0.5) * 0.2;
-    else if (s->kind == SRC_SEED) nb.values[i] = (int64_t)(shape_seed_next(&state) & 0xfff) - 2048 + s->offset;
-    else if (s->npy.type == NPY_I32) nb.values[i] = ((const int32_t *)s->npy.data)[i];
-    else if (s->npy.type == NPY_F32) nb.reals[i] = ((const float *)s->npy.data)[i];
-    else nb.reals[i] = ((const double *)s->npy.data)[i];
+    switch (s->kind) {
+    case SRC_SEED:
+      if (s->real_seed) nb.reals[i] = (shape_seed_unit(&state) - 0.5) * 0.2;
+      else nb.values[i] = (int64_t)(shape_seed_next(&state) & 0xfff) - 2048 + s->offset;
+      break;
+    case SRC_NPY:
+      if (s->npy.type == NPY_I32) nb.values[i] = ((const int32_t *)s->npy.data)[i];
+      else if (s->npy.type == NPY_F32) nb.reals[i] = ((const float *)s->npy.data)[i];
+      else nb.reals[i] = ((const double *)s->npy.data)[i];
+      break;
+    case SRC_NONE: case SRC_INLINE:   // returned above
+      break;
+    }
   }
   source_free(s);
   *s = nb;
@@ -278,7 +298,6 @@ static int infer_layer(const Graph *g, Layer *l, int64_t max_elems, Diag *d) {
     }
     return 0;
   }
-  case LOP_COUNT: break;
   }
   return graph_layer_error(g, l, d, "internal error: op %d", (int)l->op);
 }
@@ -288,23 +307,23 @@ static int infer_layer(const Graph *g, Layer *l, int64_t max_elems, Diag *d) {
 static int infer_scale(const Graph *g, Layer *l, const double *calib, Diag *d) {
   Tensor *out = &g->tensors[l->out];
   double s_in = g->tensors[l->in[0]].scale;
-  switch (l->op) {
-  case LOP_FLATTEN: case LOP_RESHAPE:
+  switch (graph_ops[l->op].scale) {
+  case SCALE_KEEP:
     if (out->scale != 0 && out->scale != s_in)
       return graph_layer_error(g, l, d, "a %s keeps its input's scale %g, not %g", graph_op_name(l->op), s_in, out->scale);
     out->scale = s_in;
     return 0;
-  case LOP_RELU: case LOP_RELU6: case LOP_CLIP: case LOP_MAXPOOL:
+  case SCALE_INPUT:
     if (out->scale == 0) out->scale = s_in;
     return 0;
-  case LOP_CONCAT: {
+  case SCALE_INPUTS: {
     int same = 1;
     for (int k = 1; k < l->n_in; k++) same &= g->tensors[l->in[k]].scale == s_in;
     if (out->scale == 0 && same) out->scale = s_in;
     if (out->scale == 0 && !calib) return graph_layer_error(g, l, d, "inputs have different scales: give the output \"scale\"");
     break;
   }
-  default:
+  case SCALE_OWN:
     if (out->scale == 0 && !calib) return graph_layer_error(g, l, d, "missing \"scale\" of the output");
     break;
   }
@@ -335,7 +354,7 @@ int shape_infer(Graph *g, int64_t max_elems, Diag *d) {
       if (count > max_elems)
         return graph_layer_error(g, l, d, "output has more than %lld elements", (long long)max_elems);
     }
-    if (l->op == LOP_CONV2D || l->op == LOP_FC)  // each output value takes w_count / cout products
+    if (graph_op_is(l->op, GOPF_WEIGHTS))  // each output value takes w_count / cout products
       l->macs = count * (l->w_count / l->cout);
   }
   return 0;

@@ -22,7 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_COUNT 4095u   // OUTER, INNER (12-bit counts)
+// The largest value instruction field f holds (isa/isa_fields.def).
+static uint64_t field_max(FieldId f) { return (uint64_t)isa_field_max(f); }
 
 void tile_slots(const Arch *a, int double_buffer, Slots *s) {
   s->slots = double_buffer ? 2 : 1;
@@ -107,7 +108,8 @@ static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
     int64_t w = op->N - j * C < C ? op->N - j * C : C;
     c->store_beats += (double)out_rows * seg_beats(al < 0 ? -1 : (al + j * C) % B, w, B);
   }
-  if (op->kind == MOP_GEMM) {
+  switch (op->kind) {
+  case MOP_GEMM:
     for (uint32_t k = 0; k < op->n_ktiles; k++) {
       const KTile *kt = &op->ktiles[k];
       int64_t ka = fixed_align(&op->in[0], op->sh, op->sw, kt->off - op->pad_t * op->in[0].row_stride -
@@ -116,7 +118,8 @@ static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
       if (kt->nseg > 1 && ka >= 0 && kt->seg_stride % B) per_seg = seg_beats(-1, kt->seglen, B);
       c->a_beats += kt->nseg * per_seg;
     }
-  } else {
+    break;
+  case MOP_ELT:
     for (int k = 0; k < op->n_in; k++) {
       int64_t ia = fixed_align(&op->in[k], 1, 1, 0, B);
       for (int64_t j = 0; j < nN; j++) {
@@ -124,6 +127,7 @@ static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
         c->elt_beats += seg_beats(ia < 0 ? -1 : (ia + j * C) % B, w, B);
       }
     }
+    break;
   }
 }
 
@@ -149,27 +153,45 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   uint32_t R = a->rows, C = a->cols, B = a->bus_bytes;
   uint64_t nm = tile_m_count(op, p);
   MTile t0 = tile_m_at(op, p, 0);
-  if (t0.rows > MAX_COUNT || t0.cols > MAX_COUNT || m_max > 65535) return -1;
-  if (pooled(op) && (t0.irows > MAX_COUNT || op->ow > MAX_COUNT)) return -1;
+  // A STORE's OUTER x INNER nest covers the tile; a COMPUTE streams its ROWS accumulator rows.
+  if ((uint64_t)t0.rows > field_max(FLD_OUTER) || (uint64_t)t0.cols > field_max(FLD_INNER) ||
+      m_max > field_max(FLD_ROWS))
+    return -1;
+  // A pooled band: the loads' OUTER x INNER and the pool's IN_H x IN_W are the whole pre-pool band.
+  if (pooled(op) && ((uint64_t)t0.irows > field_max(FLD_OUTER) || (uint64_t)t0.irows > field_max(FLD_IN_H) ||
+                     (uint64_t)op->ow > field_max(FLD_INNER) || (uint64_t)op->ow > field_max(FLD_IN_W)))
+    return -1;
   double tm = m_total / (double)nm;
   int64_t nN = cdiv(op->N, C);
   double lat = a->dram_latency, drain = R + C;
-  double steps, step_compute = 0, step_load, reads;
-  if (op->kind == MOP_GEMM) {
+  double steps = 0, step_compute = 0, step_load = 0, reads;
+  double computes = 0;   // instructions per step
+  switch (op->kind) {
+  case MOP_GEMM: {
     if (p->g < 1 || p->kc < 1 || p->g > nN || p->kc > op->n_ktiles) return -1;
     if ((uint64_t)m_max * p->g > s->acc || 3u * p->g > s->param) return -1;
-    if (df == DF_IS) {   // inputs in WBUF (blocks of C pixels, R rows per K tile), weights in SPAD
+    switch (df) {
+    case DF_IS: {   // inputs in WBUF (blocks of C pixels, R rows per K tile), weights in SPAD
       uint64_t tstride = (uint64_t)p->kc * R;
-      if ((uint64_t)p->g * C * p->kc > s->spad || (uint64_t)p->g * C > MAX_COUNT) return -1;
-      if ((uint64_t)cdiv(m_max, C) * tstride > s->wbuf || tstride > 65535) return -1;
-    } else {
+      // (the weight LOAD's OUTER is the group's channels; TSTRIDE the transposed LOAD's)
+      if ((uint64_t)p->g * C * p->kc > s->spad || (uint64_t)p->g * C > field_max(FLD_OUTER)) return -1;
+      if ((uint64_t)cdiv(m_max, C) * tstride > s->wbuf || tstride > field_max(FLD_TSTRIDE)) return -1;
+      break;
+    }
+    case DF_WS:
+    case DF_OS:
       if ((uint64_t)m_max * p->kc > s->spad) return -1;
-      if ((uint64_t)p->kc * R > MAX_COUNT || (uint64_t)p->g * p->kc * R > s->wbuf) return -1;
+      // (the weight LOAD's INNER is the chunk's weight rows)
+      if ((uint64_t)p->kc * R > field_max(FLD_INNER) || (uint64_t)p->g * p->kc * R > s->wbuf) return -1;
+      break;
     }
     int64_t nNG = cdiv(nN, p->g), nKC = cdiv(op->n_ktiles, p->kc);
     steps = (double)nm * nNG * nKC;
     double g_avg = (double)nN / nNG, kc_avg = (double)op->n_ktiles / nKC;
-    if (df == DF_IS) {
+    double a_share = nKC == 1 ? 1.0 / nNG : 1.0;   // one chunk: the rows stay for every N group
+    double w_beats = 0;
+    switch (df) {
+    case DF_IS: {
       // Per (C-pixel block of the M tile, K tile): a PRELOAD (its bank is complete R cycles
       // after it starts, and the unit is in order: the COMPUTE_IS behind it waits for that)
       // and a COMPUTE_IS streaming the group's channels (jp cycles); two pairs also cover one
@@ -179,24 +201,36 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       double pair = fmax(jp + R, (jp + 2.0 * R + C - 1) / 2);
       pair = ceil(pair / C) * C;
       step_compute = ceil(tm / C) * kc_avg * pair;
-    } else if (df == DF_OS) {
+      // a row per channel per K tile, of the tile's rows (unaligned: expected beats)
+      w_beats = (double)op->N / nNG * kc_avg * ((double)op->K / op->n_ktiles + B - 1) / B;
+      computes = 2.0 * ceil(tm / C) * p->kc + p->kc;
+      break;
+    }
+    case DF_OS:
       // One COMPUTE_OS per (N tile, R-row block of the M tile) over the chunk's K (kc tiles of R
       // rows): a block takes K cycles; the drain (2R + C) shows only at the end of a step.
       step_compute = g_avg * (double)cdiv((int64_t)tm, R) * kc_avg * R;
       drain = 2.0 * R + C;
-    } else {
+      w_beats = g_avg * (double)op->K / nKC * (double)cdiv(C, B);
+      computes = p->g * ceil(tm / R);
+      break;
+    case DF_WS:
       step_compute = g_avg * kc_avg * fmax(tm, (tm + 2.0 * R + C - 1) / 2);
+      w_beats = g_avg * (double)op->K / nKC * (double)cdiv(C, B);
+      computes = 2.0 * p->g * p->kc;
+      break;
     }
-    double a_share = nKC == 1 ? 1.0 / nNG : 1.0;   // one chunk: the rows stay for every N group
-    double w_beats = g_avg * (double)op->K / nKC * (double)cdiv(C, B);
-    if (df == DF_IS)   // a row per channel per K tile, of the tile's rows (unaligned: expected beats)
-      w_beats = (double)op->N / nNG * kc_avg * ((double)op->K / op->n_ktiles + B - 1) / B;
     step_load = a_share * tm * oc->a_beats / nKC + w_beats + 3.0 * g_avg * cdiv(4 * C, B) / nKC;
-  } else {
+    computes = computes + 4 + p->kc;   // and the step's loads, stores and configuration, roughly
+    break;
+  }
+  case MOP_ELT:
     if (m_max > s->acc || s->param < 3) return -1;
     steps = (double)nm * nN;
     step_load = tm * oc->elt_beats / nN + 3.0 * cdiv(4 * C, B);
     drain = a->sfu_latency;
+    computes = 6;   // instructions per step
+    break;
   }
   reads = steps * step_load;
   double step_store = oc->store_beats / steps;
@@ -210,9 +244,7 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   p->est_cycles = steps * period + step_load + 2 * lat + drain + step_store;
   p->est_read_bytes = reads * B;
   p->est_write_bytes = oc->store_beats * B;
-  double computes = df == DF_OS ? p->g * ceil(tm / R) : df == DF_IS ? 2.0 * ceil(tm / C) * p->kc + p->kc
-                                                                       : 2.0 * p->g * p->kc;
-  p->est_insns = steps * (op->kind == MOP_GEMM ? computes + 4 + p->kc : 6);
+  p->est_insns = steps * computes;
   return 0;
 }
 
@@ -273,6 +305,17 @@ static int search(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, 
   return n;
 }
 
+int tile_estimate(const MachOp *op, const Arch *a, Dataflow df, int double_buffer, TilePlan *p) {
+  Slots s;
+  tile_slots(a, double_buffer, &s);
+  OpCost oc;
+  op_cost(op, a, &oc);
+  uint32_t m_max;
+  double m_total = m_rows_total(op, p, &m_max);
+  p->slots = s.slots;
+  return estimate(op, a, df, &s, &oc, m_total, m_max, p);
+}
+
 int tile_plan_all(MachProg *mp, int double_buffer, Diag *d) {
   Slots s;
   tile_slots(mp->arch, double_buffer, &s);
@@ -302,17 +345,23 @@ static void dump_plan(const MachOp *op, const TilePlan *p, const char *tag, FILE
           (unsigned long long)tile_m_count(op, p), p->est_cycles, p->est_read_bytes, p->est_write_bytes);
 }
 
+static const char *dataflow_long_name(Dataflow df) {
+  switch (df) {
+  case DF_WS: return "weight-stationary";
+  case DF_OS: return "output-stationary";
+  case DF_IS: return "input-stationary";
+  }
+  return "?";
+}
+
 void tile_dump(const MachProg *mp, int double_buffer, FILE *f) {
   Slots s;
   tile_slots(mp->arch, double_buffer, &s);
   fprintf(f, "# tiling: arch %s, %s, %u buffer slot(s): spad %u, wbuf %u, acc %u, param %u rows each\n",
-          mp->arch->name, mp->dataflow == DF_OS   ? "output-stationary"
-          : mp->dataflow == DF_IS ? "input-stationary"
-                                  : "weight-stationary", s.slots, s.spad, s.wbuf,
-          s.acc, s.param);
+          mp->arch->name, dataflow_long_name(mp->dataflow), s.slots, s.spad, s.wbuf, s.acc, s.param);
   for (int i = 0; i < mp->n_ops; i++) {
     const MachOp *op = &mp->ops[i];
-    fprintf(f, "op %d %s %s\n", i, op->kind == MOP_GEMM ? "gemm" : "elt", op->what);
+    fprintf(f, "op %d %s %s\n", i, lower_mop_name(op->kind), op->what);
     dump_plan(op, &op->plan, "chosen", f);
     TilePlan best[4];
     Slots os;

@@ -29,6 +29,10 @@ typedef struct {
 uint64_t tile_m_count(const MachOp *op, const TilePlan *p);
 MTile tile_m_at(const MachOp *op, const TilePlan *p, uint64_t i);
 
+// The cost model on one plan: fills p's estimates and slots (band_rows, band_cols, kc and g are
+// the plan) for arch a with double_buffer's buffer slots. Returns 0, or -1 when p does not fit
+// the slots or the instruction fields (the estimates are then meaningless).
+int tile_estimate(const MachOp *op, const Arch *a, Dataflow df, int double_buffer, TilePlan *p);
 // Chooses op->plan for every op. Returns -1 (message naming the op) when nothing fits the arch.
 int tile_plan_all(MachProg *mp, int double_buffer, Diag *d);
 // --dump-ir tiling: per op the chosen plan and the next best candidates, with estimates.

@@ -259,6 +259,36 @@ static void test_good(void) {
   check_case("net_good_and_sorted");
 }
 
+// The op table (compiler/graph_ops.def): every op has a name that parses back to it, sane input
+// counts, and keys of its own; the loader applies them: a key of another op is unknown, and the
+// input counts are checked with the table's bounds.
+static void test_op_table(void) {
+  for (int i = 0; i < LOP_COUNT; i++) {
+    const GraphOpInfo *o = &graph_ops[i];
+    CHECK(o->name && graph_op_parse(o->name) == i, "op %d: name %s", i, o->name ? o->name : "(null)");
+    CHECK(o->in_min >= 1 && o->in_min <= o->in_max && o->in_max <= GRAPH_MAX_LAYER_INPUTS, "op %d: inputs %d..%d", i,
+          o->in_min, o->in_max);
+    CHECK(o->keys && !strstr(o->keys, "name") && !strstr(o->keys, "inputs") && !strstr(o->keys, "output"),
+          "op %d: keys \"%s\" restate the common ones", i, o->keys ? o->keys : "(null)");
+  }
+  CHECK(graph_op_parse("conv") == -1 && graph_op_parse("") == -1, "prefixes are not ops");
+  expect(HEAD "{\"name\": \"r\", \"op\": \"relu\", \"inputs\": [\"x\"], \"output\": \"y\", \"kernel\": 3}], "
+         "\"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"r\": error: unknown key \"kernel\"");
+  expect(HEAD "{\"name\": \"r\", \"op\": \"clip\", \"inputs\": [\"x\"], \"output\": \"y\", \"min\": 0, "
+         "\"max\": 1, \"mi\": 2}], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"r\": error: unknown key \"mi\"");
+  expect(HEAD "{\"name\": \"r\", \"op\": \"relu\", \"inputs\": [\"x\"], \"output\": \"y\", "
+         "\"kernel stride\": 3}], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"r\": error: unknown key \"kernel stride\"");
+  expect(HEAD "{\"name\": \"k\", \"op\": \"concat\", \"inputs\": [], \"output\": \"y\"}], \"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"k\": error: concat takes 1 to 64 inputs, not 0");
+  expect(HEAD "{\"name\": \"r\", \"op\": \"relu6\", \"inputs\": [\"x\", \"x\"], \"output\": \"y\"}], "
+         "\"outputs\": [\"y\"]}",
+         "net.json: layers[0] \"r\": error: relu6 takes 1 input, not 2");
+  check_case("net_op_table");
+}
+
 int main(void) {
   snprintf(tmpdir, sizeof tmpdir, "/tmp/net_test.XXXXXX");
   if (!mkdtemp(tmpdir)) return 1;
@@ -269,6 +299,7 @@ int main(void) {
   test_files();
   test_fold_errors();
   test_good();
+  test_op_table();
   const char *names[] = {"w.npy", "w32.npy", "wbad.npy", "b.npy", "bf.npy", "wf.npy"};
   for (int i = 0; i < 6; i++) {
     char p[128];

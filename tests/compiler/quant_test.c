@@ -57,8 +57,8 @@ static void test_graph(void) {
     const Layer *c = &g->layers[0], *k = &g->layers[1], *a = &g->layers[2];
     CHECK(quant_value(c->rq[0]) == 1.0 && quant_value(c->rq[1]) == 0.5, "per-channel factors");
     CHECK(c->bias_q[0] == 4 && c->bias_q[1] == -2, "bias 1 / 0.25 = 4, -0.3 / 0.125 = -2.4 -> %d", c->bias_q[1]);
-    CHECK(c->mach_act == MACH_ACT_CLAMP && c->act_lo == 0 && c->act_hi == 24, "relu6 -> clamp [0, 6 / 0.25]");
-    CHECK(k->mach_act == MACH_ACT_CLAMP && k->act_lo == -2 && k->act_hi == 127, "clip bounds in units");
+    CHECK(c->mach_act == ACT_CLAMP && c->act_lo == 0 && c->act_hi == 24, "relu6 -> clamp [0, 6 / 0.25]");
+    CHECK(k->mach_act == ACT_CLAMP && k->act_lo == -2 && k->act_hi == 127, "clip bounds in units");
     CHECK(quant_value(a->rq[0]) == ldexp(1, QUANT_ADD_BITS) && quant_value(a->rq[1]) == ldexp(1, QUANT_ADD_BITS - 2) &&
               quant_value(a->out_rq) == ldexp(0.5, -QUANT_ADD_BITS),
           "add: inputs to s_acc = 0.5 / 2^20, then to the output scale");

@@ -76,7 +76,13 @@ int main(void) {
   Arch a;
   arch_default(&a);
   for (int df = DF_WS; df <= DF_IS; df++) {
-    Opcode first = df == DF_OS ? OP_COMPUTE_OS : OP_PRELOAD;
+    Opcode first = OP_PRELOAD;   // the compute unit's first instruction of a step
+    const char *name = "schedule-planted-missing-token";
+    switch ((Dataflow)df) {
+    case DF_WS: break;
+    case DF_OS: first = OP_COMPUTE_OS, name = "schedule-planted-missing-token-os"; break;
+    case DF_IS: name = "schedule-planted-missing-token-is"; break;
+    }
     Program *p = compile_net("residual", &a, 1, (Dataflow)df);
     if (p) {
       uint32_t i = 0;
@@ -88,9 +94,7 @@ int main(void) {
       CHECK(randprog_check_races(p, &rd) != 0, "a dropped POP went unnoticed");
       prog_free(p);
     }
-    check_case(df == DF_OS   ? "schedule-planted-missing-token-os"
-               : df == DF_IS ? "schedule-planted-missing-token-is"
-                             : "schedule-planted-missing-token");
+    check_case(name);
   }
   return check_status();
 }

@@ -1,6 +1,7 @@
 // main.c: the sacc command line. `sacc check` loads a net.json and runs shape inference and
 // quantization (optionally dumping the IR); `sacc ref` runs the reference interpreter and
-// writes each network output as NAME.npy. Exit status: 0 success, 1 error, 2 usage.
+// writes each network output as NAME.npy; `sacc compile` is cmd_compile.c's. The options of
+// each command are the rows of sacc_cli.c. Exit status: 0 success, 1 error, 2 usage.
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -115,23 +115,11 @@ static const CliOpt *find_opt(const CliCommand *c, const char *name, size_t len)
   return NULL;
 }
 
-// The unknown option's message: the closest spelling of this command, else the commands that take it.
+// The unknown option's message: the commands that take it when others do, else the closest
+// spelling of this command (a typo, or a unique prefix).
 static CliStatus unknown_option(CliParser *p, const char *word, size_t len) {
   char name[64];
   snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), word);
-  const char *best = NULL;
-  int best_d = 1000, prefix_hits = 0;
-  const char *prefix = NULL;
-  for (int i = 0; i < p->cmd->n_opts; i++)
-    for (int k = 0; k < CLI_MAX_NAMES && p->cmd->opts[i].names[k]; k++) {
-      const char *s = p->cmd->opts[i].names[k];
-      int d = cli_distance(name, s);
-      if (d < best_d) best_d = d, best = s;
-      if (strlen(name) >= 4 && !strncmp(s, name, strlen(name))) prefix_hits++, prefix = s;
-    }
-  int limit = strlen(name) < 8 ? 1 : 2;
-  if (best && best_d <= limit) return cli_error(p, "unknown option '%s' (did you mean %s?)", word, best);
-  if (prefix_hits == 1) return cli_error(p, "unknown option '%s' (did you mean %s?)", word, prefix);
   char others[200] = "";
   size_t used = 0;
   int n = 0;
@@ -142,9 +130,21 @@ static CliStatus unknown_option(CliParser *p, const char *word, size_t len) {
                                oc->name);
   }
   if (n)
-    return cli_error(p, "unknown option '%s' (%s take%s it, not %s %s)", word, others, n > 1 ? "" : "s",
+    return cli_error(p, "unknown option '%s' (%s take%s it, not %s %s)", name, others, n > 1 ? "" : "s",
                      p->tool->name, p->cmd->name);
-  return cli_error(p, "unknown option '%s'", word);
+  const char *best = NULL, *prefix = NULL;
+  int best_d = 1000, prefix_hits = 0;
+  for (int i = 0; i < p->cmd->n_opts; i++)
+    for (int k = 0; k < CLI_MAX_NAMES && p->cmd->opts[i].names[k]; k++) {
+      const char *s = p->cmd->opts[i].names[k];
+      int d = cli_distance(name, s);
+      if (d < best_d) best_d = d, best = s;
+      if (strlen(name) >= 4 && !strncmp(s, name, strlen(name))) prefix_hits++, prefix = s;
+    }
+  int limit = strlen(name) < 8 ? 1 : 2;   // "--fats" is one swap from "--fast"; "--dataflw" one letter short
+  if (best && best_d <= limit) return cli_error(p, "unknown option '%s' (did you mean %s?)", name, best);
+  if (prefix_hits == 1) return cli_error(p, "unknown option '%s' (did you mean %s?)", name, prefix);
+  return cli_error(p, "unknown option '%s'", name);
 }
 
 CliStatus cli_next(CliParser *p) {

@@ -83,6 +83,7 @@ static void test_errors(void) {
   expect_error("brush: paint: unknown option '--colr' (did you mean --color?)", (const char *[]){"--colr", "red", NULL});
   expect_error("brush: paint: unknown option '--outp' (did you mean --output?)", (const char *[]){"--outp", NULL});
   expect_error("brush: paint: unknown option '--zzzzzz'", (const char *[]){"--zzzzzz", NULL});
+  expect_error("brush: paint: unknown option '--colr' (did you mean --color?)", (const char *[]){"--colr=red", NULL});
   expect_error("brush: paint: unknown option '--soap' (brush wash takes it, not brush paint)",
                (const char *[]){"--soap", NULL});
   expect_error("brush: paint: -o needs a value (FILE)", (const char *[]){"x", "-o", NULL});

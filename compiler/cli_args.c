@@ -70,12 +70,3 @@ int cli_load(const char *path, CliCalib *calib, Graph **g, Diag *d) {
   cli_net_options(calib, &opt);
   return net_prepare(*g, &opt, d);
 }
-
-// Takes `--calib X` at argv[*i] into c; 1 if it was one, 0 if not, -1 on a usage error.
-int cli_calib_option(int argc, char **argv, int *i, CliCalib *c) {
-  if (strcmp(argv[*i], "--calib")) return 0;
-  if (*i + 1 >= argc || c->n == 64) return -1;
-  c->args[c->n++] = argv[++*i];
-  return 1;
-}
-

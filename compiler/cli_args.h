@@ -8,7 +8,7 @@
 
 // --calib [NAME=]X.npy (repeatable): real calibration inputs, float32 or float64 of the input's shape.
 typedef struct {
-  const char *args[64];    // as given on the command line
+  const char *args[64];    // as given on the command line (the option table allows at most 64)
   int n;
   float *data[64];         // per network input (Graph.inputs order), filled by load(); owned
 } CliCalib;
@@ -23,7 +23,5 @@ void cli_net_options(const CliCalib *c, NetOptions *opt);
 // Loads and prepares a network; calib (may be NULL) holds the --calib arguments and receives
 // their data, which calibrates the scales a network leaves out.
 int cli_load(const char *path, CliCalib *calib, Graph **g, Diag *d);
-// Takes `--calib X` at argv[*i] into c; 1 if it was one, 0 if not, -1 on a usage error.
-int cli_calib_option(int argc, char **argv, int *i, CliCalib *c);
 
 #endif

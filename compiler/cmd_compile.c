@@ -1,5 +1,5 @@
-// cmd_compile.c: `sacc compile` (main.c dispatches here): options, the passes (compile.c), and
-// the output file, written through a temporary and a rename (never half-written).
+// cmd_compile.c: `sacc compile` (main.c dispatches here): its options (table in sacc_cli.c), the
+// passes (compile.c), and the output file, written through a temporary and a rename (never half-written).
 #include "cmd_compile.h"
 
 #include <errno.h>
@@ -12,30 +12,7 @@
 #include "cli_args.h"
 #include "compile.h"
 #include "net.h"
-
-const char cmd_compile_usage[] =
-    "       sacc compile NET.json [-o OUT] [--arch ARCH.json] [--emit bin|asm] [--no-double-buffer]\n"
-    "                [--dataflow ws|os|is]\n"
-    "                [--dump-ir graph|fuse|layout|lower|tiling|memplan|schedule|all] [--stats] [--json F]\n"
-    "                [--seed N] [--no-compress] [--calib [NAME=]X.npy]...\n"
-    "\n"
-    "  compile lower the network onto the machine (docs/COMPILER.md) and write the program:\n"
-    "          a binary (default OUT: NET.bin in the current directory) or, with --emit asm,\n"
-    "          assembly that `sasim asm` turns into the identical binary (NET.s). The binary's\n"
-    "          default inputs are the bytes `sacc ref --seed N` uses (N = 1). --stats prints\n"
-    "          peak memory per level, instruction and token counts; --json F writes them as JSON\n"
-    "          --dataflow: ws (default) runs each GEMM weight-stationary (PRELOAD + COMPUTE), os\n"
-    "          output-stationary (COMPUTE_OS), is input-stationary (the inputs preloaded, the\n"
-    "          weights streamed: PRELOAD + COMPUTE_IS); the outputs are the same bytes\n"
-    "          (docs/DATAFLOWS.md)\n"
-    "          NET.json - reads the network from stdin (its .npy paths are then relative to the\n"
-    "          current directory; -o is needed); -o - writes the program to stdout (a binary\n"
-    "          only into a pipe or a file, never a terminal)\n";
-
-static int usage_error(const char *msg) {
-  fprintf(stderr, "sacc: %s\n", msg);
-  return 2;
-}
+#include "sacc_cli.h"
 
 // NET.json -> NET<ext> in the current directory.
 static char *default_out(const char *net, const char *ext) {
@@ -62,57 +39,39 @@ int cmd_compile(int argc, char **argv) {
   CompileOptions o;
   compile_options_default(&o);
   CliCalib calib = {0};
-  for (int i = 0; i < argc; i++) {
-    const char *a = argv[i];
-    int c = cli_calib_option(argc, argv, &i, &calib);
-    if (c < 0) return usage_error("--calib needs a file (at most 64)");
-    if (c) continue;
-    int has_val = i + 1 < argc;
-    if (!strcmp(a, "-o") || !strcmp(a, "--arch") || !strcmp(a, "--emit") || !strcmp(a, "--dump-ir") ||
-        !strcmp(a, "--json") || !strcmp(a, "--seed") || !strcmp(a, "--dataflow")) {
-      if (!has_val) return usage_error("option needs a value");
-      const char *v = argv[++i];
-      if (!strcmp(a, "-o")) out = v;
-      else if (!strcmp(a, "--arch")) arch_path = v;
-      else if (!strcmp(a, "--json")) json = v;
-      else if (!strcmp(a, "--dataflow")) {
-        if (!strcmp(v, "ws")) o.dataflow = DF_WS;
-        else if (!strcmp(v, "os")) o.dataflow = DF_OS;
-        else if (!strcmp(v, "is")) o.dataflow = DF_IS;
-        else return usage_error("--dataflow takes ws, os or is");
-      }
-      else if (!strcmp(a, "--dump-ir")) {
-        static const char *passes[] = {"graph", "fuse", "layout", "lower", "tiling", "memplan", "schedule", "all"};
-        int ok = 0;
-        for (size_t k = 0; k < sizeof passes / sizeof *passes; k++) ok |= !strcmp(v, passes[k]);
-        if (!ok) return usage_error("--dump-ir: unknown pass (graph|fuse|layout|lower|tiling|memplan|schedule|all)");
-        o.dump = v;
-      } else if (!strcmp(a, "--emit")) {
-        if (strcmp(v, "bin") && strcmp(v, "asm")) return usage_error("--emit takes bin or asm");
-        asm_out = !strcmp(v, "asm");
-      } else {
+  CliParser cl;
+  cli_init(&cl, &sacc_cli, &sacc_compile, argc, argv);
+  for (CliStatus st; (st = cli_next(&cl)) != CLI_END;) {
+    if (st == CLI_ARG) {
+      net = cl.value;
+      continue;
+    }
+    if (st != CLI_OPTION) return cli_finish(&cl, st);
+    switch ((CompileOpt)cl.opt->id) {
+      case COMPILE_OUT: out = cl.value; break;
+      case COMPILE_ARCH: arch_path = cl.value; break;
+      case COMPILE_EMIT: asm_out = cl.choice == EMIT_ASM; break;
+      case COMPILE_NO_DOUBLE_BUFFER: o.double_buffer = 0; break;
+      case COMPILE_DATAFLOW: o.dataflow = (Dataflow)cl.choice; break;
+      case COMPILE_DUMP_IR: o.dump = cl.value; break;
+      case COMPILE_STATS: stats = 1; break;
+      case COMPILE_JSON: json = cl.value; break;
+      case COMPILE_SEED: {
         char *end;
-        o.input_seed = strtoull(v, &end, 0);
-        if (!*v || *end) return usage_error("--seed needs an integer");
+        o.input_seed = strtoull(cl.value, &end, 0);
+        if (!*cl.value || *end) return cli_finish(&cl, cli_bad_value(&cl, "an integer"));
+        break;
       }
-    } else if (!strcmp(a, "--no-double-buffer")) {
-      o.double_buffer = 0;
-    } else if (!strcmp(a, "--stats")) {
-      stats = 1;
-    } else if (!strcmp(a, "--no-compress")) {
-      compress = 0;
-    } else if (a[0] == '-' && a[1]) {
-      return usage_error("unknown option for compile");
-    } else if (net) {
-      return usage_error("compile takes one network");
-    } else {
-      net = a;
+      case COMPILE_NO_COMPRESS: compress = 0; break;
+      case COMPILE_CALIB: calib.args[calib.n++] = cl.value; break;
     }
   }
-  if (!net) return usage_error("compile needs a network file");
-  if (!strcmp(net, "-") && !out) return usage_error("a network read from stdin (-) needs -o OUT (- for stdout)");
+  if (!net) return cli_finish(&cl, cli_error(&cl, "needs a network file (NET.json)"));
+  if (!strcmp(net, "-") && !out)
+    return cli_finish(&cl, cli_error(&cl, "a network read from stdin (-) needs -o OUT (- for stdout)"));
   if (out && !strcmp(out, "-") && (stats || o.dump || (json && !strcmp(json, "-"))))
-    return usage_error("-o - writes the program to stdout: --stats, --dump-ir and --json - would mix into it");
+    return cli_finish(&cl, cli_error(&cl, "-o - writes the program to stdout: --stats, --dump-ir and --json - would "
+                                        "mix into it"));
   Diag d;
   diag_init(&d);
   Arch arch;

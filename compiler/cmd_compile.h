@@ -2,7 +2,6 @@
 #ifndef SACC_CMD_COMPILE_H
 #define SACC_CMD_COMPILE_H
 
-extern const char cmd_compile_usage[];   // its lines of `sacc --help`
 // Runs `sacc compile` with the arguments after "compile". Exit status: 0, 1 error, 2 usage.
 int cmd_compile(int argc, char **argv);
 

@@ -1,6 +1,7 @@
 // main.c: the sacc command line. `sacc check` loads a net.json and runs shape inference and
 // quantization (optionally dumping the IR); `sacc ref` runs the reference interpreter and
-// writes each network output as NAME.npy. Exit status: 0 success, 1 error, 2 usage.
+// writes each network output as NAME.npy; `sacc compile` is cmd_compile.c's. The options of
+// each command are the rows of sacc_cli.c. Exit status: 0 success, 1 error, 2 usage.
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,28 +14,8 @@
 #include "net.h"
 #include "qerror.h"
 #include "ref.h"
+#include "sacc_cli.h"
 #include "shape.h"
-
-static const char usage[] =
-    "usage: sacc check NET.json [--dump-ir] [--calib [NAME=]X.npy]...\n"
-    "       sacc ref NET.json [--input [NAME=]X.npy]... [--seed N] [--output-dir D] [--layer-stats]\n"
-    "                [--calib [NAME=]X.npy]...\n"
-    "\n"
-    "  check   load the network (docs/NETJSON.md), infer shapes, compute the integer\n"
-    "          requantization parameters; --dump-ir prints one line per layer. Reports the\n"
-    "          int8 network's error against the float reference per output (per layer with\n"
-    "          --dump-ir) on the calibration input\n"
-    "  --calib real (float32/float64) input values that calibrate the scales a network leaves\n"
-    "          out (float weights); without it, the generated input of `sacc ref` is used\n"
-    "  ref     run the reference interpreter; writes D/NAME.npy (int8, with --output-dir) for each network\n"
-    "          output and prints name, shape and crc32. Inputs not given with --input are\n"
-    "          filled from splitmix64 with seed N+i for input i (default N = 1).\n"
-    "          --layer-stats prints min, max, mean, % zeros and % saturated of every layer's output\n";
-
-static int usage_error(const char *msg) {
-  fprintf(stderr, "sacc: %s\n%s", msg, usage);
-  return 2;
-}
 
 static int fail(Diag *d, Graph *g) {
   diag_print(d);
@@ -44,17 +25,22 @@ static int fail(Diag *d, Graph *g) {
 
 static int cmd_check(int argc, char **argv) {
   const char *path = NULL;
-  int dump = 0, c;
+  int dump = 0;
   CliCalib calib = {0};
-  for (int i = 0; i < argc; i++) {
-    if ((c = cli_calib_option(argc, argv, &i, &calib)) < 0) return usage_error("--calib needs a file (at most 64)");
-    else if (c) continue;
-    else if (!strcmp(argv[i], "--dump-ir")) dump = 1;
-    else if (argv[i][0] == '-' && argv[i][1]) return usage_error("unknown option for check");
-    else if (path) return usage_error("check takes one network");
-    else path = argv[i];
+  CliParser cl;
+  cli_init(&cl, &sacc_cli, &sacc_check, argc, argv);
+  for (CliStatus st; (st = cli_next(&cl)) != CLI_END;) {
+    if (st == CLI_ARG) {
+      path = cl.value;
+      continue;
+    }
+    if (st != CLI_OPTION) return cli_finish(&cl, st);
+    switch ((CheckOpt)cl.opt->id) {
+      case CHECK_DUMP_IR: dump = 1; break;
+      case CHECK_CALIB: calib.args[calib.n++] = cl.value; break;
+    }
   }
-  if (!path) return usage_error("check needs a network file");
+  if (!path) return cli_finish(&cl, cli_error(&cl, "needs a network file (NET.json)"));
   Diag d;
   diag_init(&d);
   Graph *g = NULL;
@@ -97,40 +83,33 @@ static void print_layer_stats(const Graph *g, const RefValues *v) {
 
 static int cmd_ref(int argc, char **argv) {
   const char *path = NULL, *outdir = NULL;   // files are written only with --output-dir
-  const char *inputs[64] = {0};
+  const char *inputs[SACC_MAX_FILES] = {0};
   int n_inputs = 0;
   uint64_t seed = 1;
-  int layer_stats = 0, c;
+  int layer_stats = 0;
   CliCalib calib = {0};
-  for (int i = 0; i < argc; i++) {
-    if ((c = cli_calib_option(argc, argv, &i, &calib)) < 0) {
-      return usage_error("--calib needs a file (at most 64)");
-    } else if (c) {
+  CliParser cl;
+  cli_init(&cl, &sacc_cli, &sacc_ref, argc, argv);
+  for (CliStatus st; (st = cli_next(&cl)) != CLI_END;) {
+    if (st == CLI_ARG) {
+      path = cl.value;
       continue;
-    } else if (!strcmp(argv[i], "--layer-stats")) {
-      layer_stats = 1;
-    } else if (!strcmp(argv[i], "--input") || !strcmp(argv[i], "--seed") || !strcmp(argv[i], "--output-dir")) {
-      if (i + 1 >= argc) return usage_error("option needs a value");
-      const char *v = argv[++i];
-      if (argv[i - 1][2] == 'i') {
-        if (n_inputs == 64) return usage_error("too many --input");
-        inputs[n_inputs++] = v;
-      } else if (argv[i - 1][2] == 's') {
+    }
+    if (st != CLI_OPTION) return cli_finish(&cl, st);
+    switch ((RefOpt)cl.opt->id) {
+      case REF_INPUT: inputs[n_inputs++] = cl.value; break;
+      case REF_SEED: {
         char *end;
-        seed = strtoull(v, &end, 0);
-        if (!*v || *end) return usage_error("--seed needs an integer");
-      } else {
-        outdir = v;
+        seed = strtoull(cl.value, &end, 0);
+        if (!*cl.value || *end) return cli_finish(&cl, cli_bad_value(&cl, "an integer"));
+        break;
       }
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return usage_error("unknown option for ref");
-    } else if (path) {
-      return usage_error("ref takes one network");
-    } else {
-      path = argv[i];
+      case REF_OUTPUT_DIR: outdir = cl.value; break;
+      case REF_LAYER_STATS: layer_stats = 1; break;
+      case REF_CALIB: calib.args[calib.n++] = cl.value; break;
     }
   }
-  if (!path) return usage_error("ref needs a network file");
+  if (!path) return cli_finish(&cl, cli_error(&cl, "needs a network file (NET.json)"));
   Diag d;
   diag_init(&d);
   Graph *g = NULL;
@@ -185,21 +164,31 @@ static int cmd_ref(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) return usage_error("missing command");
-  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-    fputs(usage, stdout);
-    fputs(cmd_compile_usage, stdout);
+  if (argc < 2) {
+    fprintf(stderr, "sacc: missing command\n");
+    cli_help_tool(stderr, &sacc_cli);
+    return 2;
+  }
+  const char *name = argv[1];
+  if (cli_is_help(name) || (!strcmp(name, "help") && argc == 2)) {
+    cli_help_tool(stdout, &sacc_cli);
     return 0;
   }
-  for (int i = 2; i < argc; i++)
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(usage, stdout);
-    fputs(cmd_compile_usage, stdout);
-      return 0;
-    }
-  if (!strcmp(argv[1], "check")) return cmd_check(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "ref")) return cmd_ref(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "compile")) return cmd_compile(argc - 2, argv + 2);
-  fprintf(stderr, "sacc: error: unknown command %s\n%s", argv[1], usage);
-  return 2;
+  int help = !strcmp(name, "help");   // sacc help COMMAND
+  if (help) name = argv[2];
+  Diag d;
+  diag_init(&d);
+  const CliCommand *c = cli_find_command(&sacc_cli, name, &d);
+  if (!c) {
+    diag_print(&d);
+    cli_help_tool(stderr, &sacc_cli);
+    return 2;
+  }
+  if (help) {
+    cli_help_command(stdout, &sacc_cli, c);
+    return 0;
+  }
+  if (c == &sacc_check) return cmd_check(argc - 2, argv + 2);
+  if (c == &sacc_ref) return cmd_ref(argc - 2, argv + 2);
+  return cmd_compile(argc - 2, argv + 2);
 }

@@ -1,5 +1,6 @@
 // main.c: the `sasim` command line: run a program binary (run_cmd.c), assemble, disassemble.
-// Parses arguments, calls the library, prints results; the only place that exits.
+// Parses arguments (the option tables are in sasim_cli.c), calls the library, prints results;
+// the only place that exits.
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,25 +9,7 @@
 
 #include "../isa/asm.h"
 #include "run_cmd.h"
-
-static const char usage_main[] =
-    "usage: sasim <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  run PROG.bin      simulate a program and report cycles, utilization, traffic\n"
-    "  asm PROG.s        assemble text into a program binary\n"
-    "  disasm PROG.bin   print a program binary as assembly text\n"
-    "\n"
-    "`sasim <command> --help` describes each command. Exit status: 0 success, 1 error, 2 usage.\n";
-
-static const char usage_asm[] =
-    "usage: sasim asm PROG.s -o PROG.bin [--compress]\n"
-    "  Assembles the text (syntax: docs/ASM.md) into a checked program binary (docs/BINARY.md).\n"
-    "  --compress   deflate the data section\n";
-
-static const char usage_disasm[] =
-    "usage: sasim disasm PROG.bin [-o PROG.s]\n"
-    "  Prints the program as assembly; `sasim asm` turns it back into the identical binary.\n";
+#include "sasim_cli.h"
 
 // --engine rtl|both: the RTL model is a separate program (Verilator, C++), sasim-rtl, built next
 // to sasim by `make rtl`; sasim hands it the whole command line. sasim itself needs no Verilator.
@@ -63,24 +46,21 @@ static int cmd_run(int argc, char **argv) {
 static int cmd_asm(int argc, char **argv) {
   const char *in = NULL, *out = NULL;
   int compress = 0;
-  for (int i = 0; i < argc; i++) {
-    if (cli_is_help(argv[i])) {
-      fputs(usage_asm, stdout);
-      return 0;
-    } else if (!strcmp(argv[i], "-o")) {
-      if (i + 1 >= argc) return cli_usage_error(usage_asm, "%s needs a value", "-o");
-      out = argv[++i];
-    } else if (!strcmp(argv[i], "--compress")) {
-      compress = 1;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_usage_error(usage_asm, "unknown option %s", argv[i]);
-    } else if (in) {
-      return cli_usage_error(usage_asm, "more than one input given (%s)", argv[i]);
-    } else {
-      in = argv[i];
+  CliParser cl;
+  cli_init(&cl, &sasim_cli, &sasim_asm, argc, argv);
+  for (CliStatus st; (st = cli_next(&cl)) != CLI_END;) {
+    if (st == CLI_ARG) {
+      in = cl.value;
+      continue;
+    }
+    if (st != CLI_OPTION) return cli_finish(&cl, st);
+    switch ((AsmOpt)cl.opt->id) {
+      case ASMOPT_OUT: out = cl.value; break;
+      case ASMOPT_COMPRESS: compress = 1; break;
     }
   }
-  if (!in || !out) return cli_usage_error(usage_asm, "%s", "need PROG.s and -o PROG.bin");
+  if (!in) return cli_finish(&cl, cli_error(&cl, "no program given (PROG.s)"));
+  if (!out) return cli_finish(&cl, cli_error(&cl, "needs -o PROG.bin"));
   Diag d;
   diag_init(&d);
   Program *p = NULL;
@@ -92,22 +72,19 @@ static int cmd_asm(int argc, char **argv) {
 
 static int cmd_disasm(int argc, char **argv) {
   const char *in = NULL, *out = "-";
-  for (int i = 0; i < argc; i++) {
-    if (cli_is_help(argv[i])) {
-      fputs(usage_disasm, stdout);
-      return 0;
-    } else if (!strcmp(argv[i], "-o")) {
-      if (i + 1 >= argc) return cli_usage_error(usage_disasm, "%s needs a value", "-o");
-      out = argv[++i];
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_usage_error(usage_disasm, "unknown option %s", argv[i]);
-    } else if (in) {
-      return cli_usage_error(usage_disasm, "more than one input given (%s)", argv[i]);
-    } else {
-      in = argv[i];
+  CliParser cl;
+  cli_init(&cl, &sasim_cli, &sasim_disasm, argc, argv);
+  for (CliStatus st; (st = cli_next(&cl)) != CLI_END;) {
+    if (st == CLI_ARG) {
+      in = cl.value;
+      continue;
+    }
+    if (st != CLI_OPTION) return cli_finish(&cl, st);
+    switch ((DisasmOpt)cl.opt->id) {
+      case DISASMOPT_OUT: out = cl.value; break;
     }
   }
-  if (!in) return cli_usage_error(usage_disasm, "%s", "no program given");
+  if (!in) return cli_finish(&cl, cli_error(&cl, "no program given (PROG.bin)"));
   Diag d;
   diag_init(&d);
   Program *p = NULL;
@@ -130,16 +107,29 @@ static int cmd_disasm(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fputs(usage_main, stderr);
+    cli_help_tool(stderr, &sasim_cli);
     return 2;
   }
-  const char *cmd = argv[1];
-  if (cli_is_help(cmd)) {
-    fputs(usage_main, stdout);
+  const char *name = argv[1];
+  if (cli_is_help(name) || (!strcmp(name, "help") && argc == 2)) {
+    cli_help_tool(stdout, &sasim_cli);
     return 0;
   }
-  if (!strcmp(cmd, "run")) return cmd_run(argc, argv);
-  if (!strcmp(cmd, "asm")) return cmd_asm(argc - 2, argv + 2);
-  if (!strcmp(cmd, "disasm")) return cmd_disasm(argc - 2, argv + 2);
-  return cli_usage_error(usage_main, "unknown command %s", cmd);
+  int help = !strcmp(name, "help");   // sasim help COMMAND
+  if (help) name = argv[2];
+  Diag d;
+  diag_init(&d);
+  const CliCommand *c = cli_find_command(&sasim_cli, name, &d);
+  if (!c) {
+    diag_print(&d);
+    cli_help_tool(stderr, &sasim_cli);
+    return 2;
+  }
+  if (help) {
+    cli_help_command(stdout, &sasim_cli, c);
+    return 0;
+  }
+  if (c == &sasim_run) return cmd_run(argc, argv);
+  if (c == &sasim_asm) return cmd_asm(argc - 2, argv + 2);
+  return cmd_disasm(argc - 2, argv + 2);
 }

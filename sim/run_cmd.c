@@ -1,4 +1,4 @@
-// run_cmd.c: `sasim run`: option parsing, loading, inputs, running an engine, reports and
+// run_cmd.c: `sasim run`: option parsing (its table is in sasim_cli.c), loading, inputs, running an engine, reports and
 // output tensors (see run_cmd.h). sasim's main.c and the RTL harness both call it.
 #include "run_cmd.h"
 
@@ -12,42 +12,13 @@
 #include "../isa/npy.h"
 #include "energy.h"
 #include "report.h"
-
-static const char usage_run[] =
-    "usage: sasim run PROG.bin [options]\n"
-    "  --stats              print the statistics table (cycles, units, traffic, energy, area, layers)\n"
-    "  --json FILE          write the statistics as JSON (- for stdout)\n"
-    "  --csv FILE           write per-layer statistics as CSV (- for stdout)\n"
-    "  --trace FILE         write a Chrome/Perfetto trace (a track per unit; 1 us = 1 cycle)\n"
-    "  --energy FILE.json   price energy and area with this table (default: the built-in one,\n"
-    "                       workloads/energy/default.json; docs/PPA.md)\n"
-    "  --mode fast|detailed fast: per-instruction timing (default); detailed: cycle by cycle, PE by PE\n"
-    "  --pe-trace           (detailed) print the array state every active cycle to stdout\n"
-    "  --engine c|rtl|both  c: the C simulator (default); rtl: the Verilator model of rtl/ (sasim-rtl,\n"
-    "                       built by `make rtl`); both: the RTL and the detailed engine in lockstep,\n"
-    "                       stopping at the first difference\n"
-    "  --vcd FILE           (rtl) write a waveform (VCD, for GTKWave) of cycles [--vcd-from N, --vcd-to M)\n"
-    "  --vcd-units LIST     (rtl) trace only these scopes: fetch,load,compute,store,array (docs/RTL.md)\n"
-    "  --max-cycles N       stop with an error instead of simulating past N cycles\n"
-    "  --arch FILE.json     refuse to run unless the program was compiled for this arch\n"
-    "  --input NAME=X.npy   replace input tensor NAME (shape and dtype must match); repeatable\n"
-    "  --output-dir DIR     write every output tensor as DIR/NAME.npy\n"
-    "Output tensors are listed with their CRC32 either way. PROG.bin - reads the program from stdin.\n";
+#include "sasim_cli.h"
 
 // Prints the recorded errors and returns the exit status for an error.
 int cli_fail(const Diag *d) {
   diag_print(d);
   return 1;
 }
-
-int cli_usage_error(const char *usage, const char *fmt, const char *arg) {
-  fprintf(stderr, "sasim: error: ");
-  fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\n%s", usage);
-  return 2;
-}
-
-int cli_is_help(const char *a) { return !strcmp(a, "--help") || !strcmp(a, "-h"); }
 
 FILE *cli_open_out(const char *path, Diag *d) {
   if (!strcmp(path, "-")) return stdout;
@@ -172,125 +143,83 @@ static int write_report(const char *path, const Sim *s, const char *label, const
   return cli_close_out(f, path, d);
 }
 
-// Parses a whole decimal number for option `opt`; 0 on success.
-static int parse_count(const char *opt, const char *s, unsigned long long *out, int allow_zero) {
-  char *end;
-  errno = 0;
-  *out = strtoull(s, &end, 10);
-  if (errno || *end || !*s || s[0] == '-' || (!allow_zero && *out == 0)) {
-    char what[64];
-    snprintf(what, sizeof what, "%s %%s: expected a %s whole number", opt, allow_zero ? "non-negative" : "positive");
-    return cli_usage_error(usage_run, what, s);
-  }
-  return 0;
+// A count option (--max-cycles, --flip-*-bit): a whole number >= min, capped at cap.
+static CliStatus count_value(CliParser *cl, unsigned long long min, unsigned long long cap, unsigned long long *out) {
+  if (cli_uint(cl, min, out) != CLI_OPTION) return CLI_ERROR;
+  if (*out > cap) *out = cap;
+  return CLI_OPTION;
 }
 
-// --vcd-units LIST: comma-separated scope names into RUN_VCD_* bits; 0 on success.
-static int parse_vcd_units(const char *list, unsigned *out) {
-  static const struct {
-    const char *name;
-    unsigned bit;
-  } units[] = {{"fetch", RUN_VCD_FETCH}, {"load", RUN_VCD_LOAD}, {"compute", RUN_VCD_COMPUTE},
-               {"store", RUN_VCD_STORE}, {"array", RUN_VCD_ARRAY}};
-  *out = 0;
-  for (const char *p = list;; p++) {
-    size_t n = strcspn(p, ",");
-    unsigned bit = 0;
-    for (size_t k = 0; k < sizeof units / sizeof units[0] && !bit; k++)
-      if (strlen(units[k].name) == n && !strncmp(p, units[k].name, n)) bit = units[k].bit;
-    if (!bit)
-      return cli_usage_error(usage_run, "--vcd-units %s: expected a comma-separated list of fetch, load, compute, store, array",
-                             list);
-    *out |= bit;
-    p += n;
-    if (!*p) return 0;
+// One option of `sasim run` into a; CLI_OPTION, or CLI_ERROR with the message in cl.
+static CliStatus run_option(CliParser *cl, RunArgs *a) {
+  unsigned long long n = 0;
+  switch ((RunOpt)cl->opt->id) {
+    case RUNOPT_STATS: a->stats = 1; break;
+    case RUNOPT_JSON: a->json = cl->value; break;
+    case RUNOPT_CSV: a->csv = cl->value; break;
+    case RUNOPT_TRACE: a->trace = cl->value; break;
+    case RUNOPT_ENERGY: a->energy_path = cl->value; break;
+    case RUNOPT_MODE: a->mode = (SimMode)cl->choice; break;
+    case RUNOPT_PE_TRACE: a->pe_trace = 1; break;
+    case RUNOPT_ENGINE: a->engine = (RunEngineKind)cl->choice; break;
+    case RUNOPT_VCD: a->vcd = cl->value; break;
+    case RUNOPT_VCD_FROM: return cli_uint(cl, 0, &a->vcd_from);
+    case RUNOPT_VCD_TO: return cli_uint(cl, 0, &a->vcd_to);
+    case RUNOPT_VCD_UNITS: a->vcd_units = (unsigned)cl->choice; break;
+    case RUNOPT_MAX_CYCLES: return cli_uint(cl, 1, &a->max_cycles);
+    case RUNOPT_ARCH: a->arch_path = cl->value; break;
+    case RUNOPT_INPUT: a->inputs[a->n_inputs++] = cl->value; break;
+    case RUNOPT_OUTPUT_DIR: a->outdir = cl->value; break;
+    case RUNOPT_FLIP_WRITE_BIT:
+      if (count_value(cl, 1, 1000000000ull, &n) != CLI_OPTION) return CLI_ERROR;
+      a->flip_write_bit = (int)n;
+      break;
+    case RUNOPT_FLIP_ACC_BIT:
+      if (count_value(cl, 1, 1000000000ull, &n) != CLI_OPTION) return CLI_ERROR;
+      a->flip_acc_bit = (int)n;
+      break;
   }
+  return CLI_OPTION;
+}
+
+// The rules between options, once all are read; CLI_END, or CLI_ERROR with the message in cl.
+static CliStatus run_check(CliParser *cl, const RunArgs *a) {
+  if (!a->prog_path) return cli_error(cl, "no program given (PROG.bin)");
+  int from_stdin = !strcmp(a->prog_path, "-");
+  for (int i = 0; i < a->n_inputs; i++) {
+    const char *eq = strchr(a->inputs[i], '=');
+    from_stdin += !strcmp(eq ? eq + 1 : a->inputs[i], "-");
+  }
+  if (from_stdin > 1) return cli_error(cl, "stdin (-) can feed only one of the program and the --input files");
+  if (!strcmp(a->prog_path, "-") && a->engine != RUN_ENGINE_C)   // sasim-rtl loads it, then its model does
+    return cli_error(cl, "--engine rtl|both reads the program twice: give a file, not - (stdin)");
+  if (a->pe_trace && (a->mode != SIM_DETAILED || a->engine != RUN_ENGINE_C))
+    return cli_error(cl, "--pe-trace needs --mode detailed (and the C engine)");
+  if ((a->vcd || a->flip_write_bit) && a->engine == RUN_ENGINE_C)
+    return cli_error(cl, "--vcd and --flip-write-bit need --engine rtl or both");
+  if (a->flip_acc_bit && a->engine != RUN_ENGINE_BOTH) return cli_error(cl, "--flip-acc-bit needs --engine both");
+  if (!a->vcd && (a->vcd_from || a->vcd_to || a->vcd_units))
+    return cli_error(cl, "--vcd-from, --vcd-to and --vcd-units need --vcd FILE");
+  if (a->vcd_to && a->vcd_to <= a->vcd_from)
+    return cli_error(cl, "--vcd-to must be greater than --vcd-from (the window is [from, to))");
+  return CLI_END;
 }
 
 int run_args_parse(int argc, char **argv, RunArgs *a) {
   memset(a, 0, sizeof *a);
   a->mode = SIM_FAST;
   a->engine = RUN_ENGINE_C;
-  for (int i = 0; i < argc; i++) {
-    const char *o = argv[i];
-    const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-    if (cli_is_help(o)) {
-      fputs(usage_run, stdout);
-      return 1;
-    } else if (!strcmp(o, "--stats")) {
-      a->stats = 1;
-    } else if (!strcmp(o, "--pe-trace")) {
-      a->pe_trace = 1;
-    } else if (!strcmp(o, "--json") || !strcmp(o, "--csv") || !strcmp(o, "--trace") || !strcmp(o, "--arch") ||
-               !strcmp(o, "--output-dir") || !strcmp(o, "--input") || !strcmp(o, "--mode") || !strcmp(o, "--energy") ||
-               !strcmp(o, "--engine") || !strcmp(o, "--max-cycles") || !strcmp(o, "--vcd") ||
-               !strcmp(o, "--vcd-from") || !strcmp(o, "--vcd-to") || !strcmp(o, "--vcd-units") ||
-               !strcmp(o, "--flip-write-bit") || !strcmp(o, "--flip-acc-bit")) {
-      if (!next) return cli_usage_error(usage_run, "%s needs a value", o);
-      i++;
-      unsigned long long n = 0;
-      if (!strcmp(o, "--json")) a->json = next;
-      if (!strcmp(o, "--csv")) a->csv = next;
-      if (!strcmp(o, "--trace")) a->trace = next;
-      if (!strcmp(o, "--arch")) a->arch_path = next;
-      if (!strcmp(o, "--output-dir")) a->outdir = next;
-      if (!strcmp(o, "--vcd")) a->vcd = next;
-      if (!strcmp(o, "--energy")) a->energy_path = next;
-      if (!strcmp(o, "--input")) {
-        if (a->n_inputs == RUN_MAX_INPUTS) return cli_usage_error(usage_run, "%s: at most 64 inputs", o);
-        a->inputs[a->n_inputs++] = next;
-      }
-      if (!strcmp(o, "--mode")) {
-        if (!strcmp(next, "fast")) a->mode = SIM_FAST;
-        else if (!strcmp(next, "detailed")) a->mode = SIM_DETAILED;
-        else return cli_usage_error(usage_run, "--mode %s: expected fast or detailed", next);
-      }
-      if (!strcmp(o, "--engine")) {
-        if (!strcmp(next, "c")) a->engine = RUN_ENGINE_C;
-        else if (!strcmp(next, "rtl")) a->engine = RUN_ENGINE_RTL;
-        else if (!strcmp(next, "both")) a->engine = RUN_ENGINE_BOTH;
-        else return cli_usage_error(usage_run, "--engine %s: expected c, rtl or both", next);
-      }
-      if (!strcmp(o, "--max-cycles") && parse_count(o, next, &a->max_cycles, 0)) return 2;
-      if (!strcmp(o, "--vcd-from") && parse_count(o, next, &a->vcd_from, 1)) return 2;
-      if (!strcmp(o, "--vcd-to") && parse_count(o, next, &a->vcd_to, 1)) return 2;
-      if (!strcmp(o, "--vcd-units") && parse_vcd_units(next, &a->vcd_units)) return 2;
-      if (!strcmp(o, "--flip-write-bit")) {
-        if (parse_count(o, next, &n, 0)) return 2;
-        a->flip_write_bit = n > 1000000000ull ? 1000000000 : (int)n;
-      }
-      if (!strcmp(o, "--flip-acc-bit")) {
-        if (parse_count(o, next, &n, 0)) return 2;
-        a->flip_acc_bit = n > 1000000000ull ? 1000000000 : (int)n;
-      }
-    } else if (o[0] == '-' && o[1]) {
-      return cli_usage_error(usage_run, "unknown option %s", o);
-    } else if (a->prog_path) {
-      return cli_usage_error(usage_run, "more than one program given (%s)", o);
-    } else {
-      a->prog_path = o;
-    }
+  CliParser cl;
+  cli_init(&cl, &sasim_cli, &sasim_run, argc, argv);
+  CliStatus st;
+  while ((st = cli_next(&cl)) == CLI_OPTION || st == CLI_ARG) {
+    if (st == CLI_ARG) a->prog_path = cl.value;
+    else if (run_option(&cl, a) != CLI_OPTION) return cli_finish(&cl, CLI_ERROR);
   }
-  if (!a->prog_path) return cli_usage_error(usage_run, "%s", "no program given");
-  int from_stdin = !strcmp(a->prog_path, "-");
-  for (int i = 0; i < a->n_inputs; i++) {
-    const char *eq = strchr(a->inputs[i], '=');
-    from_stdin += !strcmp(eq ? eq + 1 : a->inputs[i], "-");
-  }
-  if (from_stdin > 1) return cli_usage_error(usage_run, "%s", "stdin (-) can feed only one of the program and the --input files");
-  if (!strcmp(a->prog_path, "-") && a->engine != RUN_ENGINE_C)   // sasim-rtl loads it, then its model does
-    return cli_usage_error(usage_run, "%s", "--engine rtl|both reads the program twice: give a file, not - (stdin)");
-  if (a->pe_trace && (a->mode != SIM_DETAILED || a->engine != RUN_ENGINE_C))
-    return cli_usage_error(usage_run, "%s", "--pe-trace needs --mode detailed (and the C engine)");
-  if ((a->vcd || a->flip_write_bit) && a->engine == RUN_ENGINE_C)
-    return cli_usage_error(usage_run, "%s", "--vcd and --flip-write-bit need --engine rtl or both");
-  if (a->flip_acc_bit && a->engine != RUN_ENGINE_BOTH)
-    return cli_usage_error(usage_run, "%s", "--flip-acc-bit needs --engine both");
-  if (!a->vcd && (a->vcd_from || a->vcd_to || a->vcd_units))
-    return cli_usage_error(usage_run, "%s", "--vcd-from, --vcd-to and --vcd-units need --vcd FILE");
-  if (a->vcd_to && a->vcd_to <= a->vcd_from)
-    return cli_usage_error(usage_run, "%s", "--vcd-to must be greater than --vcd-from (the window is [from, to))");
-  return 0;
+  if (st == CLI_END) st = run_check(&cl, a);
+  if (st == CLI_END) return 0;
+  int rc = cli_finish(&cl, st);
+  return rc ? rc : 1;   // 1: the help was printed
 }
 
 static const char *engine_label(const RunArgs *a) {

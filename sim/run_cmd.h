@@ -47,18 +47,15 @@ typedef struct {
 typedef int (*RunEngine)(void *ctx, Sim *s, const RunArgs *a, Diag *d);
 
 // Parses the arguments after `run`. Returns 0 to run, 1 when --help was printed, 2 after a usage
-// error (printed with the usage).
+// error (printed with the usage line). The options are the rows of sasim_run (sasim_cli.c).
 int run_args_parse(int argc, char **argv, RunArgs *a);
 // Loads the program, checks --arch, applies --input, runs it (engine NULL: the C engine of
 // a->mode), prints the cycles or --stats, writes --json/--csv/--trace and the outputs.
 // Returns the exit status (0, or 1 after printing the errors).
 int run_cmd(const RunArgs *a, RunEngine engine, void *ctx);
 
-// Command-line helpers. cli_fail prints the recorded errors and returns 1; cli_usage_error prints
-// "sasim: error: " fmt (with arg) and the usage, and returns 2.
+// Command-line helpers. cli_fail prints the recorded errors and returns 1.
 int cli_fail(const Diag *d);
-int cli_usage_error(const char *usage, const char *fmt, const char *arg);
-int cli_is_help(const char *a);
 // "-" is stdout. cli_close_out reports write errors.
 FILE *cli_open_out(const char *path, Diag *d);
 int cli_close_out(FILE *f, const char *path, Diag *d);

@@ -88,8 +88,8 @@ expect dump-graph 0 'conv' -- $SACC compile workloads/nets/lenet5.json -o "$T/x.
 expect dump-all 0 '^# memplan:' -- $SACC compile workloads/nets/lenet5.json -o "$T/x.bin" --dump-ir all
 expect stats 0 '^  DRAM ' -- $SACC compile workloads/nets/lenet5.json -o "$T/x.bin" --stats
 expect json 0 '"activations_peak"' -- $SACC compile workloads/nets/lenet5.json -o "$T/x.bin" --json -
-expect bad-pass 2 'unknown pass' -- $SACC compile workloads/nets/lenet5.json --dump-ir nosuch
-expect no-net 2 'needs a network' -- $SACC compile
+expect bad-pass 2 "^sacc: compile: --dump-ir: expected graph, fuse, layout, lower, tiling, memplan, schedule or all, got 'nosuch'\$" -- $SACC compile workloads/nets/lenet5.json --dump-ir nosuch
+expect no-net 2 '^sacc: compile: needs a network file' -- $SACC compile
 expect missing-net 1 'nosuch.json' -- $SACC compile "$T/nosuch.json" -o "$T/x.bin"
 expect bad-arch 1 'error' -- $SACC compile workloads/nets/lenet5.json --arch "$T/nosuch.json" -o "$T/x.bin"
 printf '{"name":"t","dram":{"bytes":65536}}' >"$T/small.json"

@@ -23,3 +23,32 @@ golden_net() {
   elif cmp -s "$T/g.got" "$T/g.want"; then pass "$name"
   else fail "$name" "outputs differ from the reference: $(diff "$T/g.want" "$T/g.got" | head -4 | tr '\n' ' ')"; fi
 }
+# help_parses TEST TOOL CMD [ARGS...]: every option `TOOL CMD --help` lists must parse: given with a
+# value when it takes one (the first of its listed values, else 1), then ARGS, TOOL must not call
+# it unknown or short of a value. (The other direction, every table row in --help, is
+# cli_check_tool's, run by tests/isa/cliopt_test and tests/compiler/sacc_cli_test.)
+help_parses() {
+  name=$1 tool=$2 cmd=$3; shift 3
+  $tool "$cmd" --help >"$T/help" 2>&1 || { fail "$name" "$tool $cmd --help failed"; return; }
+  awk '/^  -/ { sub(/^  /, ""); sub(/  .*/, ""); print }' "$T/help" >"$T/labels"
+  [ -s "$T/labels" ] || { fail "$name" "no options in $tool $cmd --help"; return; }
+  bad= n=0
+  while IFS= read -r label; do
+    meta=$(echo "$label" | sed -n 's/.* \([^ -][^ ]*\)$/\1/p')   # the last word, unless a spelling
+    names=$label
+    [ -z "$meta" ] || names=${label% *}
+    for s in $(echo "$names" | tr ',' ' '); do
+      case $s in -h|--help) continue ;; esac
+      n=$((n + 1))
+      if [ -n "$meta" ]; then
+        v=$(echo "$meta" | sed 's/[|,].*//; s/\.\.\.$//')
+        case $meta in *'|'*|*,*) ;; *) v=1 ;; esac
+        $tool "$cmd" "$s" "$v" "$@" >"$T/o" 2>&1
+      else
+        $tool "$cmd" "$s" "$@" >"$T/o" 2>&1
+      fi
+      if grep -qE "unknown option|needs a value|takes no value" "$T/o"; then bad="$bad $s"; fi
+    done
+  done <"$T/labels"
+  if [ -n "$bad" ]; then fail "$name" "listed in --help but refused:$bad"; else pass "$name"; fi
+}

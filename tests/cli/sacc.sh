@@ -8,9 +8,30 @@ SACC=$B/bin/sacc
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 CLI_PREFIX=sacc
 . tests/cli/lib.sh
-expect help 0 '^usage: sacc' -- $SACC --help
+expect help 0 '^usage: sacc <command>' -- $SACC --help
 expect no-args 2 'usage' -- $SACC
-expect unknown-command 2 'frob' -- $SACC frob
+expect unknown-command 2 "^sacc: unknown command 'frob'\$" -- $SACC frob
+# Usage errors name the tool, the command and the option, and end with the usage line (exit 2).
+L=workloads/nets/lenet5.json
+for c in check ref compile; do
+  expect "help-$c" 0 "^usage: sacc $c NET.json \\[options\\]\$" -- $SACC $c --help
+  expect "help-cmd-$c" 0 "^usage: sacc $c NET.json" -- $SACC help $c
+  help_parses "help-parses-$c" $SACC $c
+done
+expect help-short 0 '^  --dump-ir graph\|fuse\|layout\|lower\|tiling\|memplan\|schedule\|all$' -- $SACC compile -h
+expect suggest-option 2 "^sacc: compile: unknown option '--dataflw' \\(did you mean --dataflow\\?\\)\$" -- $SACC compile $L --dataflw ws
+expect suggest-command 2 "^sacc: unknown command 'compil' \\(did you mean compile\\?\\)\$" -- $SACC compil $L
+expect usage-line 2 '^usage: sacc compile NET.json \[options\]$' -- $SACC compile $L --dataflw ws
+expect bad-dataflow 2 "^sacc: compile: --dataflow: expected ws, os or is, got 'xs'\$" -- $SACC compile $L --dataflow xs
+expect bad-emit 2 "^sacc: compile: --emit: expected bin or asm, got 'elf'\$" -- $SACC compile $L --emit elf
+expect missing-value 2 '^sacc: compile: --seed needs a value' -- $SACC compile $L --seed
+expect bad-seed 2 "^sacc: ref: --seed: expected an integer, got '1x'\$" -- $SACC ref $L --seed 1x
+expect repeated 2 '^sacc: compile: -o given twice$' -- $SACC compile $L -o "$T/a.bin" -o "$T/b.bin"
+expect wrong-command 2 "^sacc: check: unknown option '--dataflow' \\(sacc compile takes it, not sacc check\\)\$" -- $SACC check $L --dataflow ws
+expect wrong-command-2 2 "^sacc: check: unknown option '--seed' \\(sacc ref and sacc compile take it, not sacc check\\)\$" -- $SACC check $L --seed 2
+expect two-nets 2 "^sacc: ref: unexpected argument 'b.json' \\(sacc ref takes one NET.json\\)\$" -- $SACC ref $L b.json
+expect no-net 2 '^sacc: check: needs a network file \(NET.json\)$' -- $SACC check --dump-ir
+expect option-equals 0 '' -- $SACC compile $L --dataflow=os -o "$T/eq.bin"
 expect missing-file 1 'nope.json: error' -- $SACC check "$T/nope.json"
 printf '{"name": "x",\n  "layers": [ }\n' >"$T/bad.json"
 expect bad-json 1 'bad.json:2:[0-9]+: error' -- $SACC check "$T/bad.json"

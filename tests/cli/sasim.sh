@@ -14,14 +14,37 @@ expect help-run 0 '^usage: sasim run' -- $SASIM run --help
 expect help-asm 0 '^usage: sasim asm' -- $SASIM asm --help
 expect help-disasm 0 '^usage: sasim disasm' -- $SASIM disasm --help
 expect no-args 2 '^usage' -- $SASIM
-expect unknown-command 2 'unknown command frobnicate' -- $SASIM frobnicate
-expect unknown-option 2 'unknown option --frob' -- $SASIM run x.bin --frob
-expect missing-value 2 '--json needs a value' -- $SASIM run x.bin --json
+expect unknown-command 2 "^sasim: unknown command 'frobnicate'\$" -- $SASIM frobnicate
+expect unknown-option 2 "^sasim: run: unknown option '--frob'\$" -- $SASIM run x.bin --frob
+expect missing-value 2 '^sasim: run: --json needs a value' -- $SASIM run x.bin --json
 expect missing-file 1 'nope.bin.*error' -- $SASIM run "$T/nope.bin"
 printf 'hello, not a program' >"$T/junk.bin"
 expect bad-magic 1 'junk.bin: \+0x0: error: .*magic' -- $SASIM run "$T/junk.bin"
-expect engine-unknown 2 'engine frob: expected c, rtl or both' -- $SASIM run x.bin --engine frob
+expect engine-unknown 2 "^sasim: run: --engine: expected c, rtl or both, got 'frob'\$" -- $SASIM run x.bin --engine frob
 [ -x "$B/bin/sasim-rtl" ] || expect engine-rtl-missing 1 'build it with make rtl' -- $SASIM run x.bin --engine rtl
+# Usage errors name the tool, the command and the option, and end with the usage line (exit 2).
+expect usage-line 2 '^usage: sasim run PROG.bin \[options\]$' -- $SASIM run x.bin --frob
+expect suggest-option 2 "^sasim: run: unknown option '--mod' \\(did you mean --mode\\?\\)\$" -- $SASIM run x.bin --mod fast
+expect suggest-command 2 "^sasim: unknown command 'rnu' \\(did you mean run\\?\\)\$" -- $SASIM rnu x.bin
+expect mode-unknown 2 "^sasim: run: --mode: expected fast or detailed, got 'slow'\$" -- $SASIM run x.bin --mode slow
+expect vcd-units-unknown 2 "^sasim: run: --vcd-units: expected a comma-separated list of fetch, load, compute, store or array, got 'load,fpu'\$" -- $SASIM run x.bin --engine rtl --vcd x.vcd --vcd-units load,fpu
+expect repeated 2 '^sasim: run: --mode given twice$' -- $SASIM run x.bin --mode fast --mode detailed
+expect flag-value 2 "^sasim: run: --stats takes no value \\(got 'yes'\\)\$" -- $SASIM run x.bin --stats=yes
+expect two-programs 2 "^sasim: run: unexpected argument 'y.bin' \\(sasim run takes one PROG.bin\\)\$" -- $SASIM run x.bin y.bin
+expect no-program 2 '^sasim: run: no program given \(PROG.bin\)$' -- $SASIM run --stats
+expect wrong-command 2 "^sasim: run: unknown option '--compress' \\(sasim asm takes it, not sasim run\\)\$" -- $SASIM run x.bin --compress
+expect wrong-command-disasm 2 "^sasim: disasm: unknown option '--compress' \\(sasim asm takes it, not sasim disasm\\)\$" -- $SASIM disasm x.bin --compress
+expect asm-needs-o 2 '^sasim: asm: needs -o PROG.bin$' -- $SASIM asm x.s
+expect asm-o-value 2 '^sasim: asm: -o needs a value' -- $SASIM asm x.s -o
+expect disasm-repeated 2 '^sasim: disasm: -o given twice$' -- $SASIM disasm x.bin -o a.s -o b.s
+expect dash-dash 1 '^--x.bin: error' -- $SASIM disasm -- --x.bin
+i=0 many=
+while [ $i -le 64 ]; do many="$many --input x$i=y.npy"; i=$((i + 1)); done
+expect input-65 2 '^sasim: run: --input given more than 64 times$' -- $SASIM run x.bin $many
+expect help-command 0 '^usage: sasim disasm PROG.bin' -- $SASIM help disasm
+expect help-short 0 '^  --vcd-units fetch,load,compute,store,array$' -- $SASIM run -h
+expect help-unknown 2 "^sasim: unknown command 'frob'\$" -- $SASIM help frob
+for c in run asm disasm; do help_parses "help-parses-$c" $SASIM $c; done
 
 for s in workloads/asm/*.s; do
   n=$(basename "$s" .s)
@@ -45,7 +68,9 @@ if [ -f "$T/gemm_tiled.bin" ]; then
   expect arch-mismatch 1 'arch mismatch' -- $SASIM run "$T/gemm_tiled.bin" --arch workloads/arch/tiny.json
   expect arch-match 0 'cycles' -- $SASIM run "$T/gemm_tiled.bin" --arch workloads/arch/default.json
   expect max-cycles 1 'cycle limit 100 reached' -- $SASIM run "$T/gemm_tiled.bin" --max-cycles 100
-  expect max-cycles-bad 2 'max-cycles abc' -- $SASIM run "$T/gemm_tiled.bin" --max-cycles abc
+  expect max-cycles-bad 2 "^sasim: run: --max-cycles: expected a positive whole number, got 'abc'\$" -- $SASIM run "$T/gemm_tiled.bin" --max-cycles abc
+  expect max-cycles-zero 2 "^sasim: run: --max-cycles: expected a positive whole number, got '0'\$" -- $SASIM run "$T/gemm_tiled.bin" --max-cycles 0
+  expect option-equals 1 'cycle limit 100 reached' -- $SASIM run "$T/gemm_tiled.bin" --max-cycles=100
   expect stats-table 0 '^cycles +[0-9]+' -- $SASIM run "$T/gemm_tiled.bin" --stats
   python3 -c "import numpy; numpy.save('$T/bad.npy', numpy.zeros((3,3), dtype='int8'))" 2>/dev/null &&
     expect input-shape 1 'bad.npy: error: .*dimension|bad.npy: error: .*dtype' -- $SASIM run "$T/gemm_tiled.bin" --input "A=$T/bad.npy"

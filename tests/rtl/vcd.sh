@@ -61,8 +61,8 @@ else fail units-several-scopes "$(head -n 3 "$T/s.chk")"; fi
 expect lockstep 0 "^$cycles cycles" -- $SASIM run "$T/g.bin" --engine both --vcd "$T/b.vcd" --vcd-from 10 --vcd-to 12
 
 # Refused options.
-expect bad-unit 2 'vcd-units load,fpu: expected' -- $SASIM run "$T/g.bin" --engine rtl --vcd "$T/x.vcd" --vcd-units load,fpu
-expect empty-unit 2 'vcd-units load,: expected' -- $SASIM run "$T/g.bin" --engine rtl --vcd "$T/x.vcd" --vcd-units load,
+expect bad-unit 2 "vcd-units: expected a comma-separated list of .*, got 'load,fpu'" -- $SASIM run "$T/g.bin" --engine rtl --vcd "$T/x.vcd" --vcd-units load,fpu
+expect empty-unit 2 "vcd-units: expected a comma-separated list of .*, got 'load,'" -- $SASIM run "$T/g.bin" --engine rtl --vcd "$T/x.vcd" --vcd-units load,
 expect window-empty 2 'vcd-to must be greater' -- $SASIM run "$T/g.bin" --engine rtl --vcd "$T/x.vcd" --vcd-from 5 --vcd-to 5
 expect from-needs-vcd 2 'need --vcd FILE' -- $SASIM run "$T/g.bin" --engine rtl --vcd-from 5
 expect vcd-needs-rtl 2 'need --engine rtl or both' -- $SASIM run "$T/g.bin" --vcd "$T/x.vcd"

@@ -1,0 +1,100 @@
+// sasim_cli.c: sasim's commands and their options, one table each (see sasim_cli.h). The parser,
+// the messages and --help come from these rows (isa/cliopt.c); the values of --mode, --engine and
+// --vcd-units are listed here once, for both the check and the help.
+#include "sasim_cli.h"
+
+#include "run_cmd.h"
+
+static const CliChoice modes[] = {{"fast", SIM_FAST}, {"detailed", SIM_DETAILED}, {0, 0}};
+static const CliChoice engines[] = {{"c", RUN_ENGINE_C}, {"rtl", RUN_ENGINE_RTL}, {"both", RUN_ENGINE_BOTH}, {0, 0}};
+static const CliChoice vcd_units[] = {{"fetch", RUN_VCD_FETCH}, {"load", RUN_VCD_LOAD},   {"compute", RUN_VCD_COMPUTE},
+                                      {"store", RUN_VCD_STORE}, {"array", RUN_VCD_ARRAY}, {0, 0}};
+
+static const CliOpt run_opts[] = {
+    {.id = RUNOPT_STATS, .names = {"--stats"},
+     .help = "print the statistics table (cycles, units, traffic, energy, area, layers)"},
+    {.id = RUNOPT_JSON, .names = {"--json"}, .metavar = "FILE", .help = "write the statistics as JSON (- for stdout)"},
+    {.id = RUNOPT_CSV, .names = {"--csv"}, .metavar = "FILE",
+     .help = "write per-layer statistics as CSV (- for stdout)"},
+    {.id = RUNOPT_TRACE, .names = {"--trace"}, .metavar = "FILE",
+     .help = "write a Chrome/Perfetto trace (a track per unit; 1 us = 1 cycle)"},
+    {.id = RUNOPT_ENERGY, .names = {"--energy"}, .metavar = "FILE.json",
+     .help = "price energy and area with this table (default: the built-in one,\n"
+             "workloads/energy/default.json; docs/PPA.md)"},
+    {.id = RUNOPT_MODE, .names = {"--mode"}, .metavar = "MODE", .choices = modes,
+     .help = "fast: per-instruction timing (default); detailed: cycle by cycle, PE by PE"},
+    {.id = RUNOPT_PE_TRACE, .names = {"--pe-trace"},
+     .help = "(detailed) print the array state every active cycle to stdout"},
+    {.id = RUNOPT_ENGINE, .names = {"--engine"}, .metavar = "ENGINE", .choices = engines,
+     .help = "c: the C simulator (default); rtl: the Verilator model of rtl/ (sasim-rtl,\n"
+             "built by `make rtl`); both: the RTL and the detailed engine in lockstep,\n"
+             "stopping at the first difference"},
+    {.id = RUNOPT_VCD, .names = {"--vcd"}, .metavar = "FILE",
+     .help = "(rtl) write a waveform (VCD, for GTKWave) of cycles [--vcd-from N, --vcd-to M)"},
+    {.id = RUNOPT_VCD_FROM, .names = {"--vcd-from"}, .metavar = "N",
+     .help = "(rtl) the first cycle --vcd traces (default 0)"},
+    {.id = RUNOPT_VCD_TO, .names = {"--vcd-to"}, .metavar = "M",
+     .help = "(rtl) the cycle --vcd stops before (default: the end of the run)"},
+    {.id = RUNOPT_VCD_UNITS, .names = {"--vcd-units"}, .metavar = "LIST", .choices = vcd_units, .flags = CLI_LIST,
+     .help = "(rtl) trace only these scopes, comma-separated (docs/RTL.md)"},
+    {.id = RUNOPT_MAX_CYCLES, .names = {"--max-cycles"}, .metavar = "N",
+     .help = "stop with an error instead of simulating past N cycles"},
+    {.id = RUNOPT_ARCH, .names = {"--arch"}, .metavar = "FILE.json",
+     .help = "refuse to run unless the program was compiled for this arch"},
+    {.id = RUNOPT_INPUT, .names = {"--input"}, .metavar = "[NAME=]X.npy", .max_count = RUN_MAX_INPUTS,
+     .help = "replace input tensor NAME (shape and dtype must match; NAME= may be left out\n"
+             "when the program has one input)"},
+    {.id = RUNOPT_OUTPUT_DIR, .names = {"--output-dir"}, .metavar = "DIR",
+     .help = "write every output tensor as DIR/NAME.npy"},
+    {.id = RUNOPT_FLIP_WRITE_BIT, .names = {"--flip-write-bit"}, .metavar = "N",
+     .help = "(rtl, tests only) flip bit 0 of the Nth DRAM write beat"},
+    {.id = RUNOPT_FLIP_ACC_BIT, .names = {"--flip-acc-bit"}, .metavar = "N",
+     .help = "(both, tests only) flip bit 0 of the Nth ACC write of the array as the\n"
+             "lockstep sees it from the RTL"},
+};
+
+const CliCommand sasim_run = {
+    .name = "run",
+    .args = "PROG.bin",
+    .summary = "simulate a program and report cycles, utilization, traffic",
+    .about = "Simulates the program; prints its cycles (or the --stats table) and each output tensor.",
+    .notes = "Output tensors are listed with their CRC32 either way. PROG.bin - reads the program from stdin.",
+    .opts = run_opts,
+    .n_opts = sizeof run_opts / sizeof run_opts[0],
+};
+
+static const CliOpt asm_opts[] = {
+    {.id = ASMOPT_OUT, .names = {"-o"}, .metavar = "PROG.bin", .help = "the program binary to write (required)"},
+    {.id = ASMOPT_COMPRESS, .names = {"--compress"}, .help = "deflate the data section"},
+};
+
+const CliCommand sasim_asm = {
+    .name = "asm",
+    .args = "PROG.s",
+    .summary = "assemble text into a program binary",
+    .about = "Assembles the text (syntax: docs/ASM.md) into a checked program binary (docs/BINARY.md).",
+    .opts = asm_opts,
+    .n_opts = sizeof asm_opts / sizeof asm_opts[0],
+};
+
+static const CliOpt disasm_opts[] = {
+    {.id = DISASMOPT_OUT, .names = {"-o"}, .metavar = "PROG.s", .help = "write the text here (default: stdout)"},
+};
+
+const CliCommand sasim_disasm = {
+    .name = "disasm",
+    .args = "PROG.bin",
+    .summary = "print a program binary as assembly text",
+    .about = "Prints the program as assembly; `sasim asm` turns it back into the identical binary.",
+    .opts = disasm_opts,
+    .n_opts = sizeof disasm_opts / sizeof disasm_opts[0],
+};
+
+static const CliCommand *const sasim_cmds[] = {&sasim_run, &sasim_asm, &sasim_disasm};
+
+const CliTool sasim_cli = {
+    .name = "sasim",
+    .notes = "Exit status: 0 success, 1 error, 2 usage.",
+    .cmds = sasim_cmds,
+    .n_cmds = sizeof sasim_cmds / sizeof sasim_cmds[0],
+};

@@ -1,0 +1,35 @@
+// sasim_cli.h: the sasim command line as tables (sasim_cli.c): one option table per command, from
+// which isa/cliopt.c parses and prints --help. run_cmd.c (shared with the RTL harness) and main.c
+// switch over the enums.
+#ifndef SA_SASIM_CLI_H
+#define SA_SASIM_CLI_H
+
+#include "../isa/cliopt.h"
+
+typedef enum {
+  RUNOPT_STATS,
+  RUNOPT_JSON,
+  RUNOPT_CSV,
+  RUNOPT_TRACE,
+  RUNOPT_ENERGY,
+  RUNOPT_MODE,
+  RUNOPT_PE_TRACE,
+  RUNOPT_ENGINE,
+  RUNOPT_VCD,
+  RUNOPT_VCD_FROM,
+  RUNOPT_VCD_TO,
+  RUNOPT_VCD_UNITS,
+  RUNOPT_MAX_CYCLES,
+  RUNOPT_ARCH,
+  RUNOPT_INPUT,
+  RUNOPT_OUTPUT_DIR,
+  RUNOPT_FLIP_WRITE_BIT,
+  RUNOPT_FLIP_ACC_BIT
+} RunOpt;
+typedef enum { ASMOPT_OUT, ASMOPT_COMPRESS } AsmOpt;
+typedef enum { DISASMOPT_OUT } DisasmOpt;
+
+extern const CliCommand sasim_run, sasim_asm, sasim_disasm;
+extern const CliTool sasim_cli;
+
+#endif

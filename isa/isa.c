@@ -33,8 +33,18 @@ const EnumInfo isa_enums[] = {
 };
 const int isa_num_enums = (int)(sizeof isa_enums / sizeof isa_enums[0]);
 
-const char *const isa_unit_names[5] = {"load", "compute", "store", "all", "fetch"};
-const char *const isa_enum_set_names[ESET_COUNT] = {"none", "mem", "act", "pool"};
+const char *const isa_unit_names[ISA_NUM_UNIT_CLASSES] = {
+    [UNIT_LOAD] = "load", [UNIT_COMPUTE] = "compute", [UNIT_STORE] = "store", [UNIT_ALL] = "all", [UNIT_FETCH] = "fetch",
+};
+const char *const isa_enum_set_names[ESET_COUNT] = {
+    [ESET_NONE] = "none", [ESET_MEM] = "mem", [ESET_ACT] = "act", [ESET_POOL] = "pool",
+};
+
+// Facts stated twice, tied here so that a change to one side breaks the build.
+_Static_assert(NUM_UNITS == UNIT_ALL, "the units precede the routing classes UNIT_ALL and UNIT_FETCH");
+_Static_assert(ISA_W_POP == NUM_UNITS && ISA_W_PUSH == NUM_UNITS, "POP and PUSH carry one bit per unit");
+_Static_assert(ISA_NUM_OPCODES == 1 << ISA_W_OP, "isa_ops[] has one entry per OP value");
+_Static_assert(FLD_COUNT <= 64, "FormatInfo.fields is a 64-bit mask of fields");
 
 static uint64_t field_mask(unsigned width) { return width >= 64 ? ~0ull : (1ull << width) - 1; }
 
@@ -131,14 +141,26 @@ int isa_fields_fit(const Insn *in) {
 
 int64_t isa_field_min(FieldId f) {
   const FieldInfo *fi = &isa_fields[f];
-  if (fi->kind == K_S) return -(int64_t)(1ull << (fi->width - 1));
-  return fi->kind == K_CNT ? 1 : 0;
+  switch (fi->kind) {
+  case K_S: return -(int64_t)(1ull << (fi->width - 1));
+  case K_CNT: return 1;
+  case K_U:
+  case K_E:
+  case K_UNITS: return 0;
+  }
+  return 0;
 }
 
 int64_t isa_field_max(FieldId f) {
   const FieldInfo *fi = &isa_fields[f];
-  if (fi->kind == K_S) return (int64_t)(1ull << (fi->width - 1)) - 1;
-  return (int64_t)field_mask(fi->width);
+  switch (fi->kind) {
+  case K_S: return (int64_t)(1ull << (fi->width - 1)) - 1;
+  case K_U:
+  case K_E:
+  case K_UNITS:
+  case K_CNT: return (int64_t)field_mask(fi->width);
+  }
+  return 0;
 }
 
 int isa_check_fields(const Insn *in, const char *where, Diag *d) {

@@ -874,13 +874,20 @@ void randprog_dump(const Program *p, FILE *f) {
       if (fl == FLD_OP || !isa_has_field(in->op, (FieldId)fl)) continue;
       const FieldInfo *fi = &isa_fields[fl];
       fprintf(f, " %s=", fi->name);
-      if (fi->kind == K_UNITS) {
+      switch (fi->kind) {
+      case K_UNITS:
         dump_units(f, in->f[fl]);
-      } else if (fi->kind == K_E) {
+        break;
+      case K_E: {
         const char *s = isa_enum_name(fi->eset, (unsigned)in->f[fl]);
         fprintf(f, "%s", s ? s : "?");
-      } else {
+        break;
+      }
+      case K_U:
+      case K_S:
+      case K_CNT:
         fprintf(f, "%lld", (long long)in->f[fl]);
+        break;
       }
     }
     fputc('\n', f);

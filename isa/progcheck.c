@@ -1,8 +1,9 @@
 // progcheck.c: static checks of a Program against the arch it targets (program.h: prog_check,
 // prog_check_insn). Walks the instructions in program order, tracking the per-unit
 // configuration registers (there is no control flow), and checks that every on-chip row range
-// and DRAM byte range an instruction can touch lies inside its memory, that HALT ends the
-// program, that LAYER ids are named, and that tensors and data chunks fit in DRAM.
+// and DRAM byte range an instruction can touch (its footprint, isa/footprint.h) lies inside its
+// memory, that HALT ends the program, that LAYER ids are named, and that tensors and data chunks
+// fit in DRAM.
 // It does not look for races between units (a program bug, see docs/TIMING.md §1) nor simulate
 // token counts (deadlock and token overflow are runtime errors of the simulator).
 #include "program.h"

@@ -58,6 +58,7 @@ typedef struct {
   int32_t w;                 // last writer: index * 4 + unit, or -1
   int32_t r[NUM_UNITS];      // per unit, the last reader since that write, or -1
 } Cell;
+_Static_assert(NUM_UNITS <= 4, "Cell.w keeps the writer's unit in its low 2 bits");
 
 // What one element of a space is called in messages.
 static const char *elem_name(FpSpace sp) {

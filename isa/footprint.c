@@ -133,30 +133,6 @@ const char *fp_space_name(FpSpace sp) {
   return "?";
 }
 
-uint64_t fp_space_size(const Arch *a, FpSpace sp) {
-  switch (sp) {
-  case FP_SPAD: return a->spad_rows;
-  case FP_WBUF: return a->wbuf_rows;
-  case FP_ACC: return a->acc_rows;
-  case FP_PARAM: return a->param_rows;
-  case FP_DRAM: return a->dram_bytes;
-  case FP_NUM_SPACES: /* not a space */ break;
-  }
-  return 0;
-}
-
-uint32_t fp_space_cols(const Arch *a, FpSpace sp) {
-  switch (sp) {
-  case FP_SPAD: return a->rows;
-  case FP_WBUF:
-  case FP_ACC:
-  case FP_PARAM: return a->cols;
-  case FP_DRAM: return 1;
-  case FP_NUM_SPACES: /* not a space */ break;
-  }
-  return 0;
-}
-
 // --- Nests --------------------------------------------------------------------------------------
 
 uint64_t fp_runs(const FpAccess *x) {
@@ -166,14 +142,6 @@ uint64_t fp_runs(const FpAccess *x) {
 }
 
 uint64_t fp_elems(const FpAccess *x) { return fp_runs(x) * x->len; }
-
-FpRange fp_last_run(const FpAccess *x) {
-  uint64_t s = x->base;
-  for (unsigned k = 0; k < x->levels; k++) s += (x->count[k] - 1) * x->stride[k];
-  return (FpRange){s, s + x->len};
-}
-
-FpRange fp_bounds(const FpAccess *x) { return (FpRange){x->base, fp_last_run(x).end}; }
 
 void fp_iter_start(FpIter *it, const FpAccess *x) {
   it->x = x;

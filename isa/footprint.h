@@ -64,18 +64,46 @@ static inline FpSpace fp_mem_space(int64_t mem) { return (FpSpace)mem; }
 // "SPAD", "WBUF", "ACC", "PARAM", "DRAM".
 const char *fp_space_name(FpSpace sp);
 // Rows of an on-chip space in arch a; for FP_DRAM, its bytes.
-uint64_t fp_space_size(const Arch *a, FpSpace sp);
+static inline uint64_t fp_space_size(const Arch *a, FpSpace sp) {
+  switch (sp) {
+  case FP_SPAD: return a->spad_rows;
+  case FP_WBUF: return a->wbuf_rows;
+  case FP_ACC: return a->acc_rows;
+  case FP_PARAM: return a->param_rows;
+  case FP_DRAM: return a->dram_bytes;
+  case FP_NUM_SPACES: /* not a space */ break;
+  }
+  return 0;
+}
 // Columns of a row of an on-chip space (SPAD rows hold ARRAY_ROWS values, the others
 // ARRAY_COLS); 1 for DRAM.
-uint32_t fp_space_cols(const Arch *a, FpSpace sp);
+static inline uint32_t fp_space_cols(const Arch *a, FpSpace sp) {
+  switch (sp) {
+  case FP_SPAD: return a->rows;
+  case FP_WBUF:
+  case FP_ACC:
+  case FP_PARAM: return a->cols;
+  case FP_DRAM: return 1;
+  case FP_NUM_SPACES: /* not a space */ break;
+  }
+  return 0;
+}
 
 // Runs in the nest (the product of the counts), and elements (runs x len).
 uint64_t fp_runs(const FpAccess *x);
 uint64_t fp_elems(const FpAccess *x);
 // The run at the last point of the nest: the highest one.
-FpRange fp_last_run(const FpAccess *x);
+static inline FpRange fp_last_run(const FpAccess *x) {
+  uint64_t s = x->base;
+  for (unsigned k = 0; k < x->levels; k++) s += (x->count[k] - 1) * x->stride[k];
+  FpRange r = {s, s + x->len};
+  return r;
+}
 // The bounding range: from base to the end of the last run.
-FpRange fp_bounds(const FpAccess *x);
+static inline FpRange fp_bounds(const FpAccess *x) {
+  FpRange r = {x->base, fp_last_run(x).end};
+  return r;
+}
 
 // Enumerates the runs in nest order (the outermost level slowest), without allocating:
 //   FpIter it; FpRange r;

@@ -66,6 +66,20 @@ static int check_rows(const char *where, const char *what, const char *mem, uint
                     (unsigned long long)first, (unsigned long long)(end - 1), key, (unsigned long long)limit);
 }
 
+// An instruction's footprint, and whether all of it lies inside the memories: the common case,
+// in which no range needs a closer look (the loader checks half a million instructions).
+typedef struct {
+  Footprint fp;
+  int inside;
+} Foot;
+
+static void foot_of(const Arch *a, const ProgCheckState *st, const Insn *in, Foot *ft) {
+  fp_insn(a, st, in, &ft->fp);
+  ft->inside = 1;
+  for (unsigned k = 0; k < ft->fp.n; k++)
+    if (fp_last_run(&ft->fp.a[k]).end > fp_space_size(a, ft->fp.a[k].space)) ft->inside = 0;
+}
+
 // The highest run of the accesses of `fp` to space sp that read (write 0) or write (1): the
 // last run of a nest is its highest (strides are not negative). Returns 0 when there is none.
 static int top_run(const Footprint *fp, FpSpace sp, int write, FpRange *out) {
@@ -82,17 +96,19 @@ static int top_run(const Footprint *fp, FpSpace sp, int write, FpRange *out) {
 
 // Checks the on-chip rows of fp's reads or writes of sp: their highest run must end inside the
 // memory; the message names that run.
-static int check_access(const Arch *a, const Footprint *fp, FpSpace sp, int write, const char *where, const char *what,
+static int check_access(const Arch *a, const Foot *ft, FpSpace sp, int write, const char *where, const char *what,
                         Diag *d) {
-  FpRange r;
-  if (!top_run(fp, sp, write, &r)) return 0;
-  return check_rows(where, what, fp_space_name(sp), r.first, r.end - r.first, fp_space_size(a, sp), space_key(sp), d);
+  FpRange r = {0, 0};
+  if (ft->inside || !top_run(&ft->fp, sp, write, &r)) return 0;
+  uint64_t limit = fp_space_size(a, sp);
+  if (r.end <= limit) return 0;   // the common case: no message to build
+  return check_rows(where, what, fp_space_name(sp), r.first, r.end - r.first, limit, space_key(sp), d);
 }
 
 // Checks fp's DRAM read or write: its bounding range must end inside DRAM.
-static int check_dram(const Arch *a, const Footprint *fp, int write, const char *where, const char *what, Diag *d) {
-  for (unsigned k = 0; k < fp->n; k++) {
-    const FpAccess *x = &fp->a[k];
+static int check_dram(const Arch *a, const Foot *ft, int write, const char *where, const char *what, Diag *d) {
+  for (unsigned k = 0; !ft->inside && k < ft->fp.n; k++) {
+    const FpAccess *x = &ft->fp.a[k];
     if (x->space != FP_DRAM || x->write != write) continue;
     FpRange b = fp_bounds(x);
     if (b.end <= a->dram_bytes) continue;
@@ -102,7 +118,7 @@ static int check_dram(const Arch *a, const Footprint *fp, int write, const char 
   return 0;
 }
 
-static int check_load(const Arch *a, const Footprint *fp, const Insn *in, const char *where, Diag *d) {
+static int check_load(const Arch *a, const Foot *fp, const Insn *in, const char *where, Diag *d) {
   int64_t mem = in->f[FLD_MEM];
   uint64_t nseg = uval(in->f[FLD_NSEG]), seglen = uval(in->f[FLD_SEGLEN]);
   uint64_t row_bytes = nseg * seglen, cap = space_row_bytes(a, fp_mem_space(mem));
@@ -128,7 +144,7 @@ static int check_load(const Arch *a, const Footprint *fp, const Insn *in, const 
   return check_dram(a, fp, 0, where, "LOAD reads", d);
 }
 
-static int check_preload(const Arch *a, ProgCheckState *st, const Footprint *fp, const Insn *in, const char *where,
+static int check_preload(const Arch *a, ProgCheckState *st, const Foot *fp, const Insn *in, const char *where,
                          Diag *d) {
   uint64_t rows = uval(in->f[FLD_ROWS]);
   if (rows > a->rows)
@@ -141,7 +157,7 @@ static int check_preload(const Arch *a, ProgCheckState *st, const Footprint *fp,
 
 // COMPUTE_OS reads ROWS scratchpad rows per R-wide K block (blocks KSTRIDE rows apart) and KLEN
 // weight-buffer rows, and writes ROWS accumulator rows (docs/TIMING.md §6).
-static int check_compute_os(const Arch *a, const Footprint *fp, const Insn *in, const char *where, Diag *d) {
+static int check_compute_os(const Arch *a, const Foot *fp, const Insn *in, const char *where, Diag *d) {
   uint64_t rows = uval(in->f[FLD_ROWS]);
   if (rows > a->rows)
     return diag_error(d, "%s: error: COMPUTE_OS ROWS=%llu exceeds array.rows=%u", where, (unsigned long long)rows,
@@ -154,7 +170,7 @@ static int check_compute_os(const Arch *a, const Footprint *fp, const Insn *in, 
 
 // COMPUTE_IS writes column block b = m div C of its ROWS streamed rows into ACC rows
 // ACC_ADDR + b*ASTRIDE .. + COLS-1 (docs/TIMING.md §6).
-static int check_compute_is(const Arch *a, const ProgCheckState *st, const Footprint *fp, const Insn *in,
+static int check_compute_is(const Arch *a, const ProgCheckState *st, const Foot *fp, const Insn *in,
                             const char *where, Diag *d) {
   uint64_t cols = uval(in->f[FLD_COLS]);
   if (cols > a->cols)
@@ -167,7 +183,7 @@ static int check_compute_is(const Arch *a, const ProgCheckState *st, const Footp
   return 0;
 }
 
-static int check_compute(const Arch *a, const ProgCheckState *st, const Footprint *fp, const char *where, Diag *d) {
+static int check_compute(const Arch *a, const ProgCheckState *st, const Foot *fp, const char *where, Diag *d) {
   if (check_access(a, fp, FP_SPAD, 0, where, "COMPUTE reads", d)) return -1;
   if (check_access(a, fp, FP_ACC, 1, where, "COMPUTE writes", d)) return -1;
   if (!st->seen_preload) return diag_error(d, "%s: error: COMPUTE before any PRELOAD (no weights in the array)", where);
@@ -195,7 +211,7 @@ static int check_pool_windows(const ProgCheckState *st, const Insn *in, const ch
   return 0;
 }
 
-static int check_store(const Arch *a, const ProgCheckState *st, const Footprint *fp, const Insn *in, const char *where,
+static int check_store(const Arch *a, const ProgCheckState *st, const Foot *fp, const Insn *in, const char *where,
                        Diag *d) {
   uint64_t cols = uval(in->f[FLD_COLS]);
   int raw32 = in->f[FLD_RAW32] != 0;
@@ -217,7 +233,7 @@ static int check_store(const Arch *a, const ProgCheckState *st, const Footprint 
   // address), so its range is checked for every STORE.
   if (st->st_params) {
     FpRange r = {uval(st->st_prow), sat_add(uval(st->st_prow), 3)};
-    top_run(fp, FP_PARAM, 0, &r);   // the footprint's rows, when it reads them
+    top_run(&fp->fp, FP_PARAM, 0, &r);   // the footprint's rows, when it reads them
     if (check_rows(where, "STORE reads", "PARAM", r.first, r.end - r.first, a->param_rows, "param.rows", d)) return -1;
   }
   return 0;
@@ -227,8 +243,8 @@ int prog_check_insn(const Program *p, ProgCheckState *st, const Insn *in, const 
   const Arch *a = &p->arch;
   if (st->seen_halt) return diag_error(d, "%s: error: instruction after HALT", where);
   if (isa_check_fields(in, where, d)) return -1;
-  Footprint fp;
-  fp_insn(a, st, in, &fp);
+  Foot fp;
+  foot_of(a, st, in, &fp);
   switch (in->op) {
   case OP_LOAD:
     return check_load(a, &fp, in, where, d);

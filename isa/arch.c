@@ -19,6 +19,9 @@ typedef struct {
   const char *doc;        // one line, for docs/ARCH.md
 } ArchKey;
 
+// One "queues" key per unit, named as isa_unit_names: a new unit needs its row below.
+_Static_assert(NUM_UNITS == 3, "arch_keys lists the queues of the load, compute and store units only");
+
 #define U32(g, k, f, lo, hi, doc) {g, k, offsetof(Arch, f), 0, lo, hi, doc}
 static const ArchKey arch_keys[] = {
     U32("array", "rows", rows, 1, ARCH_MAX_DIM, "PE rows R: the reduction (K) dimension in weight-stationary"),
@@ -31,9 +34,9 @@ static const ArchKey arch_keys[] = {
     U32("dram", "bus_bytes", bus_bytes, 1, ARCH_MAX_BUS_BYTES, "bytes per beat (power of two); one beat per cycle per channel"),
     U32("dram", "latency", dram_latency, 1, 100000, "cycles from request to response"),
     U32("dram", "max_inflight", dram_inflight, 1, 4096, "requests in flight per channel"),
-    U32("queues", "load", queue_depth[0], 1, 1024, "load instruction queue depth"),
-    U32("queues", "compute", queue_depth[1], 1, 1024, "compute instruction queue depth"),
-    U32("queues", "store", queue_depth[2], 1, 1024, "store instruction queue depth"),
+    U32("queues", "load", queue_depth[UNIT_LOAD], 1, 1024, "load instruction queue depth"),
+    U32("queues", "compute", queue_depth[UNIT_COMPUTE], 1, 1024, "compute instruction queue depth"),
+    U32("queues", "store", queue_depth[UNIT_STORE], 1, 1024, "store instruction queue depth"),
     U32("store", "fifo_rows", store_fifo_rows, 1, 1024, "post-processed rows buffered before the write channel"),
     U32("store", "sfu_latency", sfu_latency, 1, 64, "post-processing pipeline latency in cycles"),
     U32("tokens", "max", token_max, 1, 65535, "largest count of a token channel"),

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "isa.h"
 
 typedef struct {
   char name[64];              // configuration name ("default")
@@ -21,7 +22,7 @@ typedef struct {
   uint32_t bus_bytes;         // DRAM beat: bytes per request, one request per cycle per channel
   uint32_t dram_latency;      // cycles from a request's acceptance to its response
   uint32_t dram_inflight;     // requests in flight per channel at most
-  uint32_t queue_depth[3];    // instruction queue depths: load, compute, store
+  uint32_t queue_depth[NUM_UNITS];  // instruction queue depths, per unit: load, compute, store
   uint32_t store_fifo_rows;   // post-processed rows buffered between SFU and write channel
   uint32_t sfu_latency;       // post-processing pipeline latency, cycles
   uint32_t token_max;         // largest count a token channel may hold

@@ -112,8 +112,13 @@ static int parse_field(Asm *a, Opcode op, FieldId f, Tok v, int64_t *out) {
   const char *fname = asm_lower(fi->name, lc, sizeof lc);
   if (v.s[0] == '[' || v.s[0] == '"')
     return asm_error(a, v.col, "%s: expected a number, got '%.*s'", fname, (int)v.n, v.s);
-  if (fi->kind == K_E) return parse_enum(a, f, v, out);
-  if (fi->kind == K_UNITS) return parse_units(a, op, f, v, out);
+  switch (fi->kind) {
+  case K_E: return parse_enum(a, f, v, out);
+  case K_UNITS: return parse_units(a, op, f, v, out);
+  case K_U:
+  case K_S:
+  case K_CNT: /* a number, checked against the field's range below */ break;
+  }
   if (f == FLD_DRAM_ADDR ? parse_dram_addr(a, v, out) : tok_int(a, v, fname, out)) return -1;
   if (*out < isa_field_min(f) || *out > isa_field_max(f))
     return asm_error(a, v.col, "%s=%lld out of range [%lld, %lld]", fname, (long long)*out,

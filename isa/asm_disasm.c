@@ -124,17 +124,25 @@ static void put_insn(Buf *b, const Insn *in) {
     char lc[32];
     int64_t v = in->f[f];
     buf_printf(b, " %s=", asm_lower(fi->name, lc, sizeof lc));
-    if (fi->kind == K_E) {
+    switch (fi->kind) {
+    case K_E: {
       const char *sym = isa_enum_name(fi->eset, (unsigned)v);
       buf_printf(b, "%s", sym ? asm_lower(sym, lc, sizeof lc) : "?");
-    } else if (fi->kind == K_UNITS) {
+      break;
+    }
+    case K_UNITS:
       if (!v) buf_printf(b, "-");
       for (int u = 0, k = 0; u < NUM_UNITS; u++)
         if ((v >> u) & 1) buf_printf(b, "%s%s", k++ ? "|" : "", isa_unit_names[u]);
-    } else if (f == FLD_DRAM_ADDR) {
-      buf_printf(b, "0x%llx", (unsigned long long)v);
-    } else {
-      buf_printf(b, "%lld", (long long)v);
+      break;
+    case K_U:
+    case K_S:
+    case K_CNT:
+      if (f == FLD_DRAM_ADDR)
+        buf_printf(b, "0x%llx", (unsigned long long)v);
+      else
+        buf_printf(b, "%lld", (long long)v);
+      break;
     }
   }
   buf_printf(b, "\n");

@@ -33,10 +33,41 @@ const EnumInfo isa_enums[] = {
 };
 const int isa_num_enums = (int)(sizeof isa_enums / sizeof isa_enums[0]);
 
-const char *const isa_unit_names[5] = {"load", "compute", "store", "all", "fetch"};
-const char *const isa_enum_set_names[ESET_COUNT] = {"none", "mem", "act", "pool"};
+const char *const isa_unit_names[ISA_NUM_UNIT_CLASSES] = {
+    [UNIT_LOAD] = "load", [UNIT_COMPUTE] = "compute", [UNIT_STORE] = "store", [UNIT_ALL] = "all", [UNIT_FETCH] = "fetch",
+};
+const char *const isa_enum_set_names[ESET_COUNT] = {
+    [ESET_NONE] = "none", [ESET_MEM] = "mem", [ESET_ACT] = "act", [ESET_POOL] = "pool",
+};
+
+// Facts stated twice, tied here so that a change to one side breaks the build.
+_Static_assert(NUM_UNITS == UNIT_ALL, "the units precede the routing classes UNIT_ALL and UNIT_FETCH");
+_Static_assert(ISA_W_POP == NUM_UNITS && ISA_W_PUSH == NUM_UNITS, "POP and PUSH carry one bit per unit");
+_Static_assert(ISA_NUM_OPCODES == 1 << ISA_W_OP, "isa_ops[] has one entry per OP value");
+_Static_assert(FLD_COUNT <= 64, "FormatInfo.fields is a 64-bit mask of fields");
 
 static uint64_t field_mask(unsigned width) { return width >= 64 ? ~0ull : (1ull << width) - 1; }
+
+// The values a field can hold, by kind and width: [*lo, *hi].
+static inline void field_range(const FieldInfo *fi, int64_t *lo, int64_t *hi) {
+  switch (fi->kind) {
+  case K_S:
+    *lo = -(int64_t)(1ull << (fi->width - 1));
+    *hi = (int64_t)(1ull << (fi->width - 1)) - 1;
+    return;
+  case K_CNT:
+    *lo = 1;
+    *hi = (int64_t)field_mask(fi->width);
+    return;
+  case K_U:
+  case K_E:
+  case K_UNITS:
+    *lo = 0;
+    *hi = (int64_t)field_mask(fi->width);
+    return;
+  }
+  *lo = *hi = 0;
+}
 
 static uint64_t get_bits(const uint8_t w[ISA_WORD_BYTES], unsigned lsb, unsigned width) {
   unsigned half = lsb / 64, off = lsb % 64;
@@ -124,21 +155,23 @@ int isa_fields_fit(const Insn *in) {
   if ((unsigned)in->op >= ISA_NUM_OPCODES || !isa_ops[in->op].name) return 0;
   for (uint64_t fields = isa_formats[isa_ops[in->op].fmt].fields & ~(1ull << FLD_OP); fields; fields &= fields - 1) {
     int f = __builtin_ctzll(fields);
-    if (in->f[f] < isa_field_min((FieldId)f) || in->f[f] > isa_field_max((FieldId)f)) return 0;
+    int64_t lo, hi;
+    field_range(&isa_fields[f], &lo, &hi);
+    if (in->f[f] < lo || in->f[f] > hi) return 0;
   }
   return 1;
 }
 
 int64_t isa_field_min(FieldId f) {
-  const FieldInfo *fi = &isa_fields[f];
-  if (fi->kind == K_S) return -(int64_t)(1ull << (fi->width - 1));
-  return fi->kind == K_CNT ? 1 : 0;
+  int64_t lo, hi;
+  field_range(&isa_fields[f], &lo, &hi);
+  return lo;
 }
 
 int64_t isa_field_max(FieldId f) {
-  const FieldInfo *fi = &isa_fields[f];
-  if (fi->kind == K_S) return (int64_t)(1ull << (fi->width - 1)) - 1;
-  return (int64_t)field_mask(fi->width);
+  int64_t lo, hi;
+  field_range(&isa_fields[f], &lo, &hi);
+  return hi;
 }
 
 int isa_check_fields(const Insn *in, const char *where, Diag *d) {
@@ -148,10 +181,11 @@ int isa_check_fields(const Insn *in, const char *where, Diag *d) {
   for (uint64_t fields = isa_formats[oi->fmt].fields; fields; fields &= fields - 1) {
     int f = __builtin_ctzll(fields);
     const FieldInfo *fi = &isa_fields[f];
-    int64_t v = in->f[f];
-    if (v < isa_field_min((FieldId)f) || v > isa_field_max((FieldId)f))
+    int64_t v = in->f[f], lo, hi;
+    field_range(fi, &lo, &hi);
+    if (v < lo || v > hi)
       return diag_error(d, "%s: error: %s %s=%lld out of range [%lld, %lld]", where, oi->name, fi->name, (long long)v,
-                        (long long)isa_field_min((FieldId)f), (long long)isa_field_max((FieldId)f));
+                        (long long)lo, (long long)hi);
     if (fi->kind == K_E && !isa_enum_name(fi->eset, (unsigned)v))
       return diag_error(d, "%s: error: %s %s=%lld is not a valid %s", where, oi->name, fi->name, (long long)v,
                         isa_enum_set_names[fi->eset]);

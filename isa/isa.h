@@ -38,11 +38,25 @@ typedef enum {
 #undef E
 } EnumValue;
 
+// Field widths as constants (ISA_W_OUTER is 12), for limits that must be constant expressions.
+enum {
+#define F(name, lsb, width, kind, eset, doc) ISA_W_##name = width,
+#include "isa_fields.def"
+#undef F
+};
+// The largest value of an unsigned or count field (K_U, K_CNT, K_E, K_UNITS) as a constant
+// expression: ISA_UMAX(OUTER) is 4095, ISA_UMAX(KH) 15, ISA_UMAX(TSTRIDE) 65535. isa_field_max()
+// gives the same at run time, for every kind (signed ones too).
+#define ISA_UMAX(name) ((1ull << ISA_W_##name) - 1)
+
 typedef enum { ESET_NONE, ESET_MEM, ESET_ACT, ESET_POOL, ESET_COUNT } EnumSet;
 typedef enum { K_U, K_S, K_E, K_UNITS, K_CNT } FieldKind;
-// Execution units. UNIT_ALL and UNIT_FETCH are routing classes, not units.
+// Execution units, numbered as the bits of POP/PUSH (K_UNITS fields, one bit per unit) and as the
+// token channels. The units come first: UNIT_ALL and UNIT_FETCH are routing classes, not units,
+// and NUM_UNITS counts the units (static asserts in isa.c tie it to UNIT_ALL and the field widths).
 typedef enum { UNIT_LOAD, UNIT_COMPUTE, UNIT_STORE, UNIT_ALL, UNIT_FETCH } Unit;
 #define NUM_UNITS 3
+#define ISA_NUM_UNIT_CLASSES (UNIT_FETCH + 1)   // entries of isa_unit_names
 typedef enum { T_DMA_READ, T_CONFIG, T_PRELOAD, T_STREAM, T_OS_STREAM, T_IS_STREAM, T_DMA_WRITE, T_HALT } TimingClass;
 
 typedef struct {
@@ -79,7 +93,7 @@ extern const FieldInfo isa_fields[FLD_COUNT];
 extern const FormatInfo isa_formats[FMT_COUNT];
 extern const EnumInfo isa_enums[];
 extern const int isa_num_enums;
-extern const char *const isa_unit_names[5];   // "load", "compute", "store", "all", "fetch"
+extern const char *const isa_unit_names[ISA_NUM_UNIT_CLASSES];   // "load", "compute", "store", "all", "fetch"
 extern const char *const isa_enum_set_names[ESET_COUNT];
 
 // A decoded instruction: every field's value, sign-extended for K_S fields. Fields the format

@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "isa.h"   // ACT_NONE, ACT_RELU, ACT_CLAMP: the ACT field's values (isa_enums.def)
+
 // Two's complement wrap-around addition, as the 32-bit accumulators do.
 static inline int32_t sa_wrap_add32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
 static inline int32_t sa_wrap_mul8(int8_t a, int8_t b) { return (int32_t)a * (int32_t)b; }  // exact in 16 bits
@@ -34,10 +36,10 @@ static inline int32_t sa_requant(int32_t v, int32_t mult, unsigned shift) {
   return sa_sat32(sa_round_shift((int64_t)v * mult, shift));
 }
 
-// Activation on int32 then saturation to int8. act: 0 none, 1 relu, 2 clamp [lo, hi].
+// Activation on int32 then saturation to int8. act: ACT_NONE, ACT_RELU, or ACT_CLAMP to [lo, hi].
 static inline int8_t sa_activate(int32_t v, unsigned act, int8_t lo, int8_t hi) {
-  if (act == 1 && v < 0) v = 0;
-  if (act == 2) v = v < lo ? lo : v > hi ? hi : v;
+  if (act == ACT_RELU && v < 0) v = 0;
+  if (act == ACT_CLAMP) v = v < lo ? lo : v > hi ? hi : v;
   return sa_sat8(v);
 }
 

@@ -1,11 +1,14 @@
 // progcheck.c: static checks of a Program against the arch it targets (program.h: prog_check,
 // prog_check_insn). Walks the instructions in program order, tracking the per-unit
 // configuration registers (there is no control flow), and checks that every on-chip row range
-// and DRAM byte range an instruction can touch lies inside its memory, that HALT ends the
-// program, that LAYER ids are named, and that tensors and data chunks fit in DRAM.
+// and DRAM byte range an instruction can touch (its footprint, isa/footprint.h) lies inside its
+// memory, that HALT ends the program, that LAYER ids are named, and that tensors and data chunks
+// fit in DRAM.
 // It does not look for races between units (a program bug, see docs/TIMING.md §1) nor simulate
 // token counts (deadlock and token overflow are runtime errors of the simulator).
 #include "program.h"
+
+#include "footprint.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -26,25 +29,32 @@ static const char *mem_name(int64_t mem) {
   return s ? s : "?";
 }
 
-// Rows of on-chip memory `mem` and the arch key that sets it.
-static uint64_t mem_rows(const Arch *a, int64_t mem, const char **key) {
-  switch (mem) {
-  case MEM_SPAD: *key = "spad.rows"; return a->spad_rows;
-  case MEM_WBUF: *key = "wbuf.rows"; return a->wbuf_rows;
-  case MEM_ACC: *key = "acc.rows"; return a->acc_rows;
-  default: *key = "param.rows"; return a->param_rows;
+// The arch key that sets the size of a memory.
+static const char *space_key(FpSpace sp) {
+  switch (sp) {
+  case FP_SPAD: return "spad.rows";
+  case FP_WBUF: return "wbuf.rows";
+  case FP_ACC: return "acc.rows";
+  case FP_PARAM: return "param.rows";
+  case FP_DRAM: return "dram.bytes";
+  case FP_NUM_SPACES: /* not a space */ break;
   }
+  return "?";
 }
 
-// Bytes a LOAD may gather into one row of `mem`: SPAD rows hold R int8, WBUF and ACC rows C
+// Bytes a LOAD may gather into one row of a memory: SPAD rows hold R int8, WBUF and ACC rows C
 // int8 (ACC scales them to int32), PARAM rows C little-endian int32.
-static uint64_t mem_row_bytes(const Arch *a, int64_t mem) {
-  switch (mem) {
-  case MEM_SPAD: return a->rows;
-  case MEM_WBUF:
-  case MEM_ACC: return a->cols;
-  default: return 4ull * a->cols;
+static uint64_t space_row_bytes(const Arch *a, FpSpace sp) {
+  switch (sp) {
+  case FP_SPAD: return a->rows;
+  case FP_WBUF:
+  case FP_ACC: return a->cols;
+  case FP_PARAM: return 4ull * a->cols;
+  case FP_DRAM:         /* not loaded into */
+  case FP_NUM_SPACES:   /* not a space */
+    break;
   }
+  return 0;
 }
 
 // Reports rows [first, first + n) of a memory with `limit` rows when they do not fit.
@@ -56,31 +66,71 @@ static int check_rows(const char *where, const char *what, const char *mem, uint
                     (unsigned long long)first, (unsigned long long)(end - 1), key, (unsigned long long)limit);
 }
 
-// Reports a DRAM access whose last byte + 1 is `end` when it passes the end of DRAM.
-static int check_dram(const char *where, const char *what, uint64_t addr, uint64_t end, const Arch *a, Diag *d) {
-  if (end <= a->dram_bytes) return 0;
-  return diag_error(d, "%s: error: %s DRAM bytes 0x%llx..0x%llx, beyond dram.bytes=0x%llx", where, what,
-                    (unsigned long long)addr, (unsigned long long)(end - 1), (unsigned long long)a->dram_bytes);
+// An instruction's footprint, and whether all of it lies inside the memories: the common case,
+// in which no range needs a closer look (the loader checks half a million instructions).
+typedef struct {
+  Footprint fp;
+  int inside;
+} Foot;
+
+static void foot_of(const Arch *a, const ProgCheckState *st, const Insn *in, Foot *ft) {
+  fp_insn(a, st, in, &ft->fp);
+  ft->inside = 1;
+  for (unsigned k = 0; k < ft->fp.n; k++)
+    if (fp_last_run(&ft->fp.a[k]).end > fp_space_size(a, ft->fp.a[k].space)) ft->inside = 0;
 }
 
-static int check_load(const Arch *a, const ProgCheckState *st, const Insn *in, const char *where, Diag *d) {
+// The highest run of the accesses of `fp` to space sp that read (write 0) or write (1): the
+// last run of a nest is its highest (strides are not negative). Returns 0 when there is none.
+static int top_run(const Footprint *fp, FpSpace sp, int write, FpRange *out) {
+  int found = 0;
+  for (unsigned k = 0; k < fp->n; k++) {
+    const FpAccess *x = &fp->a[k];
+    if (x->space != sp || x->write != write) continue;
+    FpRange r = fp_last_run(x);
+    if (!found || r.end >= out->end) *out = r;
+    found = 1;
+  }
+  return found;
+}
+
+// Checks the on-chip rows of fp's reads or writes of sp: their highest run must end inside the
+// memory; the message names that run.
+static int check_access(const Arch *a, const Foot *ft, FpSpace sp, int write, const char *where, const char *what,
+                        Diag *d) {
+  FpRange r = {0, 0};
+  if (ft->inside || !top_run(&ft->fp, sp, write, &r)) return 0;
+  uint64_t limit = fp_space_size(a, sp);
+  if (r.end <= limit) return 0;   // the common case: no message to build
+  return check_rows(where, what, fp_space_name(sp), r.first, r.end - r.first, limit, space_key(sp), d);
+}
+
+// Checks fp's DRAM read or write: its bounding range must end inside DRAM.
+static int check_dram(const Arch *a, const Foot *ft, int write, const char *where, const char *what, Diag *d) {
+  for (unsigned k = 0; !ft->inside && k < ft->fp.n; k++) {
+    const FpAccess *x = &ft->fp.a[k];
+    if (x->space != FP_DRAM || x->write != write) continue;
+    FpRange b = fp_bounds(x);
+    if (b.end <= a->dram_bytes) continue;
+    return diag_error(d, "%s: error: %s DRAM bytes 0x%llx..0x%llx, beyond dram.bytes=0x%llx", where, what,
+                      (unsigned long long)b.first, (unsigned long long)(b.end - 1), (unsigned long long)a->dram_bytes);
+  }
+  return 0;
+}
+
+static int check_load(const Arch *a, const Foot *fp, const Insn *in, const char *where, Diag *d) {
   int64_t mem = in->f[FLD_MEM];
-  uint64_t outer = uval(in->f[FLD_OUTER]), inner = uval(in->f[FLD_INNER]);
   uint64_t nseg = uval(in->f[FLD_NSEG]), seglen = uval(in->f[FLD_SEGLEN]);
-  uint64_t addr = uval(in->f[FLD_DRAM_ADDR]);
-  const char *key;
-  uint64_t limit = mem_rows(a, mem, &key);
-  uint64_t row_bytes = nseg * seglen, cap = mem_row_bytes(a, mem);
+  uint64_t row_bytes = nseg * seglen, cap = space_row_bytes(a, fp_mem_space(mem));
   if (in->f[FLD_TSTRIDE] && !in->f[FLD_TRANSPOSE])
     return diag_error(d, "%s: error: LOAD TSTRIDE=%llu needs TRANSPOSE=1", where, (unsigned long long)in->f[FLD_TSTRIDE]);
   if (in->f[FLD_TRANSPOSE]) {
     // Row r goes down WBUF column r mod C, from row DST + (r div C)*TSTRIDE (docs/ISA.md, LOAD).
     if (mem != MEM_WBUF)
       return diag_error(d, "%s: error: LOAD TRANSPOSE=1 needs MEM=WBUF (MEM=%s)", where, mem_name(mem));
-    uint64_t first = sat_add(uval(in->f[FLD_DST]), sat_mul((outer * inner - 1) / a->cols, uval(in->f[FLD_TSTRIDE])));
-    if (check_rows(where, "transposed LOAD writes", "WBUF", first, row_bytes, limit, key, d)) return -1;
+    if (check_access(a, fp, FP_WBUF, 1, where, "transposed LOAD writes", d)) return -1;
   } else {
-    if (check_rows(where, "LOAD writes", mem_name(mem), uval(in->f[FLD_DST]), outer * inner, limit, key, d)) return -1;
+    if (check_access(a, fp, fp_mem_space(mem), 1, where, "LOAD writes", d)) return -1;
   }
   if (!in->f[FLD_TRANSPOSE] && row_bytes > cap)
     return diag_error(d, "%s: error: LOAD row of %llu bytes (NSEG %llu x SEGLEN %llu) exceeds a %s row of %llu bytes",
@@ -91,64 +141,51 @@ static int check_load(const Arch *a, const ProgCheckState *st, const Insn *in, c
                       where, (unsigned long long)row_bytes);
   if (in->f[FLD_ACCUM] && mem != MEM_ACC)
     return diag_error(d, "%s: error: LOAD ACCUM=1 needs MEM=ACC (MEM=%s)", where, mem_name(mem));
-  uint64_t end = addr;
-  end = sat_add(end, sat_mul(outer - 1, uval(st->ld_stride_outer)));
-  end = sat_add(end, sat_mul(inner - 1, uval(st->ld_stride_inner)));
-  end = sat_add(end, sat_mul(nseg - 1, uval(st->ld_seg_stride)));
-  end = sat_add(end, seglen);
-  return check_dram(where, "LOAD reads", addr, end, a, d);
+  return check_dram(a, fp, 0, where, "LOAD reads", d);
 }
 
-static int check_preload(const Arch *a, ProgCheckState *st, const Insn *in, const char *where, Diag *d) {
+static int check_preload(const Arch *a, ProgCheckState *st, const Foot *fp, const Insn *in, const char *where,
+                         Diag *d) {
   uint64_t rows = uval(in->f[FLD_ROWS]);
   if (rows > a->rows)
     return diag_error(d, "%s: error: PRELOAD ROWS=%llu exceeds array.rows=%u", where, (unsigned long long)rows,
                       a->rows);
-  if (check_rows(where, "PRELOAD reads", "WBUF", uval(in->f[FLD_SRC]), rows, a->wbuf_rows, "wbuf.rows", d))
-    return -1;
+  if (check_access(a, fp, FP_WBUF, 0, where, "PRELOAD reads", d)) return -1;
   st->seen_preload = 1;
   return 0;
 }
 
 // COMPUTE_OS reads ROWS scratchpad rows per R-wide K block (blocks KSTRIDE rows apart) and KLEN
 // weight-buffer rows, and writes ROWS accumulator rows (docs/TIMING.md §6).
-static int check_compute_os(const Arch *a, const Insn *in, const char *where, Diag *d) {
-  uint64_t rows = uval(in->f[FLD_ROWS]), klen = uval(in->f[FLD_KLEN]);
-  uint64_t blocks = (klen + a->rows - 1) / a->rows;
-  uint64_t last_block = uval(in->f[FLD_SRC]) + (blocks - 1) * uval(in->f[FLD_KSTRIDE]);
+static int check_compute_os(const Arch *a, const Foot *fp, const Insn *in, const char *where, Diag *d) {
+  uint64_t rows = uval(in->f[FLD_ROWS]);
   if (rows > a->rows)
     return diag_error(d, "%s: error: COMPUTE_OS ROWS=%llu exceeds array.rows=%u", where, (unsigned long long)rows,
                       a->rows);
-  if (check_rows(where, "COMPUTE_OS reads", "SPAD", last_block, rows, a->spad_rows, "spad.rows", d)) return -1;
-  if (check_rows(where, "COMPUTE_OS reads", "WBUF", uval(in->f[FLD_WSRC]), klen, a->wbuf_rows, "wbuf.rows", d))
-    return -1;
-  if (check_rows(where, "COMPUTE_OS writes", "ACC", uval(in->f[FLD_ACC_ADDR]), rows, a->acc_rows, "acc.rows", d))
-    return -1;
+  if (check_access(a, fp, FP_SPAD, 0, where, "COMPUTE_OS reads", d)) return -1;
+  if (check_access(a, fp, FP_WBUF, 0, where, "COMPUTE_OS reads", d)) return -1;
+  if (check_access(a, fp, FP_ACC, 1, where, "COMPUTE_OS writes", d)) return -1;
   return 0;
 }
 
 // COMPUTE_IS writes column block b = m div C of its ROWS streamed rows into ACC rows
 // ACC_ADDR + b*ASTRIDE .. + COLS-1 (docs/TIMING.md §6).
-static int check_compute_is(const Arch *a, const ProgCheckState *st, const Insn *in, const char *where, Diag *d) {
-  uint64_t rows = uval(in->f[FLD_ROWS]), cols = uval(in->f[FLD_COLS]);
+static int check_compute_is(const Arch *a, const ProgCheckState *st, const Foot *fp, const Insn *in,
+                            const char *where, Diag *d) {
+  uint64_t cols = uval(in->f[FLD_COLS]);
   if (cols > a->cols)
     return diag_error(d, "%s: error: COMPUTE_IS COLS=%llu exceeds array.cols=%u", where, (unsigned long long)cols,
                       a->cols);
-  if (check_rows(where, "COMPUTE_IS reads", "SPAD", uval(in->f[FLD_SRC]), rows, a->spad_rows, "spad.rows", d))
-    return -1;
-  uint64_t first = sat_add(uval(in->f[FLD_ACC_ADDR]), sat_mul((rows - 1) / a->cols, uval(in->f[FLD_ASTRIDE])));
-  if (check_rows(where, "COMPUTE_IS writes", "ACC", first, cols, a->acc_rows, "acc.rows", d)) return -1;
+  if (check_access(a, fp, FP_SPAD, 0, where, "COMPUTE_IS reads", d)) return -1;
+  if (check_access(a, fp, FP_ACC, 1, where, "COMPUTE_IS writes", d)) return -1;
   if (!st->seen_preload)
     return diag_error(d, "%s: error: COMPUTE_IS before any PRELOAD (no inputs in the array)", where);
   return 0;
 }
 
-static int check_compute(const Arch *a, const ProgCheckState *st, const Insn *in, const char *where, Diag *d) {
-  uint64_t rows = uval(in->f[FLD_ROWS]);
-  if (check_rows(where, "COMPUTE reads", "SPAD", uval(in->f[FLD_SRC]), rows, a->spad_rows, "spad.rows", d))
-    return -1;
-  if (check_rows(where, "COMPUTE writes", "ACC", uval(in->f[FLD_ACC_ADDR]), rows, a->acc_rows, "acc.rows", d))
-    return -1;
+static int check_compute(const Arch *a, const ProgCheckState *st, const Foot *fp, const char *where, Diag *d) {
+  if (check_access(a, fp, FP_SPAD, 0, where, "COMPUTE reads", d)) return -1;
+  if (check_access(a, fp, FP_ACC, 1, where, "COMPUTE writes", d)) return -1;
   if (!st->seen_preload) return diag_error(d, "%s: error: COMPUTE before any PRELOAD (no weights in the array)", where);
   return 0;
 }
@@ -174,9 +211,9 @@ static int check_pool_windows(const ProgCheckState *st, const Insn *in, const ch
   return 0;
 }
 
-static int check_store(const Arch *a, const ProgCheckState *st, const Insn *in, const char *where, Diag *d) {
-  uint64_t cols = uval(in->f[FLD_COLS]), outer = uval(in->f[FLD_OUTER]), inner = uval(in->f[FLD_INNER]);
-  uint64_t src = uval(in->f[FLD_SRC]), addr = uval(in->f[FLD_DRAM_ADDR]);
+static int check_store(const Arch *a, const ProgCheckState *st, const Foot *fp, const Insn *in, const char *where,
+                       Diag *d) {
+  uint64_t cols = uval(in->f[FLD_COLS]);
   int raw32 = in->f[FLD_RAW32] != 0;
   if (cols > a->cols)
     return diag_error(d, "%s: error: STORE COLS=%llu exceeds array.cols=%u", where, (unsigned long long)cols, a->cols);
@@ -185,19 +222,20 @@ static int check_store(const Arch *a, const ProgCheckState *st, const Insn *in, 
       return diag_error(d, "%s: error: STORE RAW32=1 cannot be pooled (POOL=%s)", where,
                         isa_enum_name(ESET_POOL, (unsigned)st->pool) ? isa_enum_name(ESET_POOL, (unsigned)st->pool)
                                                                      : "?");
-    uint64_t in_rows = sat_mul(uval(st->in_h), uval(st->in_w));
-    if (check_rows(where, "STORE pooling reads", "ACC", src, in_rows, a->acc_rows, "acc.rows", d)) return -1;
+    if (check_access(a, fp, FP_ACC, 0, where, "STORE pooling reads", d)) return -1;
     if (check_pool_windows(st, in, where, d)) return -1;
-  } else if (check_rows(where, "STORE reads", "ACC", src, outer * inner, a->acc_rows, "acc.rows", d)) {
+  } else if (check_access(a, fp, FP_ACC, 0, where, "STORE reads", d)) {
     return -1;
   }
-  uint64_t end = addr;
-  end = sat_add(end, sat_mul(outer - 1, uval(st->st_stride_outer)));
-  end = sat_add(end, sat_mul(inner - 1, uval(st->st_stride_inner)));
-  end = sat_add(end, cols * (raw32 ? 4 : 1));
-  if (check_dram(where, "STORE writes", addr, end, a, d)) return -1;
-  if (st->st_params && check_rows(where, "STORE reads", "PARAM", uval(st->st_prow), 3, a->param_rows, "param.rows", d))
-    return -1;
+  if (check_dram(a, fp, 1, where, "STORE writes", d)) return -1;
+  // PARAMS=1 names three PARAM rows from PROW. A RAW32 STORE reads none of them (its footprint
+  // has no PARAM access), but the register must still point inside PARAM (the engines take its
+  // address), so its range is checked for every STORE.
+  if (st->st_params) {
+    FpRange r = {uval(st->st_prow), sat_add(uval(st->st_prow), 3)};
+    top_run(&fp->fp, FP_PARAM, 0, &r);   // the footprint's rows, when it reads them
+    if (check_rows(where, "STORE reads", "PARAM", r.first, r.end - r.first, a->param_rows, "param.rows", d)) return -1;
+  }
   return 0;
 }
 
@@ -205,24 +243,26 @@ int prog_check_insn(const Program *p, ProgCheckState *st, const Insn *in, const 
   const Arch *a = &p->arch;
   if (st->seen_halt) return diag_error(d, "%s: error: instruction after HALT", where);
   if (isa_check_fields(in, where, d)) return -1;
+  Foot fp;
+  foot_of(a, st, in, &fp);
   switch (in->op) {
   case OP_LOAD:
-    return check_load(a, st, in, where, d);
+    return check_load(a, &fp, in, where, d);
   case OP_CFG_LOAD:
     st->ld_stride_outer = in->f[FLD_STRIDE_OUTER];
     st->ld_stride_inner = in->f[FLD_STRIDE_INNER];
     st->ld_seg_stride = in->f[FLD_SEG_STRIDE];
     return 0;
   case OP_PRELOAD:
-    return check_preload(a, st, in, where, d);
+    return check_preload(a, st, &fp, in, where, d);
   case OP_COMPUTE:
-    return check_compute(a, st, in, where, d);
+    return check_compute(a, st, &fp, where, d);
   case OP_COMPUTE_OS:
-    return check_compute_os(a, in, where, d);
+    return check_compute_os(a, &fp, in, where, d);
   case OP_COMPUTE_IS:
-    return check_compute_is(a, st, in, where, d);
+    return check_compute_is(a, st, &fp, in, where, d);
   case OP_STORE:
-    return check_store(a, st, in, where, d);
+    return check_store(a, st, &fp, in, where, d);
   case OP_CFG_STORE:
     st->st_stride_outer = in->f[FLD_STRIDE_OUTER];
     st->st_stride_inner = in->f[FLD_STRIDE_INNER];

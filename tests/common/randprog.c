@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../isa/footprint.h"
+
 #define UNIT_BIT(u) (1 << (u))
 #define PAGE_BYTES 4096u
 #define MAX_TRIES 64           // candidates drawn before falling back to a plain CFG_LOAD
@@ -56,9 +58,20 @@ typedef struct {
   int32_t w;                 // last writer: index * 4 + unit, or -1
   int32_t r[NUM_UNITS];      // per unit, the last reader since that write, or -1
 } Cell;
+_Static_assert(NUM_UNITS <= 4, "Cell.w keeps the writer's unit in its low 2 bits");
 
-enum { SP_SPAD, SP_WBUF, SP_ACC, SP_PARAM, SP_DRAM, SP_COUNT };
-static const char *const space_names[SP_COUNT] = {"SPAD row", "WBUF row", "ACC row", "PARAM row", "DRAM byte"};
+// What one element of a space is called in messages.
+static const char *elem_name(FpSpace sp) {
+  switch (sp) {
+  case FP_SPAD: return "SPAD row";
+  case FP_WBUF: return "WBUF row";
+  case FP_ACC: return "ACC row";
+  case FP_PARAM: return "PARAM row";
+  case FP_DRAM: return "DRAM byte";
+  case FP_NUM_SPACES: /* not a space */ break;
+  }
+  return "?";
+}
 
 // How an access is looked at: collect needs, check them against K, or record it.
 typedef enum { V_NEED, V_CHECK, V_COMMIT } VisitMode;
@@ -71,7 +84,8 @@ typedef struct {
   int32_t need[NUM_UNITS];   // V_NEED: latest instruction of each unit that must be done
   int bad;                   // V_CHECK: a conflict is not covered
   int32_t bad_other;         // the other instruction
-  int bad_space, bad_write;  // where, and whether this instruction writes
+  FpSpace bad_space;         // where
+  int bad_write;             // whether this instruction writes
   int bad_other_wrote;       // whether the other instruction wrote (else it read)
   uint64_t bad_elem;
 } Visit;
@@ -91,7 +105,7 @@ typedef struct {
 typedef struct {
   const Program *p;
   const Arch *a;
-  Cell *mem[SP_DRAM];        // on-chip rows
+  Cell *mem[FP_DRAM];        // on-chip rows, per space
   Cell **page;               // DRAM, allocated a page at a time
   uint64_t n_pages;
   int32_t K[NUM_UNITS][NUM_UNITS];   // K[v][u]
@@ -107,22 +121,13 @@ typedef struct {
   int oom;
 } Tracker;
 
-static uint32_t space_rows(const Arch *a, int sp) {
-  switch (sp) {
-  case SP_SPAD: return a->spad_rows;
-  case SP_WBUF: return a->wbuf_rows;
-  case SP_ACC: return a->acc_rows;
-  default: return a->param_rows;
-  }
-}
-
 // max_insns: how many instructions will be analysed at most.
 static int tracker_init(Tracker *t, const Program *p, uint32_t max_insns) {
   memset(t, 0, sizeof *t);
   t->p = p;
   t->a = &p->arch;
-  for (int sp = 0; sp < SP_DRAM; sp++) {
-    uint32_t n = space_rows(t->a, sp);
+  for (int sp = 0; sp < FP_DRAM; sp++) {
+    uint64_t n = fp_space_size(t->a, (FpSpace)sp);
     t->mem[sp] = malloc((size_t)n * sizeof(Cell));
     if (!t->mem[sp]) return -1;
     memset(t->mem[sp], 0xff, (size_t)n * sizeof(Cell));   // all -1
@@ -140,7 +145,7 @@ static int tracker_init(Tracker *t, const Program *p, uint32_t max_insns) {
 }
 
 static void tracker_free(Tracker *t) {
-  for (int sp = 0; sp < SP_DRAM; sp++) free(t->mem[sp]);
+  for (int sp = 0; sp < FP_DRAM; sp++) free(t->mem[sp]);
   for (uint64_t i = 0; t->page && i < t->n_pages; i++) free(t->page[i]);
   free(t->page);
   for (int u = 0; u < NUM_UNITS; u++) {
@@ -150,8 +155,8 @@ static void tracker_free(Tracker *t) {
   free(t->info);
 }
 
-static Cell *cell_at(Tracker *t, int sp, uint64_t e) {
-  if (sp != SP_DRAM) return &t->mem[sp][e];
+static Cell *cell_at(Tracker *t, FpSpace sp, uint64_t e) {
+  if (sp != FP_DRAM) return &t->mem[sp][e];
   Cell **pg = &t->page[e / PAGE_BYTES];
   if (!*pg) {
     *pg = malloc(PAGE_BYTES * sizeof(Cell));
@@ -165,7 +170,7 @@ static Cell *cell_at(Tracker *t, int sp, uint64_t e) {
 }
 
 // One conflicting earlier access by instruction `other` of unit u.
-static void visit_conflict(Visit *vis, int u, int32_t other, int other_wrote, int sp, uint64_t e, int write) {
+static void visit_conflict(Visit *vis, int u, int32_t other, int other_wrote, FpSpace sp, uint64_t e, int write) {
   if (u == vis->v || other < 0) return;
   if (vis->mode == V_NEED) {
     if (other > vis->need[u]) vis->need[u] = other;
@@ -179,7 +184,7 @@ static void visit_conflict(Visit *vis, int u, int32_t other, int other_wrote, in
   }
 }
 
-static void visit_range(Tracker *t, Visit *vis, int sp, uint64_t first, uint64_t n, int write) {
+static void visit_range(Tracker *t, Visit *vis, FpSpace sp, uint64_t first, uint64_t n, int write) {
   for (uint64_t e = first; e < first + n; e++) {
     Cell *c = cell_at(t, sp, e);
     if (!c) return;
@@ -198,77 +203,17 @@ static void visit_range(Tracker *t, Visit *vis, int sp, uint64_t first, uint64_t
   }
 }
 
-static int mem_space(int64_t mem) {
-  return mem == MEM_SPAD ? SP_SPAD : mem == MEM_WBUF ? SP_WBUF : mem == MEM_ACC ? SP_ACC : SP_PARAM;
-}
-
-// Every row and byte `in` reads or writes, with the configuration registers in t->st. Reads
-// come before writes, so an instruction that reads and writes a row records the write last.
+// Every row and byte `in` reads or writes (isa/footprint.h), with the configuration registers in
+// t->st, run by run in the footprint's order. Reads come before writes, so an instruction that
+// reads and writes a row records the write last.
 static void visit_insn(Tracker *t, Visit *vis, const Insn *in) {
-  const ProgCheckState *st = &t->st;
-  const int64_t *f = in->f;
-  switch (in->op) {
-  case OP_LOAD: {
-    uint64_t rows = (uint64_t)(f[FLD_OUTER] * f[FLD_INNER]);
-    for (int64_t o = 0; o < f[FLD_OUTER]; o++)
-      for (int64_t i = 0; i < f[FLD_INNER]; i++)
-        for (int64_t g = 0; g < f[FLD_NSEG]; g++)
-          visit_range(t, vis, SP_DRAM,
-                      (uint64_t)(f[FLD_DRAM_ADDR] + o * st->ld_stride_outer + i * st->ld_stride_inner +
-                                 g * st->ld_seg_stride),
-                      (uint64_t)f[FLD_SEGLEN], 0);
-    if (f[FLD_MEM] == MEM_ACC && f[FLD_ACCUM]) visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_DST], rows, 0);
-    if (f[FLD_TRANSPOSE]) {   // each block of C rows writes down the NSEG*SEGLEN rows from its top
-      for (uint64_t b = 0; b < (rows + t->a->cols - 1) / t->a->cols; b++)
-        visit_range(t, vis, SP_WBUF, (uint64_t)f[FLD_DST] + b * (uint64_t)f[FLD_TSTRIDE],
-                    (uint64_t)(f[FLD_NSEG] * f[FLD_SEGLEN]), 1);
-    } else {
-      visit_range(t, vis, mem_space(f[FLD_MEM]), (uint64_t)f[FLD_DST], rows, 1);
-    }
-    break;
-  }
-  case OP_PRELOAD:
-    visit_range(t, vis, SP_WBUF, (uint64_t)f[FLD_SRC], (uint64_t)f[FLD_ROWS], 0);
-    break;
-  case OP_COMPUTE:
-    visit_range(t, vis, SP_SPAD, (uint64_t)f[FLD_SRC], (uint64_t)f[FLD_ROWS], 0);
-    if (f[FLD_ACCUM]) visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_ACC_ADDR], (uint64_t)f[FLD_ROWS], 0);
-    visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_ACC_ADDR], (uint64_t)f[FLD_ROWS], 1);
-    break;
-  case OP_COMPUTE_OS: {   // ROWS scratchpad rows per R-wide K block, KLEN weight-buffer rows
-    uint64_t blocks = ((uint64_t)f[FLD_KLEN] + t->a->rows - 1) / t->a->rows;
-    for (uint64_t j = 0; j < blocks; j++)
-      visit_range(t, vis, SP_SPAD, (uint64_t)f[FLD_SRC] + j * (uint64_t)f[FLD_KSTRIDE], (uint64_t)f[FLD_ROWS], 0);
-    visit_range(t, vis, SP_WBUF, (uint64_t)f[FLD_WSRC], (uint64_t)f[FLD_KLEN], 0);
-    if (f[FLD_ACCUM]) visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_ACC_ADDR], (uint64_t)f[FLD_ROWS], 0);
-    visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_ACC_ADDR], (uint64_t)f[FLD_ROWS], 1);
-    break;
-  }
-  case OP_COMPUTE_IS: {   // column block b of the streamed rows: ACC rows ACC_ADDR + b*ASTRIDE, COLS of them
-    uint64_t blocks = ((uint64_t)f[FLD_ROWS] + t->a->cols - 1) / t->a->cols;
-    visit_range(t, vis, SP_SPAD, (uint64_t)f[FLD_SRC], (uint64_t)f[FLD_ROWS], 0);
-    for (uint64_t b = 0; f[FLD_ACCUM] && b < blocks; b++)
-      visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_ACC_ADDR] + b * (uint64_t)f[FLD_ASTRIDE], (uint64_t)f[FLD_COLS], 0);
-    for (uint64_t b = 0; b < blocks; b++)
-      visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_ACC_ADDR] + b * (uint64_t)f[FLD_ASTRIDE], (uint64_t)f[FLD_COLS], 1);
-    break;
-  }
-  case OP_STORE: {
-    int raw = f[FLD_RAW32] != 0;
-    if (raw || st->pool == POOL_NONE)   // a pooled STORE may read any row of its input
-      visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_SRC], (uint64_t)(f[FLD_OUTER] * f[FLD_INNER]), 0);
-    else
-      visit_range(t, vis, SP_ACC, (uint64_t)f[FLD_SRC], (uint64_t)(st->in_h * st->in_w), 0);
-    if (!raw && st->st_params) visit_range(t, vis, SP_PARAM, (uint64_t)st->st_prow, 3, 0);
-    uint64_t n = (uint64_t)f[FLD_COLS] * (raw ? 4 : 1);
-    for (int64_t o = 0; o < f[FLD_OUTER]; o++)
-      for (int64_t i = 0; i < f[FLD_INNER]; i++)
-        visit_range(t, vis, SP_DRAM,
-                    (uint64_t)(f[FLD_DRAM_ADDR] + o * st->st_stride_outer + i * st->st_stride_inner), n, 1);
-    break;
-  }
-  default:   // configuration, LAYER, HALT: no memory
-    break;
+  Footprint fp;
+  fp_insn(t->a, &t->st, in, &fp);
+  for (unsigned k = 0; k < fp.n; k++) {
+    FpIter it;
+    FpRange run;
+    for (fp_iter_start(&it, &fp.a[k]); fp_iter_next(&it, &run);)
+      visit_range(t, vis, fp.a[k].space, run.first, run.end - run.first, fp.a[k].write);
   }
 }
 
@@ -287,9 +232,11 @@ static int is_dominating(const Tracker *t, int v, Opcode op, int32_t k_own) {
     return t->a->dram_latency <= 1 || t->last_dma[v] <= k_own;
   case OP_PRELOAD:
     return t->a->cols == 1 || !t->compute_since_preload || t->last_compute <= k_own;
-  default:
+  case OP_LAYER:   /* no unit, no tokens */
+  case OP_HALT:    /* no unit, no tokens */
     return 0;
   }
+  return 0;
 }
 
 static void merge_knowledge(int32_t *k, const InsnInfo *pusher, int u, int32_t pusher_idx) {
@@ -354,7 +301,7 @@ static int tracker_apply(Tracker *t, uint32_t x, Diag *d) {
   if (vis.bad)
     return diag_error(d, "%s: error: %s (%s) %s %s %llu, which insn %d (%s, %s) %s, with no token between them", where,
                       op_name(t->p, (int32_t)x), isa_unit_names[v], vis.bad_write ? "writes" : "reads",
-                      space_names[vis.bad_space], (unsigned long long)vis.bad_elem, vis.bad_other,
+                      elem_name(vis.bad_space), (unsigned long long)vis.bad_elem, vis.bad_other,
                       op_name(t->p, vis.bad_other), isa_unit_names[t->info[vis.bad_other].unit],
                       vis.bad_other_wrote ? "wrote" : "read");
   vis.mode = V_COMMIT;
@@ -368,13 +315,27 @@ static int tracker_apply(Tracker *t, uint32_t x, Diag *d) {
                         where, op_name(t->p, (int32_t)x), isa_unit_names[v], isa_unit_names[w], isa_unit_names[v]);
     if (chan_append(&t->ch[v][w], x)) return diag_error(d, "randprog: error: out of memory");
   }
-  if (in->op == OP_LOAD || in->op == OP_STORE) t->last_dma[v] = (int32_t)x;
-  if (in->op == OP_COMPUTE || in->op == OP_COMPUTE_IS) {   // both hold a bank until they end
+  switch (in->op) {
+  case OP_LOAD:
+  case OP_STORE:
+    t->last_dma[v] = (int32_t)x;
+    break;
+  case OP_COMPUTE:
+  case OP_COMPUTE_IS:   // both hold a bank until they end
     t->last_compute = (int32_t)x;
     t->compute_since_preload = 1;
+    break;
+  case OP_PRELOAD:
+  case OP_COMPUTE_OS:   // a PRELOAD after a COMPUTE_OS starts after it has ended, which waited for every COMPUTE
+    t->compute_since_preload = 0;
+    break;
+  case OP_CFG_LOAD:    /* no DMA, no bank */
+  case OP_CFG_STORE:   /* no DMA, no bank */
+  case OP_CFG_POOL:    /* no DMA, no bank */
+  case OP_LAYER:       /* not a unit's: returned above */
+  case OP_HALT:        /* not a unit's: returned above */
+    break;
   }
-  // A PRELOAD after a COMPUTE_OS starts after it has ended, which waited for every COMPUTE.
-  if (in->op == OP_PRELOAD || in->op == OP_COMPUTE_OS) t->compute_since_preload = 0;
   return 0;
 }
 
@@ -432,7 +393,7 @@ typedef struct {
   const Arch *a;
   Tracker t;
   uint64_t win;              // DRAM bytes used: [0, win)
-  uint32_t lim[SP_DRAM];     // rows used of each on-chip memory
+  uint32_t lim[FP_DRAM];     // rows used of each on-chip memory
   int no_os;                 // RandProgOptions.no_compute_os
   int with_is;               // RandProgOptions.with_is
   Diag *d;
@@ -497,7 +458,7 @@ static uint64_t store_span(const ProgCheckState *st, const Insn *in) {
 // overlapping) and rows longer than C bytes.
 static int gen_load_transposed(Gen *g, Insn *in) {
   Rng *r = &g->rng;
-  uint64_t lim = g->lim[SP_WBUF], C = g->a->cols;
+  uint64_t lim = g->lim[FP_WBUF], C = g->a->cols;
   *in = blank(OP_LOAD);
   in->f[FLD_MEM] = MEM_WBUF;
   in->f[FLD_TRANSPOSE] = 1;
@@ -530,7 +491,7 @@ static int gen_load(Gen *g, Insn *in) {
   *in = blank(OP_LOAD);
   int64_t mem = (int64_t)rng_below(r, 4);
   if (mem == MEM_WBUF && g->with_is && rng_chance(r, 40)) return gen_load_transposed(g, in);
-  uint32_t lim = g->lim[mem_space(mem)];
+  uint32_t lim = g->lim[fp_mem_space(mem)];
   uint64_t cap = mem == MEM_SPAD ? a->rows : mem == MEM_PARAM ? 4ull * a->cols : a->cols;
   uint64_t outer = rng_range(r, 1, min_u64(4, lim)), inner = rng_range(r, 1, max_u64(1, min_u64(6, lim / outer)));
   uint64_t nseg, seglen;
@@ -574,10 +535,10 @@ static int gen_cfg_load(Gen *g, Insn *in) {
 static int gen_preload(Gen *g, Insn *in) {
   Rng *r = &g->rng;
   *in = blank(OP_PRELOAD);
-  uint64_t rows = min_u64(g->a->rows, g->lim[SP_WBUF]);
+  uint64_t rows = min_u64(g->a->rows, g->lim[FP_WBUF]);
   if (rng_chance(r, 50)) rows = rng_range(r, 1, rows);
   in->f[FLD_ROWS] = (int64_t)rows;
-  in->f[FLD_SRC] = (int64_t)rng_below(r, g->lim[SP_WBUF] - rows + 1);
+  in->f[FLD_SRC] = (int64_t)rng_below(r, g->lim[FP_WBUF] - rows + 1);
   return 0;
 }
 
@@ -585,10 +546,10 @@ static int gen_compute(Gen *g, Insn *in) {
   Rng *r = &g->rng;
   if (!g->t.st.seen_preload) return -1;
   *in = blank(OP_COMPUTE);
-  uint64_t rows = rng_range(r, 1, min_u64(12, min_u64(g->lim[SP_SPAD], g->lim[SP_ACC])));
+  uint64_t rows = rng_range(r, 1, min_u64(12, min_u64(g->lim[FP_SPAD], g->lim[FP_ACC])));
   in->f[FLD_ROWS] = (int64_t)rows;
-  in->f[FLD_SRC] = (int64_t)rng_below(r, g->lim[SP_SPAD] - rows + 1);
-  in->f[FLD_ACC_ADDR] = (int64_t)rng_below(r, g->lim[SP_ACC] - rows + 1);
+  in->f[FLD_SRC] = (int64_t)rng_below(r, g->lim[FP_SPAD] - rows + 1);
+  in->f[FLD_ACC_ADDR] = (int64_t)rng_below(r, g->lim[FP_ACC] - rows + 1);
   in->f[FLD_ACCUM] = rng_chance(r, 50);
   return 0;
 }
@@ -597,7 +558,7 @@ static int gen_compute(Gen *g, Insn *in) {
 // often below it: back-to-back ones then wait for the drain), blocks KSTRIDE apart.
 static int gen_compute_os(Gen *g, Insn *in) {
   Rng *r = &g->rng;
-  uint64_t R = g->a->rows, spad = g->lim[SP_SPAD], wbuf = g->lim[SP_WBUF], acc = g->lim[SP_ACC];
+  uint64_t R = g->a->rows, spad = g->lim[FP_SPAD], wbuf = g->lim[FP_WBUF], acc = g->lim[FP_ACC];
   if (g->no_os) return -1;
   *in = blank(OP_COMPUTE_OS);
   uint64_t rows = rng_range(r, 1, min_u64(R, min_u64(spad, acc)));
@@ -621,7 +582,7 @@ static int gen_compute_os(Gen *g, Insn *in) {
 // alignment), COLS < C, column blocks ASTRIDE apart (sometimes overlapping).
 static int gen_compute_is(Gen *g, Insn *in) {
   Rng *r = &g->rng;
-  uint64_t C = g->a->cols, spad = g->lim[SP_SPAD], acc = g->lim[SP_ACC];
+  uint64_t C = g->a->cols, spad = g->lim[FP_SPAD], acc = g->lim[FP_ACC];
   if (!g->t.st.seen_preload) return -1;
   *in = blank(OP_COMPUTE_IS);
   uint64_t rows = rng_range(r, 1, min_u64(3 * C + 2, spad));
@@ -645,7 +606,7 @@ static int gen_store(Gen *g, Insn *in) {
   int pooled = st->pool != POOL_NONE;
   in->f[FLD_RAW32] = !pooled && rng_chance(r, 35);
   in->f[FLD_COLS] = (int64_t)rng_range(r, 1, g->a->cols);
-  uint32_t lim = g->lim[SP_ACC];
+  uint32_t lim = g->lim[FP_ACC];
   if (pooled) {   // output rows whose windows start inside the input (prog_check's rule)
     uint64_t in_rows = (uint64_t)(st->in_h * st->in_w);
     if (in_rows > lim) return -1;
@@ -670,7 +631,7 @@ static int gen_cfg_store(Gen *g, Insn *in) {
   *in = blank(OP_CFG_STORE);
   in->f[FLD_ACT] = (int64_t)rng_below(r, 3);
   in->f[FLD_PARAMS] = rng_chance(r, 50);
-  in->f[FLD_PROW] = (int64_t)rng_below(r, g->lim[SP_PARAM] - 2);
+  in->f[FLD_PROW] = (int64_t)rng_below(r, g->lim[FP_PARAM] - 2);
   int64_t lo = (int8_t)rng_next(r), hi = (int8_t)rng_next(r);
   if (in->f[FLD_ACT] == ACT_CLAMP && lo > hi) {
     int64_t x = lo;
@@ -694,9 +655,9 @@ static int gen_cfg_pool(Gen *g, Insn *in) {
   in->f[FLD_SW] = (int64_t)rng_range(r, 1, rng_chance(r, 10) ? 15 : 3);
   in->f[FLD_PAD_T] = (int64_t)rng_below(r, (uint64_t)in->f[FLD_KH]);
   in->f[FLD_PAD_L] = (int64_t)rng_below(r, (uint64_t)in->f[FLD_KW]);
-  uint64_t h = rng_range(r, 1, min_u64(6, g->lim[SP_ACC]));
+  uint64_t h = rng_range(r, 1, min_u64(6, g->lim[FP_ACC]));
   in->f[FLD_IN_H] = (int64_t)h;
-  in->f[FLD_IN_W] = (int64_t)rng_range(r, 1, max_u64(1, min_u64(6, g->lim[SP_ACC] / h)));
+  in->f[FLD_IN_W] = (int64_t)rng_range(r, 1, max_u64(1, min_u64(6, g->lim[FP_ACC] / h)));
   return 0;
 }
 
@@ -850,7 +811,7 @@ Program *randprog_generate(uint64_t seed, const RandProgOptions *o, Diag *d) {
   }
   g.a = &g.p->arch;
   g.win = min_u64(g.a->dram_bytes, 1u << 16);
-  for (int sp = 0; sp < SP_DRAM; sp++) g.lim[sp] = (uint32_t)min_u64(space_rows(g.a, sp), 256);
+  for (int sp = 0; sp < FP_DRAM; sp++) g.lim[sp] = (uint32_t)min_u64(fp_space_size(g.a, (FpSpace)sp), 256);
   int rc = 0;
   uint32_t n_layers = (uint32_t)rng_below(&g.rng, 4);
   char name[PROG_NAME_MAX];
@@ -914,13 +875,20 @@ void randprog_dump(const Program *p, FILE *f) {
       if (fl == FLD_OP || !isa_has_field(in->op, (FieldId)fl)) continue;
       const FieldInfo *fi = &isa_fields[fl];
       fprintf(f, " %s=", fi->name);
-      if (fi->kind == K_UNITS) {
+      switch (fi->kind) {
+      case K_UNITS:
         dump_units(f, in->f[fl]);
-      } else if (fi->kind == K_E) {
+        break;
+      case K_E: {
         const char *s = isa_enum_name(fi->eset, (unsigned)in->f[fl]);
         fprintf(f, "%s", s ? s : "?");
-      } else {
+        break;
+      }
+      case K_U:
+      case K_S:
+      case K_CNT:
         fprintf(f, "%lld", (long long)in->f[fl]);
+        break;
       }
     }
     fputc('\n', f);

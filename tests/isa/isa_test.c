@@ -416,6 +416,19 @@ static void test_names(void) {
   check_case("isa-name-lookups");
 }
 
+// The constant-expression limits (ISA_W_*, ISA_UMAX) agree with the table and isa_field_max().
+static void test_constant_limits(void) {
+#define F(name, lsb_, width_, kind_, eset_, doc_)                                                               \
+  CHECK(ISA_W_##name == isa_fields[FLD_##name].width, "%s: ISA_W_ %d", #name, (int)ISA_W_##name);            \
+  CHECK(kind_ == K_S || (int64_t)ISA_UMAX(name) == isa_field_max(FLD_##name), "%s: ISA_UMAX %llu", #name,     \
+        (unsigned long long)ISA_UMAX(name));
+#include "../../isa/isa_fields.def"
+#undef F
+  CHECK(ISA_UMAX(OUTER) == 4095 && ISA_UMAX(KH) == 15 && ISA_UMAX(TSTRIDE) == 65535, "the compiler's limits");
+  for (int u = 0; u < ISA_NUM_UNIT_CLASSES; u++) CHECK(isa_unit_names[u] != NULL, "unit %d has no name", u);
+  check_case("isa-constant-limits");
+}
+
 int main(void) {
   test_fields_sane();
   test_formats_no_overlap();
@@ -428,5 +441,6 @@ int main(void) {
   test_reject_reserved_bits();
   test_reject_bad_values();
   test_names();
+  test_constant_limits();
   return check_status();
 }

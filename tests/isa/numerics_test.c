@@ -29,7 +29,7 @@ static uint64_t rng_next(uint64_t *x) {   // xorshift64*
 static int8_t pool_max(const int32_t *acc, int n, int32_t bias, int32_t mult, unsigned shift) {
   int8_t m = -128;
   for (int i = 0; i < n; i++) {
-    int8_t v = sa_post(acc[i], bias, mult, shift, 0, 0, 0);
+    int8_t v = sa_post(acc[i], bias, mult, shift, ACT_NONE, 0, 0);
     if (v > m) m = v;
   }
   return m;
@@ -38,7 +38,7 @@ static int8_t pool_max(const int32_t *acc, int n, int32_t bias, int32_t mult, un
 static int8_t pool_avg(const int32_t *acc, int n, int32_t bias, int32_t mult, unsigned shift) {
   int64_t sum = 0;
   for (int i = 0; i < n; i++) sum += sa_sat32((int64_t)acc[i] + bias);
-  return sa_activate(sa_requant(sa_sat32(sum), mult, shift), 0, 0, 0);
+  return sa_activate(sa_requant(sa_sat32(sum), mult, shift), ACT_NONE, 0, 0);
 }
 
 static void test_round_shift_hand_picked(void) {
@@ -131,41 +131,41 @@ static void test_saturation_edges(void) {
 }
 
 static void test_activation(void) {
-  CHECK(sa_activate(-5, 0, 0, 0) == -5, "none keeps -5");
-  CHECK(sa_activate(300, 0, 0, 0) == 127, "none saturates 300 to 127");
-  CHECK(sa_activate(-300, 0, 0, 0) == -128, "none saturates -300 to -128");
-  CHECK(sa_activate(-5, 1, 0, 0) == 0, "relu(-5)");
-  CHECK(sa_activate(INT32_MIN, 1, 0, 0) == 0, "relu(INT32_MIN)");
-  CHECK(sa_activate(300, 1, 0, 0) == 127, "relu(300) then sat8");
-  CHECK(sa_activate(50, 2, 0, 96) == 50, "clamp inside");
-  CHECK(sa_activate(200, 2, 0, 96) == 96, "clamp high");
-  CHECK(sa_activate(-300, 2, -20, 96) == -20, "clamp low");
-  CHECK(sa_activate(-20, 2, -20, 96) == -20 && sa_activate(96, 2, -20, 96) == 96, "clamp bounds inclusive");
-  CHECK(sa_activate(5, 2, 7, 7) == 7 && sa_activate(9, 2, 7, 7) == 7, "clamp to one value");
+  CHECK(sa_activate(-5, ACT_NONE, 0, 0) == -5, "none keeps -5");
+  CHECK(sa_activate(300, ACT_NONE, 0, 0) == 127, "none saturates 300 to 127");
+  CHECK(sa_activate(-300, ACT_NONE, 0, 0) == -128, "none saturates -300 to -128");
+  CHECK(sa_activate(-5, ACT_RELU, 0, 0) == 0, "relu(-5)");
+  CHECK(sa_activate(INT32_MIN, ACT_RELU, 0, 0) == 0, "relu(INT32_MIN)");
+  CHECK(sa_activate(300, ACT_RELU, 0, 0) == 127, "relu(300) then sat8");
+  CHECK(sa_activate(50, ACT_CLAMP, 0, 96) == 50, "clamp inside");
+  CHECK(sa_activate(200, ACT_CLAMP, 0, 96) == 96, "clamp high");
+  CHECK(sa_activate(-300, ACT_CLAMP, -20, 96) == -20, "clamp low");
+  CHECK(sa_activate(-20, ACT_CLAMP, -20, 96) == -20 && sa_activate(96, ACT_CLAMP, -20, 96) == 96, "clamp bounds inclusive");
+  CHECK(sa_activate(5, ACT_CLAMP, 7, 7) == 7 && sa_activate(9, ACT_CLAMP, 7, 7) == 7, "clamp to one value");
   check_case("numerics-activation");
 }
 
 // Every example of docs/ISA.md, "Numerics".
 static void test_doc_examples(void) {
   // Requantization, round half up: 976 * 2^20 / 2^25 = 30.5 -> 31.
-  CHECK(sa_post(1000, -24, 1 << 20, 25, 0, 0, 0) == 31, "example requant: %d, want 31",
-        sa_post(1000, -24, 1 << 20, 25, 0, 0, 0));
+  CHECK(sa_post(1000, -24, 1 << 20, 25, ACT_NONE, 0, 0) == 31, "example requant: %d, want 31",
+        sa_post(1000, -24, 1 << 20, 25, ACT_NONE, 0, 0));
   // Negative tie: -30.5 -> -30 (towards +infinity, not away from zero).
-  CHECK(sa_post(-1000, 24, 1 << 20, 25, 0, 0, 0) == -30, "example negative tie: %d, want -30",
-        sa_post(-1000, 24, 1 << 20, 25, 0, 0, 0));
+  CHECK(sa_post(-1000, 24, 1 << 20, 25, ACT_NONE, 0, 0) == -30, "example negative tie: %d, want -30",
+        sa_post(-1000, 24, 1 << 20, 25, ACT_NONE, 0, 0));
   // Bias add saturates: 2147483600 + 100 -> 2147483647; / 2^24 = 127.99999994 -> 128 -> int8 127.
   CHECK(sa_sat32((int64_t)2147483600 + 100) == INT32_MAX, "example bias saturation");
   CHECK(sa_requant(INT32_MAX, 1, 24) == 128, "example bias saturation requant: %d, want 128",
         sa_requant(INT32_MAX, 1, 24));
-  CHECK(sa_post(2147483600, 100, 1, 24, 0, 0, 0) == 127, "example bias saturation result");
+  CHECK(sa_post(2147483600, 100, 1, 24, ACT_NONE, 0, 0) == 127, "example bias saturation result");
   // Activations.
-  CHECK(sa_post(-5000, 0, 1 << 20, 20, 1, 0, 0) == 0, "example relu");
-  CHECK(sa_post(200, 0, 1 << 20, 20, 2, 0, 96) == 96, "example clamp");
-  CHECK(sa_post(300, 0, 1, 0, 1, 0, 0) == 127, "example relu then sat8");
+  CHECK(sa_post(-5000, 0, 1 << 20, 20, ACT_RELU, 0, 0) == 0, "example relu");
+  CHECK(sa_post(200, 0, 1 << 20, 20, ACT_CLAMP, 0, 96) == 96, "example clamp");
+  CHECK(sa_post(300, 0, 1, 0, ACT_RELU, 0, 0) == 127, "example relu then sat8");
   // PARAM shift word 71 (0x47): low 6 bits = 7; 1000 / 128 = 7.8125 -> 8. Word -1 -> 63.
   CHECK((71u & 63u) == 7u && ((uint32_t)-1 & 63u) == 63u, "example shift low bits");
-  CHECK(sa_post(1000, 0, 1, 71u & 63u, 0, 0, 0) == 8, "example param shift: %d, want 8",
-        sa_post(1000, 0, 1, 71u & 63u, 0, 0, 0));
+  CHECK(sa_post(1000, 0, 1, 71u & 63u, ACT_NONE, 0, 0) == 8, "example param shift: %d, want 8",
+        sa_post(1000, 0, 1, 71u & 63u, ACT_NONE, 0, 0));
   // LOAD into ACC: -3 * 5 = -15, round_shift(-15, 1) = -7.5 -> -7.
   CHECK(sa_load_scale(-3, 5, 1) == -7, "example load scale: %d, want -7", sa_load_scale(-3, 5, 1));
   CHECK(sa_load_scale(127, INT32_MAX, 0) == INT32_MAX, "example load scale saturates");
@@ -178,8 +178,8 @@ static void test_doc_examples(void) {
         sa_wrap_add32(2147483000, sa_wrap_mul8(127, 127)));
   // MAX pool of {10, -20, 35, 7}, bias 5, mult 2^30, shift 31 (x0.5): {8, -7, 20, 6} -> 20.
   const int32_t win[4] = {10, -20, 35, 7};
-  CHECK(sa_post(10, 5, 1 << 30, 31, 0, 0, 0) == 8 && sa_post(-20, 5, 1 << 30, 31, 0, 0, 0) == -7 &&
-            sa_post(35, 5, 1 << 30, 31, 0, 0, 0) == 20 && sa_post(7, 5, 1 << 30, 31, 0, 0, 0) == 6,
+  CHECK(sa_post(10, 5, 1 << 30, 31, ACT_NONE, 0, 0) == 8 && sa_post(-20, 5, 1 << 30, 31, ACT_NONE, 0, 0) == -7 &&
+            sa_post(35, 5, 1 << 30, 31, ACT_NONE, 0, 0) == 20 && sa_post(7, 5, 1 << 30, 31, ACT_NONE, 0, 0) == 6,
         "example max pool elements");
   CHECK(pool_max(win, 4, 5, 1 << 30, 31) == 20, "example max pool: %d, want 20", pool_max(win, 4, 5, 1 << 30, 31));
   // Negative multiplier: {-7, 8, -20, -6} -> 8 (not post(max acc) = -20).

@@ -592,18 +592,18 @@ static void put_range(Out *o, FpSpace sp, uint64_t first, uint64_t last) {
   }
 }
 
-char *racecheck_format(const Program *p, const RcReport *r, const char *file, const uint32_t *lines, char *buf,
+char *racecheck_format(const Program *p, const RcReport *r, const char *file, const uint32_t *lines, int warn, char *buf,
                        size_t n) {
   Out o = {buf, n, 0};
   buf[0] = 0;
-  const char *from = isa_unit_names[r->from], *to = isa_unit_names[r->to];
+  const char *from = isa_unit_names[r->from], *to = isa_unit_names[r->to], *sev = warn ? "warning" : "error";
   if (lines && r->insn != RC_NONE) put(&o, "%s:%u: ", file, lines[r->insn]);
   else put(&o, "%s: ", file);
   switch (r->kind) {
   case RC_RACE: {
     static const char *const verb[] = {[RC_RAW] = "reads", [RC_WAR] = "writes", [RC_WAW] = "writes"};
     static const char *const other_verb[] = {[RC_RAW] = "writes", [RC_WAR] = "reads", [RC_WAW] = "writes"};
-    put(&o, "error: race (%s) on ", hazard_name(r->hazard));
+    put(&o, "%s: race (%s) on ", sev, hazard_name(r->hazard));
     put_range(&o, r->space, r->first, r->last);
     put(&o, ": ");
     put_insn(&o, p, r->insn, lines);
@@ -616,9 +616,9 @@ char *racecheck_format(const Program *p, const RcReport *r, const char *file, co
       break;
     case RC_FIX_LATER_PUSH:
       put(&o,
-          "insn %u's pop=%s takes the push of insn %u, which comes before insn %u: the token it pops must come "
-          "from insn %u or a later %s instruction (reorder the pushes, or push from insn %u)",
-          r->insn, from, r->pusher, r->other, r->other, from, r->other);
+          "insn %u's pop=%s takes insn %u's push (the oldest pending on %s->%s), which comes before insn %u: "
+          "the token it takes must come from insn %u or a later %s instruction (e.g. move insn %u before insn %u)",
+          r->insn, from, r->pusher, from, to, r->other, r->other, from, r->other, r->pusher);
       break;
     case RC_FIX_PUSH_POP:
       put(&o, "add push=%s to insn %u and pop=%s to insn %u", to, r->other, from, r->insn);
@@ -633,7 +633,7 @@ char *racecheck_format(const Program *p, const RcReport *r, const char *file, co
     break;
   }
   case RC_POP_UNMATCHED:
-    put(&o, "error: ");
+    put(&o, "%s: ", sev);
     put_insn(&o, p, r->insn, lines);
     if (r->other == RC_NONE)
       put(&o, " pops %s->%s, but no instruction pushes that token: deadlock\n  fix: add push=%s to an earlier %s "
@@ -643,14 +643,14 @@ char *racecheck_format(const Program *p, const RcReport *r, const char *file, co
               "\n  fix: push=%s from a %s instruction before insn %u", from, to, r->other, to, from, r->insn);
     break;
   case RC_PUSH_EARLY:
-    put(&o, "error: ");
+    put(&o, "%s: ", sev);
     put_insn(&o, p, r->insn, lines);
     put(&o, " pushes %s->%s but may end before an earlier %s instruction, so the token does not mean that "
             "the earlier ones are done\n  fix: push from a later LOAD, COMPUTE or STORE instead", from, to, from);
     break;
   case RC_OVERFLOW:
-    put(&o, "error: token channel %s->%s can hold %u tokens, more than tokens.max %u\n  fix: pop=%s sooner, or "
-            "push=%s less often", from, to, r->count, p->arch.token_max, from, to);
+    put(&o, "%s: token channel %s->%s can hold %u tokens, more than tokens.max %u\n  fix: pop=%s sooner, or "
+            "push=%s less often", sev, from, to, r->count, p->arch.token_max, from, to);
     break;
   }
   return buf;
@@ -658,11 +658,11 @@ char *racecheck_format(const Program *p, const RcReport *r, const char *file, co
 
 static int is_race(const RcReport *r) { return r->kind == RC_RACE; }
 
-void racecheck_print(const Program *p, const RcReports *r, const char *file, const uint32_t *lines, FILE *f) {
+void racecheck_print(const Program *p, const RcReports *r, const char *file, const uint32_t *lines, int warn, FILE *f) {
   char buf[1024];
   uint64_t races = 0, tokens = 0;
   for (uint32_t i = 0; i < r->n; i++) {
-    fprintf(f, "%s\n", racecheck_format(p, &r->r[i], file, lines, buf, sizeof buf));
+    fprintf(f, "%s\n", racecheck_format(p, &r->r[i], file, lines, warn, buf, sizeof buf));
     if (is_race(&r->r[i])) races++;
     else tokens++;
   }
@@ -670,6 +670,15 @@ void racecheck_print(const Program *p, const RcReports *r, const char *file, con
   if (r->n || r->dropped)
     fprintf(f, "%s: %llu race%s, %llu token error%s%s\n", file, (unsigned long long)races, races == 1 ? "" : "s",
             (unsigned long long)tokens, tokens == 1 ? "" : "s", r->dropped ? " shown" : "");
+}
+
+const char *racecheck_layer_of(const Program *p, uint32_t insn) {
+  for (uint32_t i = insn + 1; insn != RC_NONE && i-- > 0;)
+    if (prog_op(p, i) == OP_LAYER) {
+      const Insn in = prog_insn(p, i);
+      return (uint64_t)in.f[FLD_LAYER_ID] < p->n_layers ? p->layer_names[in.f[FLD_LAYER_ID]] : NULL;
+    }
+  return NULL;
 }
 
 static void json_str(FILE *f, const char *s) {
@@ -716,7 +725,7 @@ void racecheck_print_json(const Program *p, const RcReports *r, const char *file
     fputs(", \"other\": ", f);
     json_insn(f, p, x->other, lines);
     fputs(", \"message\": ", f);
-    json_str(f, racecheck_format(p, x, file, lines, buf, sizeof buf));
+    json_str(f, racecheck_format(p, x, file, lines, 0, buf, sizeof buf));
     fputc('}', f);
   }
   fprintf(f, "%s], \"dropped\": %llu}\n", r->n ? "\n" : "", (unsigned long long)r->dropped);

@@ -81,12 +81,14 @@ void racecheck_reports_free(RcReports *out);
 // Races and misuse found (kept + dropped).
 static inline uint64_t racecheck_total(const RcReports *r) { return r->n + r->dropped; }
 
-// One report as text without a final newline: "FILE[:LINE]: error: ...\n  fix: ...". lines
-// (may be NULL) maps instruction index to source line. Returns buf.
-char *racecheck_format(const Program *p, const RcReport *r, const char *file, const uint32_t *lines, char *buf,
+// One report as text without a final newline: "FILE[:LINE]: error: ...\n  fix: ..." ("warning:"
+// when warn). lines (may be NULL) maps instruction index to source line. Returns buf.
+char *racecheck_format(const Program *p, const RcReport *r, const char *file, const uint32_t *lines, int warn, char *buf,
                        size_t n);
 // Every report, then a summary line when there are any ("N races, M token errors"), to f.
-void racecheck_print(const Program *p, const RcReports *r, const char *file, const uint32_t *lines, FILE *f);
+void racecheck_print(const Program *p, const RcReports *r, const char *file, const uint32_t *lines, int warn, FILE *f);
+// The name of the layer instruction `insn` belongs to (the last LAYER before it), or NULL.
+const char *racecheck_layer_of(const Program *p, uint32_t insn);
 // The reports as one JSON object (docs/ISA.md "Races").
 void racecheck_print_json(const Program *p, const RcReports *r, const char *file, const uint32_t *lines, FILE *f);
 

@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "../isa/npy.h"
+#include "../isa/racecheck.h"
 #include "energy.h"
 #include "report.h"
 #include "sasim_cli.h"
@@ -170,6 +171,7 @@ static CliStatus run_option(CliParser *cl, RunArgs *a) {
     case RUNOPT_ARCH: a->arch_path = cl->value; break;
     case RUNOPT_INPUT: a->inputs[a->n_inputs++] = cl->value; break;
     case RUNOPT_OUTPUT_DIR: a->outdir = cl->value; break;
+    case RUNOPT_ALLOW_RACES: a->allow_races = 1; break;
     case RUNOPT_FLIP_WRITE_BIT:
       if (count_value(cl, 1, 1000000000ull, &n) != CLI_OPTION) return CLI_ERROR;
       a->flip_write_bit = (int)n;
@@ -222,6 +224,31 @@ int run_args_parse(int argc, char **argv, RunArgs *a) {
   return rc ? rc : 1;   // 1: the help was printed
 }
 
+// The static race check at load (isa/racecheck.h): a program with races or token errors is
+// refused with the reports on stderr (1), or with --allow-races run after a warning (0). A clean
+// program prints nothing.
+static int race_gate(const Program *p, const RunArgs *a) {
+  Diag d;
+  diag_init(&d);
+  RcReports r = {0};
+  if (racecheck_run(p, &r, &d)) {
+    diag_print(&d);
+    return 1;
+  }
+  uint64_t n = racecheck_total(&r);
+  if (n) {
+    racecheck_print(p, &r, a->prog_path, NULL, a->allow_races, stderr);
+    if (a->allow_races)
+      fprintf(stderr, "%s: warning: running a racy program (--allow-races): its results may differ between engines\n",
+              a->prog_path);
+    else
+      fprintf(stderr, "%s: error: refused: the program races (sasim check %s; --allow-races runs it anyway)\n",
+              a->prog_path, a->prog_path);
+  }
+  racecheck_reports_free(&r);
+  return n && !a->allow_races;
+}
+
 static const char *engine_label(const RunArgs *a) {
   if (a->engine == RUN_ENGINE_RTL) return "rtl";
   if (a->engine == RUN_ENGINE_BOTH) return "rtl and detailed in lockstep";
@@ -249,6 +276,10 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
       prog_free(p);
       return cli_fail(&d);
     }
+  }
+  if (race_gate(p, a)) {
+    prog_free(p);
+    return 1;
   }
   Sim *s = sim_new(p, engine ? SIM_DETAILED : a->mode, &d);
   int rc = s ? 0 : -1;

@@ -46,7 +46,7 @@ int randprog_check_races(const Program *p, Diag *d) {
   int rc = 0;
   char buf[1024];
   for (uint32_t i = 0; i < r.n && rc == 0; i++)   // the token bound is randprog_token_bound's
-    if (r.r[i].kind != RC_OVERFLOW) rc = diag_error(d, "%s", racecheck_format(p, &r.r[i], "randprog", NULL, buf, sizeof buf));
+    if (r.r[i].kind != RC_OVERFLOW) rc = diag_error(d, "%s", racecheck_format(p, &r.r[i], "randprog", NULL, 0, buf, sizeof buf));
   if (rc == 0 && r.dropped) rc = diag_error(d, "randprog: error: %llu races", (unsigned long long)r.dropped);
   racecheck_reports_free(&r);
   return rc;
@@ -426,7 +426,7 @@ static int emit(Gen *g, const Insn *in) {
   int rc = rc_tracker_apply(&g->t, g->p->n_insns - 1, &r, g->d);
   if (rc == 0 && r.n) {
     char buf[1024];
-    rc = diag_error(g->d, "randprog: internal error: %s", racecheck_format(g->p, &r.r[0], "randprog", NULL, buf, sizeof buf));
+    rc = diag_error(g->d, "randprog: internal error: %s", racecheck_format(g->p, &r.r[0], "randprog", NULL, 0, buf, sizeof buf));
   }
   racecheck_reports_free(&r);
   return rc;

@@ -4,6 +4,7 @@
 #include "racecheck.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,26 +78,43 @@ static void note_conflict(Visit *vis, int u, int32_t other, int other_wrote, FpS
 }
 
 // n cells of consecutive elements e0.. of space sp: check against (or collect needs from) the
-// accesses recorded, then (V_CHECK) record this one.
+// accesses recorded, then (V_CHECK) record this one. thr[u]: the latest u-instruction known done
+// (INT32_MAX for the instruction's own unit, and for the "no writer" slot 3 of w = -1).
 static void visit_cells(Visit *vis, RcCell *cell, uint64_t n, FpSpace sp, uint64_t e0, int write) {
   const int v = vis->v;
+  int32_t thr[4] = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX};
+  for (int u = 0; u < NUM_UNITS; u++)
+    if (u != v) thr[u] = vis->mode == V_NEED ? -1 : vis->k[u];
+  if (vis->mode == V_NEED) {
+    for (uint64_t i = 0; i < n; i++) {
+      const RcCell *c = &cell[i];
+      if (c->w >= 0 && (c->w >> 2) > thr[c->w & 3]) note_conflict(vis, c->w & 3, c->w >> 2, 1, sp, e0 + i, write);
+      if (write)
+        for (int u = 0; u < NUM_UNITS; u++)
+          if (c->r[u] > thr[u]) note_conflict(vis, u, c->r[u], 0, sp, e0 + i, write);
+    }
+    return;
+  }
+  const int32_t x = vis->x, w_new = x * 4 + v;
+  if (!write) {
+    for (uint64_t i = 0; i < n; i++) {
+      RcCell *c = &cell[i];
+      if ((c->w >> 2) > thr[c->w & 3]) note_conflict(vis, c->w & 3, c->w >> 2, 1, sp, e0 + i, 0);
+      c->r[v] = x;   // x is the latest instruction so far
+    }
+    return;
+  }
   for (uint64_t i = 0; i < n; i++) {
     RcCell *c = &cell[i];
-    if (c->w >= 0 && (c->w & 3) != v) {
-      int32_t other = c->w >> 2;
-      if (vis->mode == V_NEED || other > vis->k[c->w & 3]) note_conflict(vis, c->w & 3, other, 1, sp, e0 + i, write);
-    }
-    if (write)
+    int bad = (c->w >> 2) > thr[c->w & 3];
+    for (int u = 0; u < NUM_UNITS; u++) bad |= c->r[u] > thr[u];
+    if (bad) {
+      if ((c->w >> 2) > thr[c->w & 3]) note_conflict(vis, c->w & 3, c->w >> 2, 1, sp, e0 + i, 1);
       for (int u = 0; u < NUM_UNITS; u++)
-        if (u != v && c->r[u] >= 0 && (vis->mode == V_NEED || c->r[u] > vis->k[u]))
-          note_conflict(vis, u, c->r[u], 0, sp, e0 + i, write);
-    if (vis->mode == V_NEED) continue;
-    if (write) {
-      c->w = vis->x * 4 + v;
-      for (int u = 0; u < NUM_UNITS; u++) c->r[u] = -1;
-    } else if (vis->x > c->r[v]) {
-      c->r[v] = vis->x;
+        if (c->r[u] > thr[u]) note_conflict(vis, u, c->r[u], 0, sp, e0 + i, 1);
     }
+    c->w = w_new;
+    for (int u = 0; u < NUM_UNITS; u++) c->r[u] = -1;
   }
 }
 
@@ -183,7 +201,8 @@ static int runs_push(Run **r, uint64_t *n, uint64_t *cap, uint64_t first, uint64
   return 0;
 }
 
-// The DRAM bytes some instruction of p writes, as sorted disjoint spans.
+// The DRAM bytes some instruction of p may write (the bounding range of each write), as sorted
+// disjoint spans.
 static int collect_written(RcTracker *t) {
   const Program *p = t->p;
   Run *r = NULL;
@@ -199,10 +218,8 @@ static int collect_written(RcTracker *t) {
     fp_insn(t->a, &st, &in, &fp);
     for (unsigned k = 0; k < fp.n && rc == 0; k++) {
       if (fp.a[k].space != FP_DRAM || !fp.a[k].write) continue;
-      FpIter it;
-      FpRange run;
-      for (fp_iter_start(&it, &fp.a[k]); rc == 0 && fp_iter_next(&it, &run);)
-        rc = runs_push(&r, &n, &cap, run.first, run.end);
+      FpRange b = fp_bounds(&fp.a[k]);   // a superset: tracking a byte nobody writes costs only memory
+      rc = runs_push(&r, &n, &cap, b.first, b.end);
     }
     switch (in.op) {   // only configuration instructions change st
     case OP_CFG_LOAD:
@@ -371,9 +388,8 @@ static void add_report(RcReports *out, const RcReport *r) {
 
 int rc_tracker_apply(RcTracker *t, uint32_t x, RcReports *out, Diag *d) {
   const Insn insn = prog_insn(t->p, x), *in = &insn;
-  char where[64];
-  snprintf(where, sizeof where, "racecheck: insn %u", x);
-  if (prog_check_insn(t->p, &t->st, in, where, d)) return -1;   // also the registers it sets
+  if (prog_check_insn(t->p, &t->st, in, "racecheck", d))   // also sets the registers
+    return diag_error(d, "racecheck: error: insn %u is illegal (the program must pass prog_check first)", x);
   if (t->n_info == t->cap_info) {
     uint32_t nc = t->cap_info ? 2 * t->cap_info : 64;
     RcInsnInfo *ni = realloc(t->info, nc * sizeof *ni);

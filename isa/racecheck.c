@@ -516,7 +516,7 @@ static int token_bounds(const Program *p, uint32_t bound[NUM_UNITS * NUM_UNITS])
       uint32_t q = p->arch.queue_depth[v], pops = 0, b = 0;
       for (uint32_t j = 0; j <= ne; j++) {
         uint32_t limit = j + q < ne ? entries[j + q] : n;
-        uint32_t count = pushes[limit] - pops;
+        uint32_t count = pushes[limit] > pops ? pushes[limit] - pops : 0;   // more pops: unmatched, reported apart
         if (count > b) b = count;
         if (j < ne && ((pop[entries[j]] >> u) & 1)) pops++;
       }
@@ -633,8 +633,9 @@ char *racecheck_format(const Program *p, const RcReport *r, const char *file, co
     case RC_FIX_LATER_PUSH:
       put(&o,
           "insn %u's pop=%s takes insn %u's push (the oldest pending on %s->%s), which comes before insn %u: "
-          "the token it takes must come from insn %u or a later %s instruction (e.g. move insn %u before insn %u)",
-          r->insn, from, r->pusher, from, to, r->other, r->other, from, r->other, r->pusher);
+          "reorder the %s->%s pushes (or the instructions that make them) so that the one insn %u takes comes "
+          "from insn %u or later",
+          r->insn, from, r->pusher, from, to, r->other, from, to, r->insn, r->other);
       break;
     case RC_FIX_PUSH_POP:
       put(&o, "add push=%s to insn %u and pop=%s to insn %u", to, r->other, from, r->insn);

@@ -2,6 +2,7 @@
 ; the other order. PRELOAD pops the first load->compute token, which is the SPAD load's, not the
 ; WBUF load's: nothing orders the WBUF load before the PRELOAD that reads its rows (RAW on WBUF).
 ; `sasim check` reports it; `sasim run` refuses it; the fix is to swap the two LOADs.
+; expect: race RAW WBUF 0..2 insn=5 other=4 fix=later_push
 ;
 ;   C[2,2] (int32) = A[2,3] x B[3,2],  A = [[1,2,3],[4,5,6]]  B = [[1,-1],[1,0],[-1,0]]
 .arch "../../workloads/arch/tiny.json"

@@ -1,5 +1,6 @@
 ; racy_no_pop.s -- issue 14's second example: the COMPUTE lacks pop=load, so nothing orders the
 ; SPAD load before the COMPUTE that reads its rows (RAW on SPAD). Fix: pop=load on the COMPUTE.
+; expect: race RAW SPAD 0..1 insn=6 other=4 fix=add_pop
 .arch "../../workloads/arch/tiny.json"
 .layer gemm
 .tensor A dtype=int8  shape=[2,3] addr=0x100 role=input data=[1,2,3, 4,5,6]

@@ -34,5 +34,8 @@ int asm_assemble_file_opts(const char *path, const AsmOptions *opt, Program **ou
 // Text of p: .arch, .layer, .tensor (without data), .data/.bytes, then every instruction with all
 // the fields of its format. Returns a malloc'd NUL-terminated string, or NULL on out of memory.
 char *asm_disassemble(const Program *p);
+// One instruction as the disassembler prints it ("COMPUTE src=0 acc_addr=0 ..."), into out
+// (truncated to n bytes; "" when out of memory). Returns out.
+char *asm_insn_text(const Insn *in, char *out, size_t n);
 
 #endif

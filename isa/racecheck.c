@@ -623,9 +623,10 @@ char *racecheck_format(const Program *p, const RcReport *r, const char *file, co
     put_range(&o, r->space, r->first, r->last);
     put(&o, ": ");
     put_insn(&o, p, r->insn, lines);
-    put(&o, " %s them and ", verb[r->hazard]);
+    const char *them = r->first == r->last ? "it" : "them";
+    put(&o, " %s %s and ", verb[r->hazard], them);
     put_insn(&o, p, r->other, lines);
-    put(&o, " %s them, with no token chain ordering the two\n  fix: ", other_verb[r->hazard]);
+    put(&o, " %s %s, with no token chain ordering the two\n  fix: ", other_verb[r->hazard], them);
     switch (r->fix) {
     case RC_FIX_ADD_POP:
       put(&o, "add pop=%s to insn %u (it takes the push=%s of insn %u)", from, r->insn, to, r->pusher);

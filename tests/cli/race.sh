@@ -89,3 +89,15 @@ if [ -x "$SACC" ]; then
   done
   if [ -z "$bad" ]; then pass compiled-nets-clean; else fail compiled-nets-clean "$bad"; fi
 fi
+
+# Runtime errors name the program and the instruction (index as sasim disasm counts, its text).
+$SASIM asm tests/race/racy_unmatched_pop.s -o "$T/dl.bin" >/dev/null 2>&1
+for m in fast detailed; do
+  $SASIM run "$T/dl.bin" --allow-races --mode $m >"$T/dl.out" 2>"$T/dl.err"; rc=$?
+  if [ $rc -eq 1 ] && grep -q "^$T/dl.bin: error: deadlock at cycle [0-9]*: store waits at insn 8 (STORE)" "$T/dl.err" &&
+     grep -q "^$T/dl.bin: insn 8: note: STORE pop=load|compute push=- raw32=1 " "$T/dl.err"; then
+    pass "deadlock-names-program-and-insn-$m"
+  else
+    fail "deadlock-names-program-and-insn-$m" "exit $rc: $(tail -c 400 "$T/dl.err")"
+  fi
+done

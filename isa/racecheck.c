@@ -77,57 +77,69 @@ static void note_conflict(Visit *vis, int u, int32_t other, int other_wrote, FpS
   vis->c[vis->n_c++] = (Conflict){other, sp, h, e, e};
 }
 
-// n cells of consecutive elements e0.. of space sp: check against (or collect needs from) the
-// accesses recorded, then (V_CHECK) record this one. thr[u]: the latest u-instruction known done
-// (INT32_MAX for the instruction's own unit, and for the "no writer" slot 3 of w = -1).
-static void visit_cells(Visit *vis, RcCell *cell, uint64_t n, FpSpace sp, uint64_t e0, int write) {
-  const int v = vis->v;
-  int32_t thr[4] = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX};
-  for (int u = 0; u < NUM_UNITS; u++)
-    if (u != v) thr[u] = vis->mode == V_NEED ? -1 : vis->k[u];
-  if (vis->mode == V_NEED) {
-    for (uint64_t i = 0; i < n; i++) {
-      const RcCell *c = &cell[i];
-      if (c->w >= 0 && (c->w >> 2) > thr[c->w & 3]) note_conflict(vis, c->w & 3, c->w >> 2, 1, sp, e0 + i, write);
-      if (write)
-        for (int u = 0; u < NUM_UNITS; u++)
-          if (c->r[u] > thr[u]) note_conflict(vis, u, c->r[u], 0, sp, e0 + i, write);
-    }
-    return;
-  }
-  const int32_t x = vis->x, w_new = x * 4 + v;
-  if (!write) {
-    for (uint64_t i = 0; i < n; i++) {
-      RcCell *c = &cell[i];
-      if ((c->w >> 2) > thr[c->w & 3]) note_conflict(vis, c->w & 3, c->w >> 2, 1, sp, e0 + i, 0);
-      c->r[v] = x;   // x is the latest instruction so far
-    }
-    return;
-  }
+// The slow path of visit_cells: every cell of the run, one by one.
+static void note_cells(Visit *vis, const RcCells *c, uint64_t off, uint64_t n, const int32_t thr[4], FpSpace sp,
+                       uint64_t e0, int write) {
   for (uint64_t i = 0; i < n; i++) {
-    RcCell *c = &cell[i];
-    int bad = (c->w >> 2) > thr[c->w & 3];
-    for (int u = 0; u < NUM_UNITS; u++) bad |= c->r[u] > thr[u];
-    if (bad) {
-      if ((c->w >> 2) > thr[c->w & 3]) note_conflict(vis, c->w & 3, c->w >> 2, 1, sp, e0 + i, 1);
+    int32_t w = c->w[off + i];
+    if ((w >> 2) > thr[w & 3]) note_conflict(vis, w & 3, w >> 2, 1, sp, e0 + i, write);
+    if (write)
       for (int u = 0; u < NUM_UNITS; u++)
-        if (c->r[u] > thr[u]) note_conflict(vis, u, c->r[u], 0, sp, e0 + i, 1);
-    }
-    c->w = w_new;
-    for (int u = 0; u < NUM_UNITS; u++) c->r[u] = -1;
+        if (c->r[u][off + i] > thr[u]) note_conflict(vis, u, c->r[u][off + i], 0, sp, e0 + i, write);
   }
 }
 
-static RcCell *dram_page(RcTracker *t, uint64_t pg) {
-  if (!t->page[pg]) {
-    t->page[pg] = malloc(PAGE_CELLS * sizeof(RcCell));
-    if (!t->page[pg]) {
-      t->oom = 1;
-      return NULL;
+static int32_t max_of(const int32_t *a, uint64_t n) {   // a loop the compiler vectorizes
+  int32_t m = INT32_MIN;
+  for (uint64_t i = 0; i < n; i++) m = a[i] > m ? a[i] : m;
+  return m;
+}
+
+static void fill(int32_t *a, uint64_t n, int32_t v) {
+  for (uint64_t i = 0; i < n; i++) a[i] = v;
+}
+
+// Cells [off, off + n) of c, elements e0.. of space sp: check the access against (or collect
+// needs from) the accesses recorded, then (V_CHECK) record it. thr[u]: the latest u-instruction
+// known done (INT32_MAX for the instruction's own unit, and for slot 3, the unit of w = -1). The
+// whole run is first compared through maxima; cells are looked at one by one only when some
+// maximum passes a threshold.
+static void visit_cells(Visit *vis, RcCells *c, uint64_t off, uint64_t n, FpSpace sp, uint64_t e0, int write) {
+  const int v = vis->v;
+  int32_t thr[4] = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX}, thr_min = INT32_MAX;
+  for (int u = 0; u < NUM_UNITS; u++)
+    if (u != v) {
+      thr[u] = vis->mode == V_NEED ? -1 : vis->k[u];
+      if (thr[u] < thr_min) thr_min = thr[u];
     }
-    memset(t->page[pg], 0xff, PAGE_CELLS * sizeof(RcCell));   // all -1
+  int slow = (max_of(c->w + off, n) >> 2) > thr_min;
+  for (int u = 0; write && u < NUM_UNITS && !slow; u++) slow = max_of(c->r[u] + off, n) > thr[u];
+  if (slow) note_cells(vis, c, off, n, thr, sp, e0, write);
+  if (vis->mode == V_NEED) return;
+  if (write) {
+    fill(c->w + off, n, vis->x * 4 + v);
+    for (int u = 0; u < NUM_UNITS; u++) fill(c->r[u] + off, n, -1);
+  } else {
+    fill(c->r[v] + off, n, vis->x);   // x is the latest instruction so far
   }
-  return t->page[pg];
+}
+
+// Allocates the arrays of n cells, all -1. Returns -1 when out of memory.
+static int cells_alloc(RcCells *c, uint64_t n) {
+  int32_t *b = malloc((size_t)(n ? n : 1) * (1 + NUM_UNITS) * sizeof *b);
+  if (!b) return -1;
+  memset(b, 0xff, (size_t)n * (1 + NUM_UNITS) * sizeof *b);
+  c->w = b;
+  for (int u = 0; u < NUM_UNITS; u++) c->r[u] = b + (size_t)n * (1 + (size_t)u);
+  return 0;
+}
+
+static RcCells *dram_page(RcTracker *t, uint64_t pg) {
+  if (!t->page[pg].w && cells_alloc(&t->page[pg], PAGE_CELLS)) {
+    t->oom = 1;
+    return NULL;
+  }
+  return &t->page[pg];
 }
 
 // The first tracked span that ends after byte a.
@@ -143,7 +155,7 @@ static uint32_t span_find(const RcTracker *t, uint64_t a) {
 
 static void visit_range(RcTracker *t, Visit *vis, FpSpace sp, uint64_t first, uint64_t end, int write) {
   if (sp != FP_DRAM) {
-    visit_cells(vis, t->mem[sp] + first, end - first, sp, first, write);
+    visit_cells(vis, &t->mem[sp], first, end - first, sp, first, write);
     return;
   }
   for (uint32_t s = span_find(t, first); s < t->n_span && t->span[s].first < end; s++) {
@@ -153,9 +165,9 @@ static void visit_range(RcTracker *t, Visit *vis, FpSpace sp, uint64_t first, ui
       uint64_t dense = t->span[s].dense + (a - t->span[s].first);
       uint64_t off = dense % PAGE_CELLS, n = PAGE_CELLS - off;
       if (n > b - a) n = b - a;
-      RcCell *pg = dram_page(t, dense / PAGE_CELLS);
+      RcCells *pg = dram_page(t, dense / PAGE_CELLS);
       if (!pg) return;
-      visit_cells(vis, pg + off, n, sp, a, write);
+      visit_cells(vis, pg, off, n, sp, a, write);
       a += n;
     }
   }
@@ -280,9 +292,7 @@ int rc_tracker_init(RcTracker *t, const Program *p, uint32_t max_insns, int all_
   t->last_compute = -1;
   for (int sp = 0; sp < FP_DRAM; sp++) {
     uint64_t n = fp_space_size(t->a, (FpSpace)sp);
-    t->mem[sp] = malloc((size_t)(n ? n : 1) * sizeof(RcCell));
-    if (!t->mem[sp]) return -1;
-    memset(t->mem[sp], 0xff, (size_t)n * sizeof(RcCell));   // all -1
+    if (cells_alloc(&t->mem[sp], n)) return -1;
   }
   if (all_dram) {
     t->span = malloc(sizeof *t->span);
@@ -304,8 +314,8 @@ int rc_tracker_init(RcTracker *t, const Program *p, uint32_t max_insns, int all_
 }
 
 void rc_tracker_free(RcTracker *t) {
-  for (int sp = 0; sp < FP_DRAM; sp++) free(t->mem[sp]);
-  for (uint64_t i = 0; t->page && i < t->n_pages; i++) free(t->page[i]);
+  for (int sp = 0; sp < FP_DRAM; sp++) free(t->mem[sp].w);
+  for (uint64_t i = 0; t->page && i < t->n_pages; i++) free(t->page[i].w);
   free(t->page);
   free(t->span);
   for (int u = 0; u < NUM_UNITS; u++) {

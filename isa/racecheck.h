@@ -99,11 +99,14 @@ uint32_t racecheck_token_bound(const Program *p);
 
 // ---- The incremental tracker (for the test generator, which places tokens as it goes) ----
 
+// The access records of consecutive rows (bytes), one array per kind so that a run is checked
+// and recorded with whole-array loops: w[i], the last writer (index * 4 + unit, or -1); r[u][i],
+// unit u's last reader since that write (or -1). All arrays live in one allocation, at w.
 typedef struct {
-  int32_t w;                 // last writer: index * 4 + unit, or -1
-  int32_t r[NUM_UNITS];      // per unit, the last reader since that write, or -1
-} RcCell;
-_Static_assert(NUM_UNITS <= 4, "RcCell.w keeps the writer's unit in its low 2 bits");
+  int32_t *w;
+  int32_t *r[NUM_UNITS];
+} RcCells;
+_Static_assert(NUM_UNITS <= 3, "RcCells.w keeps the writer's unit in its low 2 bits, 3 meaning none");
 
 typedef struct {
   int32_t k[NUM_UNITS];      // knowledge of the instruction's unit once it has popped
@@ -125,10 +128,10 @@ typedef struct {
 typedef struct {
   const Program *p;
   const Arch *a;
-  RcCell *mem[FP_DRAM];      // on-chip rows, per space
+  RcCells mem[FP_DRAM];      // on-chip rows, per space
   RcSpan *span;              // tracked DRAM bytes, ascending, disjoint
   uint32_t n_span;
-  RcCell **page;             // their cells, allocated a page at a time
+  RcCells *page;             // their cells, allocated a page at a time
   uint64_t n_pages;
   int32_t K[NUM_UNITS][NUM_UNITS];   // K[v][u]
   RcChan ch[NUM_UNITS][NUM_UNITS];   // ch[from][to]

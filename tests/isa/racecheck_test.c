@@ -127,7 +127,7 @@ static void check_expected(const char *path) {
   prog_free(p);
 }
 
-static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int name_cmp(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
 
 // The .s files of dir, sorted (at most 64).
 static int list_s(const char *dir, char names[64][256]) {
@@ -135,15 +135,15 @@ static int list_s(const char *dir, char names[64][256]) {
   int n = 0;
   for (struct dirent *e; dd && (e = readdir(dd)) && n < 64;) {
     size_t l = strlen(e->d_name);
-    if (l > 2 && !strcmp(e->d_name + l - 2, ".s")) snprintf(names[n++], 256, "%s/%s", dir, e->d_name);
+    if (l > 2 && !strcmp(e->d_name + l - 2, ".s") && strlen(dir) + l + 2 <= 256) {
+      memcpy(names[n], dir, strlen(dir));
+      names[n][strlen(dir)] = '/';
+      memcpy(names[n] + strlen(dir) + 1, e->d_name, l + 1);
+      n++;
+    }
   }
   if (dd) closedir(dd);
-  char *ptr[64];
-  for (int i = 0; i < n; i++) ptr[i] = names[i];
-  qsort(ptr, (size_t)n, sizeof ptr[0], name_cmp);
-  static char sorted[64][256];
-  for (int i = 0; i < n; i++) memcpy(sorted[i], ptr[i], 256);
-  memcpy(names, sorted, sizeof sorted[0] * (size_t)n);
+  qsort(names, (size_t)n, sizeof names[0], name_cmp);
   return n;
 }
 

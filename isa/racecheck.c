@@ -508,10 +508,10 @@ static int token_bounds(const Program *p, uint32_t bound[NUM_UNITS * NUM_UNITS])
   uint32_t *pushes = malloc((size_t)(n + 1) * sizeof *pushes);   // pushes[i]: pushes u->v in insns [0, i)
   int rc = unit && push && pop && entries && pushes ? 0 : -1;
   for (uint32_t i = 0; rc == 0 && i < n; i++) {
-    const Insn in = prog_insn(p, i);
-    unit[i] = (uint8_t)isa_ops[in.op].unit;
-    push[i] = isa_has_field(in.op, FLD_PUSH) ? (uint8_t)in.f[FLD_PUSH] : 0;
-    pop[i] = isa_has_field(in.op, FLD_POP) ? (uint8_t)in.f[FLD_POP] : 0;
+    Opcode op = prog_op(p, i);   // two fields: no need to decode the others
+    unit[i] = (uint8_t)isa_ops[op].unit;
+    push[i] = isa_has_field(op, FLD_PUSH) ? (uint8_t)isa_word_field(&p->code[i], FLD_PUSH) : 0;
+    pop[i] = isa_has_field(op, FLD_POP) ? (uint8_t)isa_word_field(&p->code[i], FLD_POP) : 0;
   }
   for (int u = 0; rc == 0 && u < NUM_UNITS; u++)
     for (int v = 0; v < NUM_UNITS; v++) {

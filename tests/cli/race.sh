@@ -101,3 +101,10 @@ for m in fast detailed; do
     fail "deadlock-names-program-and-insn-$m" "exit $rc: $(tail -c 400 "$T/dl.err")"
   fi
 done
+
+# The RTL engines share sasim run's loader: they refuse too (where the model is built).
+if [ -x "$B/bin/sasim-rtl" ]; then
+  for e in rtl both; do
+    expect "run-refuses-engine-$e" 1 'error: refused: the program races' -- $SASIM run "$T/np.bin" --engine $e
+  done
+fi

@@ -213,6 +213,31 @@ static int runs_push(Run **r, uint64_t *n, uint64_t *cap, uint64_t first, uint64
   return 0;
 }
 
+// The configuration registers after `in`, as prog_check tracks them. trusted: p passed
+// prog_check, so only the instructions that set registers are looked at; else every instruction
+// is checked (the generator's candidates). Returns 0, or -1 with a message (illegal).
+static int update_registers(const Program *p, ProgCheckState *st, const Insn *in, int trusted, Diag *d) {
+  if (!trusted) return prog_check_insn(p, st, in, "racecheck", d);
+  switch (in->op) {
+  case OP_CFG_LOAD:
+  case OP_CFG_STORE:
+  case OP_CFG_POOL:
+    return prog_check_insn(p, st, in, "racecheck", d);
+  case OP_PRELOAD:
+    st->seen_preload = 1;
+    return 0;
+  case OP_LOAD:        /* sets no register */
+  case OP_COMPUTE:     /* sets no register */
+  case OP_COMPUTE_OS:  /* sets no register */
+  case OP_COMPUTE_IS:  /* sets no register */
+  case OP_STORE:       /* sets no register */
+  case OP_LAYER:       /* sets no register */
+  case OP_HALT:        /* sets no register */
+    return 0;
+  }
+  return 0;
+}
+
 // The DRAM bytes some instruction of p may write (the bounding range of each write), as sorted
 // disjoint spans.
 static int collect_written(RcTracker *t) {
@@ -233,24 +258,7 @@ static int collect_written(RcTracker *t) {
       FpRange b = fp_bounds(&fp.a[k]);   // a superset: tracking a byte nobody writes costs only memory
       rc = runs_push(&r, &n, &cap, b.first, b.end);
     }
-    switch (in.op) {   // only configuration instructions change st
-    case OP_CFG_LOAD:
-    case OP_CFG_STORE:
-    case OP_CFG_POOL:
-      if (prog_check_insn(p, &st, &in, "racecheck", &quiet)) rc = -1;
-      break;
-    case OP_PRELOAD:
-      st.seen_preload = 1;
-      break;
-    case OP_LOAD:        /* sets no register */
-    case OP_COMPUTE:     /* sets no register */
-    case OP_COMPUTE_OS:  /* sets no register */
-    case OP_COMPUTE_IS:  /* sets no register */
-    case OP_STORE:       /* sets no register */
-    case OP_LAYER:       /* sets no register */
-    case OP_HALT:        /* sets no register */
-      break;
-    }
+    if (update_registers(p, &st, &in, 1, &quiet)) rc = -1;
   }
   if (rc == 0 && n) {
     qsort(r, n, sizeof *r, run_cmp);
@@ -398,7 +406,7 @@ static void add_report(RcReports *out, const RcReport *r) {
 
 int rc_tracker_apply(RcTracker *t, uint32_t x, RcReports *out, Diag *d) {
   const Insn insn = prog_insn(t->p, x), *in = &insn;
-  if (prog_check_insn(t->p, &t->st, in, "racecheck", d))   // also sets the registers
+  if (update_registers(t->p, &t->st, in, t->trusted, d))
     return diag_error(d, "racecheck: error: insn %u is illegal (the program must pass prog_check first)", x);
   if (t->n_info == t->cap_info) {
     uint32_t nc = t->cap_info ? 2 * t->cap_info : 64;
@@ -554,6 +562,7 @@ int racecheck_run(const Program *p, RcReports *out, Diag *d) {
   out->dropped = 0;
   RcTracker t;
   int rc = rc_tracker_init(&t, p, p->n_insns, 0, 0) ? diag_error(d, "racecheck: error: out of memory") : 0;
+  t.trusted = 1;   // racecheck_run's precondition
   for (uint32_t x = 0; rc == 0 && x < p->n_insns; x++) rc = rc_tracker_apply(&t, x, out, d);
   for (uint32_t i = 0; rc == 0 && i < out->n; i++) {   // the push an unmatched pop would take, if any
     RcReport *r = &out->r[i];

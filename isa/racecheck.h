@@ -74,7 +74,8 @@ typedef struct {
 
 #define RC_MAX_PER_INSN 8
 
-// Checks p (which must have passed prog_check). Returns 0 and fills *out (out->max set by the
+// Checks p, which must have passed prog_check (the loader and the compiler run it): only the
+// configuration registers are tracked, fields and ranges are not checked again. Returns 0 and fills *out (out->max set by the
 // caller or 0), or -1 with a message in d (out of memory). Free out with racecheck_reports_free.
 int racecheck_run(const Program *p, RcReports *out, Diag *d);
 void racecheck_reports_free(RcReports *out);
@@ -144,6 +145,7 @@ typedef struct {
   int compute_since_preload;
   ProgCheckState st;         // configuration registers, as prog_check tracks them
   int oom;
+  int trusted;               // the program passed prog_check: only track the registers, do not re-check
 } RcTracker;
 
 // max_insns: instructions that will be analysed at most. all_dram: track every DRAM byte (the

@@ -42,7 +42,7 @@ static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 int randprog_check_races(const Program *p, Diag *d) {
   RcReports r = {0};
-  if (racecheck_run(p, &r, d)) return -1;
+  if (prog_check(p, "randprog", d) || racecheck_run(p, &r, d)) return -1;   // racecheck_run trusts its input
   int rc = 0;
   char buf[1024];
   for (uint32_t i = 0; i < r.n && rc == 0; i++)   // the token bound is randprog_token_bound's

@@ -164,11 +164,9 @@ static void chain_shift(Det *m) {
   int8_t *w = m->s->bank[cu->chain_bank];
   memmove(w + C, w, (size_t)(R - 1) * C);
   LayerStats *ls = det_layer(m, cu->chain_insn);
-  m->s->stats.preload_shifts++;
   ls->preload_shifts++;
   uint32_t j = R - 1 - cu->chain_step;   // weight row entering now: SRC + j
   if (j < cu->chain_rows) {
-    m->s->stats.mem_reads[MEM_ST_WBUF]++;
     ls->mem_reads[MEM_ST_WBUF]++;
     if (cu->chain_src + j < m->a->wbuf_rows)
       memcpy(w, m->s->wbuf + (cu->chain_src + j) * C, C);
@@ -196,10 +194,9 @@ static int stream_read(Det *m, PeReg *in) {
     memcpy(cu->in_row, m->s->spad + row * R, R);
   else
     memset(cu->in_row, 0, R);
-  m->s->stats.mem_reads[MEM_ST_SPAD]++;
   LayerStats *ls = det_layer(m, cu->st_insn);
   ls->mem_reads[MEM_ST_SPAD]++;
-  ls->pe_cycles += (uint64_t)R * m->a->cols;   // the slots this row will use (pe_step counts the total)
+  ls->pe_cycles += (uint64_t)R * m->a->cols;   // the slots this row will use (pe_step counts the slots, a check)
   uint32_t tag = cu->tag_next++ & cu->tag_mask, C = m->a->cols, mm = cu->st_m;
   cu->rowtag[tag] = (RowTag){.insn = cu->st_insn,
                              .acc_row = cu->st_transposed ? cu->st_acc + (mm / C) * cu->st_astride : cu->st_acc + mm,
@@ -254,10 +251,8 @@ static int acc_write(Det *m) {
     // touches COLS rows per column block, counted at the block's first row.
     if (rt->transposed ? rt->block_first : c == 0) {
       LayerStats *ls = det_layer(m, rt->insn);
-      m->s->stats.mem_writes[MEM_ST_ACC]++;
       ls->mem_writes[MEM_ST_ACC]++;
       if (rt->accum) {
-        m->s->stats.mem_reads[MEM_ST_ACC]++;
         ls->mem_reads[MEM_ST_ACC]++;
       }
     }
@@ -295,18 +290,14 @@ static int pe_step(Det *m, const PeReg *in) {
       if (r < cu->bank_k[x.bank] && c < cu->rowtag[x.tag].cols) {
         if (tag != x.tag && macs) {
           det_layer(m, cu->rowtag[tag].insn)->macs += macs;
-          m->s->stats.macs += macs;
           macs = 0;
         }
         tag = x.tag;
         macs++;
       }
     }
-  if (macs) {
-    det_layer(m, cu->rowtag[tag].insn)->macs += macs;
-    m->s->stats.macs += macs;
-  }
-  m->s->stats.pe_cycles += slots;
+  if (macs) det_layer(m, cu->rowtag[tag].insn)->macs += macs;
+  m->pe_slots += slots;
   return live;
 }
 

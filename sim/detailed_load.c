@@ -126,10 +126,6 @@ static void write_byte(Det *m, const LoadBeat *b, uint32_t pos, uint8_t v) {
   }
 }
 
-static MemStatId mem_stat(int mem) {
-  return mem == MEM_SPAD ? MEM_ST_SPAD : mem == MEM_WBUF ? MEM_ST_WBUF : mem == MEM_ACC ? MEM_ST_ACC : MEM_ST_PARAM;
-}
-
 // A transposed beat lands down WBUF column b->col: byte k of the LOAD row into row b->row + k.
 // Nothing is zeroed; the rows it touches count once per block of C LOAD rows (TIMING §10).
 static void beat_land_transposed(Det *m, const LoadBeat *b, const uint8_t *data) {
@@ -141,13 +137,10 @@ static void beat_land_transposed(Det *m, const LoadBeat *b, const uint8_t *data)
     if (row < m->a->wbuf_rows) m->s->wbuf[row * C + b->col] = (int8_t)data[x];
   }
   if (!b->last_of_row) return;
-  SimStats *st = &m->s->stats;
   LayerStats *ls = det_layer(m, b->insn);
   if (b->block_first) {
-    st->mem_writes[MEM_ST_WBUF] += b->row_bytes;
     ls->mem_writes[MEM_ST_WBUF] += b->row_bytes;
   }
-  st->dram_read_bytes += b->row_bytes;
   ls->dram_read_bytes += b->row_bytes;
 }
 
@@ -173,15 +166,11 @@ static void beat_land(Det *m, const LoadBeat *b, const uint8_t *data) {
     }
   }
   if (!b->last_of_row) return;
-  SimStats *st = &m->s->stats;
   LayerStats *ls = det_layer(m, b->insn);
-  st->mem_writes[mem_stat(b->mem)]++;
-  ls->mem_writes[mem_stat(b->mem)]++;
+  ls->mem_writes[sim_mem_stat(b->mem)]++;
   if (b->mem == MEM_ACC && b->accum) {
-    st->mem_reads[MEM_ST_ACC]++;
     ls->mem_reads[MEM_ST_ACC]++;
   }
-  st->dram_read_bytes += b->row_bytes;
   ls->dram_read_bytes += b->row_bytes;
 }
 
@@ -238,7 +227,6 @@ void det_load_update(Det *m, const DramResp *resp, int accepted) {
       .mult = L->ld_mult,
       .shift = L->ld_shift,
   };
-  m->s->stats.dram_read_beats++;
   det_layer(m, L->insn)->dram_read_beats++;
   if (!generator_advance(m)) {
     L->issuing = 0;

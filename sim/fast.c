@@ -12,6 +12,7 @@
 
 #include "../isa/numerics.h"
 #include "sim_internal.h"
+#include "stats.h"
 
 #define NEVER UINT64_MAX
 
@@ -274,19 +275,14 @@ static int exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
     }
   }
   commit_rows(f, in, f->tile, rows, width, nbytes);
-  SimStats *st = &s->stats;
-  MemStatId m = mem == MEM_SPAD ? MEM_ST_SPAD : mem == MEM_WBUF ? MEM_ST_WBUF : mem == MEM_ACC ? MEM_ST_ACC : MEM_ST_PARAM;
+  MemStatId m = sim_mem_stat(mem);
   // A transposed LOAD touches NSEG*SEGLEN WBUF rows per block of C LOAD rows (TIMING §10).
   uint64_t written = in->f[FLD_TRANSPOSE] ? sim_transposed_load_rows(a, in) : rows;
-  st->mem_writes[m] += written;
   ls->mem_writes[m] += written;
   if (mem == MEM_ACC && in->f[FLD_ACCUM]) {
-    st->mem_reads[MEM_ST_ACC] += rows;
     ls->mem_reads[MEM_ST_ACC] += rows;
   }
-  st->dram_read_beats += beats;
   ls->dram_read_beats += beats;
-  st->dram_read_bytes += rows * nbytes;
   ls->dram_read_bytes += rows * nbytes;
   t->stall = stall;
   t->ready = f->rd.last + 1;
@@ -309,9 +305,7 @@ static void exec_preload(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   t->ready = t->start + 1;
   t->end = t->start + a->rows - 1;
   f->bank_ready[b] = t->end + 1;
-  f->s->stats.mem_reads[MEM_ST_WBUF] += k;
   ls->mem_reads[MEM_ST_WBUF] += k;
-  f->s->stats.preload_shifts += a->rows;
   ls->preload_shifts += a->rows;
 }
 
@@ -366,7 +360,6 @@ static void gemm_columns(uint32_t *acc0, size_t acc_stride, int ncols, const int
 // transposed memories, so its inner loops run along the M rows as a host GEMM's do.
 static void exec_compute(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   const Arch *a = f->a;
-  Sim *s = f->s;
   int b = (int)((f->n_preloads - 1) % 2);
   uint32_t R = a->rows, C = a->cols, M = (uint32_t)in->f[FLD_ROWS];
   const int16_t *w = f->bank16[b];
@@ -389,12 +382,7 @@ static void exec_compute(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   t->end = t->start + M - 1 + R + C - 1;
   f->bank_free[b] = t->end + 1;   // ends grow with starts, so this is the latest use
   uint64_t macs = (uint64_t)M * f->bank_k[b] * C;
-  s->stats.macs += macs;
-  s->stats.pe_cycles += (uint64_t)M * R * C;
   ls->macs += macs;
-  s->stats.mem_reads[MEM_ST_SPAD] += M;
-  s->stats.mem_writes[MEM_ST_ACC] += M;
-  if (in->f[FLD_ACCUM]) s->stats.mem_reads[MEM_ST_ACC] += M;
   ls->pe_cycles += (uint64_t)M * R * C;
   ls->mem_reads[MEM_ST_SPAD] += M;
   ls->mem_writes[MEM_ST_ACC] += M;
@@ -409,7 +397,6 @@ static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 // like the PE adders; the weight banks are not touched.
 static int exec_compute_os(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   const Arch *a = f->a;
-  Sim *s = f->s;
   uint32_t R = a->rows, C = a->cols, M = (uint32_t)in->f[FLD_ROWS];
   uint64_t K = (uint64_t)in->f[FLD_KLEN], J = (K + R - 1) / R;
   uint64_t src = (uint64_t)in->f[FLD_SRC], kstride = (uint64_t)in->f[FLD_KSTRIDE];
@@ -439,13 +426,7 @@ static int exec_compute_os(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls)
   f->os_free = t->end + 1;
   f->os_drain = st + K + R;
   uint64_t macs = (uint64_t)M * K * C;
-  s->stats.macs += macs;
-  s->stats.pe_cycles += K * R * C;
   ls->macs += macs;
-  s->stats.mem_reads[MEM_ST_SPAD] += M * J;
-  s->stats.mem_reads[MEM_ST_WBUF] += K;
-  s->stats.mem_writes[MEM_ST_ACC] += M;
-  if (accum) s->stats.mem_reads[MEM_ST_ACC] += M;
   ls->pe_cycles += K * R * C;
   ls->mem_reads[MEM_ST_SPAD] += M * J;
   ls->mem_reads[MEM_ST_WBUF] += K;
@@ -460,7 +441,6 @@ static int exec_compute_os(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls)
 // ASTRIDE < COLS two of them can hit one element, and the later row wins, as in the array).
 static int exec_compute_is(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   const Arch *a = f->a;
-  Sim *s = f->s;
   int b = (int)((f->n_preloads - 1) % 2);
   uint32_t R = a->rows, C = a->cols, M = (uint32_t)in->f[FLD_ROWS], cols = (uint32_t)in->f[FLD_COLS];
   size_t need = (size_t)cols * M;
@@ -489,16 +469,11 @@ static int exec_compute_is(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls)
   f->is_free = t->end + 1;
   f->is_start = t->start;
   uint64_t macs = (uint64_t)M * f->bank_k[b] * cols, acc_rows = sim_compute_is_acc_rows(a, in);
-  s->stats.macs += macs;
   ls->macs += macs;
-  s->stats.pe_cycles += (uint64_t)M * R * C;
   ls->pe_cycles += (uint64_t)M * R * C;
-  s->stats.mem_reads[MEM_ST_SPAD] += M;
   ls->mem_reads[MEM_ST_SPAD] += M;
-  s->stats.mem_writes[MEM_ST_ACC] += acc_rows;
   ls->mem_writes[MEM_ST_ACC] += acc_rows;
   if (accum) {
-    s->stats.mem_reads[MEM_ST_ACC] += acc_rows;
     ls->mem_reads[MEM_ST_ACC] += acc_rows;
   }
   return 0;
@@ -606,19 +581,14 @@ static void exec_store(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
     beats += n;
     f->fifo_last[j % D] = f->wr.last;
   }
-  s->stats.mem_reads[MEM_ST_ACC] += acc_reads;
   ls->mem_reads[MEM_ST_ACC] += acc_reads;
   if (!in->f[FLD_RAW32] && cs[FLD_PARAMS]) {
-    s->stats.mem_reads[MEM_ST_PARAM] += 3;
     ls->mem_reads[MEM_ST_PARAM] += 3;
   }
   if (!in->f[FLD_RAW32]) {
-    s->stats.post_elems += acc_reads * (uint64_t)in->f[FLD_COLS];
     ls->post_elems += acc_reads * (uint64_t)in->f[FLD_COLS];
   }
-  s->stats.dram_write_beats += beats;
   ls->dram_write_beats += beats;
-  s->stats.dram_write_bytes += rows * nbytes;
   ls->dram_write_bytes += rows * nbytes;
   t->stall = stall;
   t->ready = f->wr.last + 1;
@@ -683,11 +653,9 @@ static void account_wait(Fast *f, Unit u, uint32_t k, const Insn *in, uint64_t s
   uint64_t tk = token_time(f, u, in);
   if (tk > s) tk = s;
   if (tk > from) {
-    us->wait_token += tk - from;
     ls->wait_token[u] += tk - from;
     from = tk;
   }
-  us->wait_resource += s - from;
   ls->wait_resource[u] += s - from;
 }
 
@@ -730,10 +698,7 @@ static int start_insn(Fast *f, Unit u, uint64_t s) {
   case OP_LAYER: q->layer = layer; break;
   case OP_HALT: break;
   }
-  UnitStats *us = &f->s->stats.unit[u];
-  us->insns++;
-  us->busy += tm.ready - s - tm.stall;
-  us->wait_resource += tm.stall;
+  f->s->stats.unit[u].insns++;
   ls->busy[u] += tm.ready - s - tm.stall;
   ls->wait_resource[u] += tm.stall;
   if (!ls->seen || s < ls->first_start) ls->first_start = s;
@@ -928,7 +893,7 @@ int sim_fast_run(Sim *s, Diag *d) {
   if (rc == 0 && s->max_cycles && last >= s->max_cycles) rc = sim_cycle_limit_error(s, d);
   if (rc == 0) {
     SimStats *st = &s->stats;
-    st->cycles = last + 1;
+    stats_finish(st, last + 1);
     for (int u = 0; u < NUM_UNITS; u++) st->unit[u].idle += st->cycles - f.q[u].free_at;
     write_back(&f);
   }

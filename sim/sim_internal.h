@@ -4,6 +4,7 @@
 #ifndef SA_SIM_INTERNAL_H
 #define SA_SIM_INTERNAL_H
 
+#include "detailed_step.h"
 #include "sim.h"
 
 struct Sim {
@@ -47,6 +48,21 @@ static inline uint64_t sim_compute_is_acc_rows(const Arch *a, const Insn *in) {
 // The layer a statistic goes to: LAYER_ID, or n_layers for "(none)".
 static inline LayerStats *sim_layer(Sim *s, int64_t layer) {
   return &s->stats.layers[layer < 0 ? s->prog->n_layers : (uint32_t)layer];
+}
+
+// The statistics' memory of a LOAD's MEM field (stats.c checks the numbering is the same).
+static inline MemStatId sim_mem_stat(uint32_t mem) { return (MemStatId)mem; }
+
+// Counts one cycle of unit u in state st (TIMING §9): idle in the run's unit only, the others in
+// the layer (the unit's current one), whose sum stats_finish makes the run's.
+static inline void sim_count_unit_state(Sim *s, int64_t layer, Unit u, SimUnitState st) {
+  LayerStats *ls = sim_layer(s, layer);
+  switch (st) {
+  case SIM_UST_IDLE: s->stats.unit[u].idle++; break;
+  case SIM_UST_BUSY: ls->busy[u]++; break;
+  case SIM_UST_WAIT_TOKEN: ls->wait_token[u]++; break;
+  case SIM_UST_WAIT_RESOURCE: ls->wait_resource[u]++; break;
+  }
 }
 
 #endif

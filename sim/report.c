@@ -279,6 +279,37 @@ int report_layers_csv(FILE *out, const Sim *s, const EnergyTable *t) {
   return 0;
 }
 
+// The trace row (tid) of an instruction routed to u, or -1 when it is not drawn.
+static int trace_tid(Unit u) {
+  switch (u) {
+  case UNIT_LOAD:
+  case UNIT_COMPUTE:
+  case UNIT_STORE: return (int)u;
+  case UNIT_ALL: return 0;      // LAYER: drawn once, on the load row (its copy there is recorded)
+  case UNIT_FETCH: return -1;   // HALT: consumed by fetch
+  }
+  return -1;
+}
+
+// What an instruction does after its unit is ready (ready <= t <= end), drawn as a tail; NULL
+// when nothing is drawn.
+static const char *trace_tail(Opcode op) {
+  switch (op) {
+  case OP_LOAD:
+  case OP_STORE: return "in flight";   // beats still on the DRAM bus
+  case OP_COMPUTE:
+  case OP_COMPUTE_OS:
+  case OP_COMPUTE_IS: return "drain";  // rows still in the array
+  case OP_PRELOAD: return NULL;        // the weight shift after ready is not drawn (its slice is 1 cycle)
+  case OP_CFG_LOAD:
+  case OP_CFG_STORE:
+  case OP_CFG_POOL:
+  case OP_LAYER:
+  case OP_HALT: return NULL;           // they end where they start
+  }
+  return NULL;
+}
+
 int report_trace(FILE *out, const Sim *s) {
   const Program *p = sim_program(s);
   const InsnTime *t = sim_insn_times(s);
@@ -289,17 +320,15 @@ int report_trace(FILE *out, const Sim *s) {
             isa_unit_names[u]);
   for (uint32_t k = 0; k < p->n_insns; k++) {
     const Insn insn = prog_insn(p, k), *in = &insn;
-    Unit u = isa_ops[in->op].unit;
-    if (u == UNIT_FETCH) continue;
-    int tid = u == UNIT_ALL ? 0 : (int)u;
+    int tid = trace_tid(isa_ops[in->op].unit);
+    if (tid < 0) continue;
     fprintf(out,
             "{\"name\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%llu,\"dur\":%llu,"
             "\"args\":{\"insn\":%u,\"fetch\":%llu,\"end\":%llu,\"stall\":%llu}},\n",
             isa_ops[in->op].name, tid, (unsigned long long)t[k].start, (unsigned long long)(t[k].ready - t[k].start),
             k, (unsigned long long)t[k].fetch, (unsigned long long)t[k].end, (unsigned long long)t[k].stall);
-    if (t[k].end >= t[k].ready && (in->op == OP_LOAD || in->op == OP_STORE || in->op == OP_COMPUTE ||
-                                  in->op == OP_COMPUTE_OS)) {
-      const char *what = in->op == OP_COMPUTE || in->op == OP_COMPUTE_OS ? "drain" : "in flight";
+    const char *what = trace_tail(in->op);
+    if (t[k].end >= t[k].ready && what) {
       fprintf(out, "{\"name\":\"%s %s\",\"cat\":\"tail\",\"ph\":\"b\",\"id\":%u,\"pid\":0,\"tid\":%d,\"ts\":%llu},\n",
               isa_ops[in->op].name, what, k, tid, (unsigned long long)t[k].ready);
       fprintf(out, "{\"name\":\"%s %s\",\"cat\":\"tail\",\"ph\":\"e\",\"id\":%u,\"pid\":0,\"tid\":%d,\"ts\":%llu},\n",

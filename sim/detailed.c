@@ -55,7 +55,6 @@ static int records_times(const Det *m, Unit u, uint32_t k) {
   return m->insns[k].op != OP_LAYER || u == UNIT_LOAD;
 }
 
-static int routed_to(Unit route, int v) { return route == UNIT_ALL || (int)route == v; }
 
 LayerStats *det_layer(Det *m, uint32_t k) { return sim_layer(m->s, m->insn_layer[k]); }
 
@@ -146,7 +145,7 @@ static int fetch_decide(Det *m) {
     return 1;
   }
   for (int v = 0; v < NUM_UNITS; v++)
-    if (routed_to(route, v) && m->q[v].count >= m->q[v].cap) {
+    if (sim_routed_to(route, v) && m->q[v].count >= m->q[v].cap) {
       m->s->stats.fetch_stall++;
       return 0;
     }
@@ -162,7 +161,7 @@ static void fetch_commit(Det *m) {
   Unit route = isa_ops[m->insns[k].op].unit;
   for (int v = 0; v < NUM_UNITS; v++) {
     InsnQueue *q = &m->q[v];
-    if (!routed_to(route, v)) continue;
+    if (!sim_routed_to(route, v)) continue;
     q->entry[(q->head + q->count) % q->cap] = k;
     q->count++;
   }
@@ -274,7 +273,7 @@ static int report_deadlock(Det *m) {
     const Insn *in = &m->insns[m->pc];
     Unit route = isa_ops[in->op].unit;
     for (int v = 0; v < NUM_UNITS; v++)
-      if (routed_to(route, v) && m->q[v].count >= m->q[v].cap) {
+      if (sim_routed_to(route, v) && m->q[v].count >= m->q[v].cap) {
         note_append(msg, sizeof msg, &len, "fetch waits at insn %u (%s) for space in the %s queue", m->pc,
                     isa_ops[in->op].name, isa_unit_names[v]);
         break;
@@ -319,7 +318,7 @@ static int det_init(Det *m, Sim *s, Diag *d) {
   if (rc) return diag_error(d, "sim: error: out of memory");
   for (uint32_t k = 0; k < m->p->n_insns; k++) {
     Unit route = isa_ops[m->insns[k].op].unit;
-    m->remaining += route == UNIT_ALL ? NUM_UNITS : route == UNIT_FETCH ? 0 : 1;
+    m->remaining += (uint64_t)sim_unit_copies(route);
   }
   return 0;
 }

@@ -85,23 +85,47 @@ int det_compute_can_start(const Det *m, const Insn *in) {
   case OP_COMPUTE: return cu->bank_valid[cu->cur_bank] && !cu->os.users && !cu->is_users;
   case OP_COMPUTE_IS: return cu->bank_valid[cu->cur_bank] && !cu->os.users && !cu->ws_users && is_aligned(cu);
   case OP_COMPUTE_OS: return !ws_busy(cu) && det_os_can_start(m, in);
-  default: return 1;   // LAYER
+  case OP_LAYER: return 1;
+  case OP_LOAD:
+  case OP_CFG_LOAD:
+  case OP_STORE:
+  case OP_CFG_STORE:
+  case OP_CFG_POOL:
+  case OP_HALT: break;   // not routed to the compute unit
   }
+  return 1;
 }
 
 const char *det_compute_blocker(const Det *m, const Insn *in) {
   const ComputeUnit *cu = &m->cu;
-  int streams = in->op == OP_COMPUTE || in->op == OP_COMPUTE_IS;
-  if ((in->op == OP_PRELOAD || streams) && cu->os.users) return "the array to leave output-stationary mode";
-  if (in->op == OP_PRELOAD)
+  static const char *const os_mode = "the array to leave output-stationary mode";
+  static const char *const no_weights = "weights (no PRELOAD filled its bank)";
+  switch (in->op) {
+  case OP_PRELOAD:
+    if (cu->os.users) return os_mode;
     return cu->chain_busy ? "the weight shift chain" : "its weight bank to be released by the array";
-  if (streams && !cu->bank_valid[cu->cur_bank]) return "weights (no PRELOAD filled its bank)";
-  if (in->op == OP_COMPUTE && cu->is_users) return "the array to leave input-stationary mode (a COMPUTE_IS in it)";
-  if (in->op == OP_COMPUTE_IS && cu->ws_users) return "the array to leave weight-stationary mode (a COMPUTE in it)";
-  if (in->op == OP_COMPUTE_IS && !is_aligned(cu))
-    return "stream alignment with the previous COMPUTE_IS (a start a multiple of array.cols cycles after it)";
-  if (in->op == OP_COMPUTE_OS)
+  case OP_COMPUTE:
+    if (cu->os.users) return os_mode;
+    if (!cu->bank_valid[cu->cur_bank]) return no_weights;
+    if (cu->is_users) return "the array to leave input-stationary mode (a COMPUTE_IS in it)";
+    return "nothing";
+  case OP_COMPUTE_IS:
+    if (cu->os.users) return os_mode;
+    if (!cu->bank_valid[cu->cur_bank]) return no_weights;
+    if (cu->ws_users) return "the array to leave weight-stationary mode (a COMPUTE in it)";
+    if (!is_aligned(cu))
+      return "stream alignment with the previous COMPUTE_IS (a start a multiple of array.cols cycles after it)";
+    return "nothing";
+  case OP_COMPUTE_OS:
     return ws_busy(cu) ? "the array to leave weight-stationary mode" : "the previous COMPUTE_OS's drain";
+  case OP_LAYER: return "nothing";
+  case OP_LOAD:
+  case OP_CFG_LOAD:
+  case OP_STORE:
+  case OP_CFG_STORE:
+  case OP_CFG_POOL:
+  case OP_HALT: break;   // not routed to the compute unit
+  }
   return "nothing";
 }
 
@@ -150,10 +174,16 @@ void det_compute_start(Det *m, uint32_t k) {
   case OP_COMPUTE_OS:
     det_os_start(m, k);
     return;
-  default:   // LAYER
+  case OP_LAYER:
     det_ready(m, UNIT_COMPUTE, k);
     det_end(m, UNIT_COMPUTE, k);
     return;
+  case OP_LOAD:
+  case OP_CFG_LOAD:
+  case OP_STORE:
+  case OP_CFG_STORE:
+  case OP_CFG_POOL:
+  case OP_HALT: return;   // not routed to the compute unit
   }
 }
 

@@ -138,8 +138,14 @@ void det_store_start(Det *m, uint32_t k) {
     su->in_h = in->f[FLD_IN_H];
     su->in_w = in->f[FLD_IN_W];
     break;
-  default:   // LAYER
-    break;
+  case OP_LAYER: break;
+  case OP_LOAD:
+  case OP_CFG_LOAD:
+  case OP_PRELOAD:
+  case OP_COMPUTE:
+  case OP_COMPUTE_OS:
+  case OP_COMPUTE_IS:
+  case OP_HALT: return;   // not routed to the store unit
   }
   det_ready(m, UNIT_STORE, k);
   det_end(m, UNIT_STORE, k);

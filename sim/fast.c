@@ -138,12 +138,13 @@ static void copy_short(uint8_t *dst, const uint8_t *src, size_t n) {
 // Each exec_* moves the data, counts the work and returns `ready` and `end` through *t.
 
 static uint32_t row_bytes(const Arch *a, int64_t mem) {
-  switch (mem) {
-  case MEM_SPAD: return a->rows;
-  case MEM_WBUF: return a->cols;
-  case MEM_ACC: return a->cols;
-  default: return 4 * a->cols;
+  switch (sim_mem_stat((uint32_t)mem)) {
+  case MEM_ST_SPAD: return a->rows;
+  case MEM_ST_WBUF: return a->cols;
+  case MEM_ST_ACC: return a->cols;
+  case MEM_ST_PARAM: return 4 * a->cols;
   }
+  return 0;
 }
 
 // Transposes an 8x8 byte block: row i of the block is in[i * stride .. + 8); column j goes to
@@ -191,8 +192,8 @@ static void commit_rows(Fast *f, const Insn *in, const uint8_t *tile, uint64_t r
     commit_transposed(f, in, tile, rows, nbytes);
     return;
   }
-  switch (in->f[FLD_MEM]) {
-  case MEM_SPAD: {
+  switch (sim_mem_stat((uint32_t)in->f[FLD_MEM])) {
+  case MEM_ST_SPAD: {
     uint64_t r0 = 0;
     if (a->rows % 8 == 0 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)   // whole 8x8 blocks first
       for (; r0 + 8 <= rows; r0 += 8)
@@ -204,10 +205,10 @@ static void commit_rows(Fast *f, const Insn *in, const uint8_t *tile, uint64_t r
     }
     break;
   }
-  case MEM_WBUF:
+  case MEM_ST_WBUF:
     memcpy(f->s->wbuf + dst * a->cols, tile, rows * width);
     break;
-  case MEM_ACC: {
+  case MEM_ST_ACC: {
     int32_t mult = (int32_t)f->cfg_load.f[FLD_MULT];
     unsigned shift = (unsigned)f->cfg_load.f[FLD_SHIFT];
     int accum = (int)in->f[FLD_ACCUM];
@@ -224,7 +225,7 @@ static void commit_rows(Fast *f, const Insn *in, const uint8_t *tile, uint64_t r
     }
     break;
   }
-  default:
+  case MEM_ST_PARAM:
     for (uint64_t r = 0; r < rows; r++) {
       int32_t *row = f->s->param + (dst + r) * a->cols;
       for (uint32_t k = 0; k < a->cols; k++) {
@@ -232,6 +233,7 @@ static void commit_rows(Fast *f, const Insn *in, const uint8_t *tile, uint64_t r
         row[k] = (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
       }
     }
+    break;
   }
 }
 
@@ -614,16 +616,25 @@ static uint64_t token_time(const Fast *f, Unit u, const Insn *in) {
 
 // Cycle from which the structural condition of TIMING §6 holds.
 static uint64_t struct_time(const Fast *f, const Insn *in) {
-  if (in->op == OP_PRELOAD) {
+  switch (in->op) {
+  case OP_PRELOAD: {
     int b = (int)(f->n_preloads % 2);
     uint64_t t = f->bank_free[b];
     if (f->n_preloads && f->last_preload_start + f->a->rows > t) t = f->last_preload_start + f->a->rows;
     return max_u64(t, f->os_free);
   }
-  if (in->op == OP_COMPUTE) return max_u64(max_u64(f->bank_ready[(f->n_preloads - 1) % 2], f->os_free), f->is_free);
-  if (in->op == OP_COMPUTE_IS)   // rules (a)-(c); (d), which is not monotone in s, is is_align's
+  case OP_COMPUTE: return max_u64(max_u64(f->bank_ready[(f->n_preloads - 1) % 2], f->os_free), f->is_free);
+  case OP_COMPUTE_IS:   // rules (a)-(c); (d), which is not monotone in s, is is_align's
     return max_u64(max_u64(f->bank_ready[(f->n_preloads - 1) % 2], f->os_free), f->compute_free);
-  if (in->op == OP_COMPUTE_OS) return os_struct_time(f, in);
+  case OP_COMPUTE_OS: return os_struct_time(f, in);
+  case OP_LOAD:
+  case OP_CFG_LOAD:
+  case OP_STORE:
+  case OP_CFG_STORE:
+  case OP_CFG_POOL:
+  case OP_LAYER:
+  case OP_HALT: break;   // no structural condition: only the queue and tokens
+  }
   return 0;
 }
 
@@ -727,7 +738,7 @@ static int fetch_fits(const Fast *f, uint64_t t) {
   Unit u = queue_unit_of(f->p, f->fetch_k);
   if (u == UNIT_FETCH) return 1;
   for (int v = 0; v < NUM_UNITS; v++)
-    if ((u == UNIT_ALL || (int)u == v) && occupancy(&f->q[v], t) >= f->a->queue_depth[v]) return 0;
+    if (sim_routed_to(u, v) && occupancy(&f->q[v], t) >= f->a->queue_depth[v]) return 0;
   return 1;
 }
 
@@ -744,7 +755,7 @@ static void fetch_one(Fast *f, uint64_t t) {
     return;
   }
   for (int v = 0; v < NUM_UNITS; v++)
-    if (u == UNIT_ALL || (int)u == v) {
+    if (sim_routed_to(u, v)) {
       Queue *q = &f->q[v];
       q->entry[q->n & q->mask] = k;
       isa_unpack(&f->p->code[k], &q->insn[q->n & q->mask]);

@@ -147,7 +147,6 @@ static double fig_value(StatId id, const Sim *s, const LayerStats *l) {
 #define STAT(name, shape, scope, ...) STAT_CASE_COUNTED_##scope(name)
 #include "stats.def"
 #undef STAT
-  case STAT_COUNT: break;   /* counted, not derived */
   }
   return 0;
 }
@@ -173,9 +172,8 @@ static void put_run_figures(json_t *root, const Sim *s) {
 
 // A layer's figures, in layer_pos order, at their json_layer paths.
 static void put_layer_figures(json_t *o, const Sim *s, const LayerStats *l) {
-  for (int pos = 1;; pos++) {
-    StatId id = stat_at_layer_pos(pos);
-    if (id == STAT_COUNT) break;
+  for (int pos = 1; stat_at_layer_pos(pos) >= 0; pos++) {
+    StatId id = (StatId)stat_at_layer_pos(pos);
     for (int i = 0; i < stat_width(id); i++)
       json_put(o, stat_info[id].json_layer, stat_sub_name(id, i), figure_json(id, i, s, l));
   }
@@ -245,8 +243,8 @@ int report_layers_csv(FILE *out, const Sim *s, const EnergyTable *t) {
     return -1;
   }
   fprintf(out, "layer");
-  for (int pos = 1; stat_at_csv_pos(pos) != STAT_COUNT; pos++) {
-    StatId id = stat_at_csv_pos(pos);
+  for (int pos = 1; stat_at_csv_pos(pos) >= 0; pos++) {
+    StatId id = (StatId)stat_at_csv_pos(pos);
     for (int i = 0; i < stat_width(id); i++) {
       fputc(',', out);
       fprintf(out, stat_info[id].csv, stat_sub_name(id, i));
@@ -260,8 +258,8 @@ int report_layers_csv(FILE *out, const Sim *s, const EnergyTable *t) {
     if (!l->seen) continue;
     char nb[NAME_BUF];
     csv_field(out, layer_name(p, i, nb));
-    for (int pos = 1; stat_at_csv_pos(pos) != STAT_COUNT; pos++) {
-      StatId id = stat_at_csv_pos(pos);
+    for (int pos = 1; stat_at_csv_pos(pos) >= 0; pos++) {
+      StatId id = (StatId)stat_at_csv_pos(pos);
       for (int j = 0; j < stat_width(id); j++) {
         if (stat_info[id].scope != STAT_SCOPE_FIG)
           fprintf(out, ",%llu", (unsigned long long)stat_layer(l, id, j));

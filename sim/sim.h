@@ -35,8 +35,13 @@ typedef enum {
 #define STAT_MEM(id, name) MEM_ST_##id,
 #include "stats.def"
 #undef STAT_MEM
-  MEM_ST_COUNT
 } MemStatId;
+enum {
+  MEM_ST_COUNT = 0   // how many (not a MemStatId, so that switches over one need no case for it)
+#define STAT_MEM(id, name) +1
+#include "stats.def"
+#undef STAT_MEM
+};
 
 // A unit's counters in the run (stats.def's UNITS rows): busy, wait_token, wait_resource, idle
 // and insns (TIMING §9); busy + waits + idle = cycles.

@@ -50,6 +50,26 @@ static inline LayerStats *sim_layer(Sim *s, int64_t layer) {
   return &s->stats.layers[layer < 0 ? s->prog->n_layers : (uint32_t)layer];
 }
 
+// Whether the fetch unit puts a copy of an instruction routed to `route` (isa_ops[op].unit) into
+// unit v's queue.
+static inline int sim_routed_to(Unit route, int v) {
+  switch (route) {
+  case UNIT_LOAD:
+  case UNIT_COMPUTE:
+  case UNIT_STORE: return (int)route == v;
+  case UNIT_ALL: return 1;     // a copy in every queue (LAYER)
+  case UNIT_FETCH: return 0;   // fetch consumes it (HALT)
+  }
+  return 0;
+}
+
+// The queue copies of such an instruction (each ends once).
+static inline int sim_unit_copies(Unit route) {
+  int n = 0;
+  for (int v = 0; v < NUM_UNITS; v++) n += sim_routed_to(route, v);
+  return n;
+}
+
 // The statistics' memory of a LOAD's MEM field (stats.c checks the numbering is the same).
 static inline MemStatId sim_mem_stat(uint32_t mem) { return (MemStatId)mem; }
 

@@ -77,7 +77,6 @@ static uint64_t *run_ref(SimStats *st, StatId id, int i) {
   case STAT_##name: return RUN_REF_##scope(shape, name);
 #include "stats.def"
 #undef STAT
-  case STAT_COUNT: break;   /* not a row */
   }
   return NULL;
 }
@@ -89,7 +88,6 @@ uint64_t *stat_layer_ref(LayerStats *l, StatId id, int i) {
   case STAT_##name: return LAYER_REF_##scope(shape, name);
 #include "stats.def"
 #undef STAT
-  case STAT_COUNT: break;   /* not a row */
   }
   return NULL;
 }
@@ -104,16 +102,16 @@ uint64_t stat_layer(const LayerStats *l, StatId id, int i) {
   return v ? *v : 0;
 }
 
-StatId stat_at_layer_pos(int pos) {
+int stat_at_layer_pos(int pos) {
   for (int id = 0; id < STAT_COUNT; id++)
-    if (stat_info[id].layer_pos == pos) return (StatId)id;
-  return STAT_COUNT;
+    if (stat_info[id].layer_pos == pos) return id;
+  return -1;
 }
 
-StatId stat_at_csv_pos(int pos) {
+int stat_at_csv_pos(int pos) {
   for (int id = 0; id < STAT_COUNT; id++)
-    if (stat_info[id].csv_pos == pos) return (StatId)id;
-  return STAT_COUNT;
+    if (stat_info[id].csv_pos == pos) return id;
+  return -1;
 }
 
 void stats_reset(SimStats *st) {

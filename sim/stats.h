@@ -12,8 +12,13 @@ typedef enum {
 #define STAT(name, ...) STAT_##name,
 #include "stats.def"
 #undef STAT
-  STAT_COUNT
 } StatId;
+enum {
+  STAT_COUNT = 0   // how many (not a StatId: switches over one need no case for it)
+#define STAT(name, ...) +1
+#include "stats.def"
+#undef STAT
+};
 
 typedef enum { STAT_SHAPE_ONE, STAT_SHAPE_UNITS, STAT_SHAPE_MEMS, STAT_SHAPE_REAL } StatShape;
 typedef enum { STAT_SCOPE_RUN, STAT_SCOPE_LAYER, STAT_SCOPE_SPAN, STAT_SCOPE_FIG } StatScope;
@@ -44,9 +49,9 @@ uint64_t stat_run(const SimStats *st, StatId id, int i);
 uint64_t stat_layer(const LayerStats *l, StatId id, int i);
 // Where a LAYER or SPAN row's i-th value lives in a layer (NULL for the others).
 uint64_t *stat_layer_ref(LayerStats *l, StatId id, int i);
-// The id at a layer_pos / csv_pos (1-based), or STAT_COUNT when no row has it.
-StatId stat_at_layer_pos(int pos);
-StatId stat_at_csv_pos(int pos);
+// The id at a layer_pos / csv_pos (1-based), or -1 when no row has it.
+int stat_at_layer_pos(int pos);
+int stat_at_csv_pos(int pos);
 
 // Statistics from zero for a new run (the layers array kept, zeroed).
 void stats_reset(SimStats *st);

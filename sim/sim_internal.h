@@ -1,6 +1,16 @@
-// sim_internal.h: the machine state both engines work on. Only sim/*.c include it.
-// sim.c owns creation, tensors and statistics storage; fast.c and detailed.c each run a whole
-// program on it, and must leave identical DRAM, times and stats (docs/TIMING.md).
+// sim_internal.h: the machine state the engines work on, and the helpers they share.
+// sim.c owns creation, tensors and statistics storage; an engine runs a whole program on a Sim
+// and must leave identical DRAM, times and stats (docs/TIMING.md). Who includes it, and why:
+//   sim/*.c                     fast.c and detailed*.c are the two C engines; sim.c, report.c.
+//   rtl/harness/rtl_engine.cpp  (through c_api.h) the third engine: it fills a Sim's times and
+//                               statistics from the Verilated model's probes, reading prog, arch,
+//                               dram, max_cycles and progress, with the helpers below
+//                               (sim_layer, sim_count_unit_state, sim_mem_stat, sim_unit_copies,
+//                               the TIMING §10 closed forms, stats_reset/stats_finish); in lockstep
+//                               it also reads the detailed engine's Sim (times, stats, dram).
+//   tests/sim/detailed_test.c, is_test.c   poke the on-chip memories to set up operands.
+// So a change to struct Sim or to these helpers must also build the RTL models and pass
+// tests/rtl/*.sh (make rtl), not only tests/sim.
 #ifndef SA_SIM_INTERNAL_H
 #define SA_SIM_INTERNAL_H
 

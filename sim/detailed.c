@@ -311,7 +311,8 @@ static int det_init(Det *m, Sim *s, Diag *d) {
   for (uint32_t k = 0; insns && k < m->p->n_insns; k++) insns[k] = prog_insn(m->p, k);
   m->insns = insns;
   m->dram = dram_new(m->a, s->dram);
-  int rc = !m->q[0].entry || !m->q[1].entry || !m->q[2].entry || !m->insn_layer || !m->insns || !m->dram;
+  int rc = !m->insn_layer || !m->insns || !m->dram;
+  for (int u = 0; u < NUM_UNITS; u++) rc |= !m->q[u].entry;
   rc |= det_load_init(m) != 0;
   rc |= det_compute_init(m) != 0;
   rc |= det_store_init(m) != 0;

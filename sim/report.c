@@ -58,6 +58,18 @@ static void text_ppa(FILE *out, const Arch *a, const SimStats *st, const EnergyT
     fprintf(out, "  %-12s %16.4f mm2 %5.1f%%\n", area_comp_names[c], ar.mm2[c], pct_d(ar.mm2[c], ar.total_mm2));
 }
 
+// The text table's column of a unit's busy cycles per layer.
+static const char *unit_busy_column(Unit u) {
+  switch (u) {
+  case UNIT_LOAD: return "busy_ld";
+  case UNIT_COMPUTE: return "busy_cmp";
+  case UNIT_STORE: return "busy_st";
+  case UNIT_ALL:
+  case UNIT_FETCH: break;   // routing classes, not units
+  }
+  return "busy_?";
+}
+
 void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *t) {
   const Program *p = sim_program(s);
   const Arch *a = &p->arch;
@@ -94,18 +106,19 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
     energy_report_free(&e);
     return;
   }
-  fprintf(out, "\n%-20s %10s %12s %7s %10s %10s %10s %10s %10s %12s\n", "layer", "span", "MACs", "util", "dram_rd",
-          "dram_wr", "busy_ld", "busy_cmp", "busy_st", "energy_uJ");
+  fprintf(out, "\n%-20s %10s %12s %7s %10s %10s", "layer", "span", "MACs", "util", "dram_rd", "dram_wr");
+  for (int u = 0; u < NUM_UNITS; u++) fprintf(out, " %10s", unit_busy_column((Unit)u));
+  fprintf(out, " %12s\n", "energy_uJ");
   for (uint32_t i = 0; i <= st->n_layers; i++) {
     const LayerStats *l = &st->layers[i];
     if (!l->seen) continue;
     uint64_t span = l->last_end - l->first_start + 1;
     char nb[NAME_BUF];
-    fprintf(out, "%-20s %10llu %12llu %6.1f%% %10llu %10llu %10llu %10llu %10llu %12.3f\n", layer_name(p, i, nb),
-            (unsigned long long)span, (unsigned long long)l->macs, peak_fraction(s, l->macs, span),
-            (unsigned long long)l->dram_read_bytes, (unsigned long long)l->dram_write_bytes,
-            (unsigned long long)l->busy[0], (unsigned long long)l->busy[1], (unsigned long long)l->busy[2],
-            have_e ? e.layers[i].total_pj * 1e-6 : 0.0);
+    fprintf(out, "%-20s %10llu %12llu %6.1f%% %10llu %10llu", layer_name(p, i, nb), (unsigned long long)span,
+            (unsigned long long)l->macs, peak_fraction(s, l->macs, span), (unsigned long long)l->dram_read_bytes,
+            (unsigned long long)l->dram_write_bytes);
+    for (int u = 0; u < NUM_UNITS; u++) fprintf(out, " %10llu", (unsigned long long)l->busy[u]);
+    fprintf(out, " %12.3f\n", have_e ? e.layers[i].total_pj * 1e-6 : 0.0);
   }
   energy_report_free(&e);
 }

@@ -102,8 +102,8 @@ class RtlRun {
   std::vector<int64_t> insn_layer_;
   std::vector<uint8_t> transposed_;     // the instruction is a transposed LOAD
   unsigned bank_w_ = 1;                 // bits of an ACC bank number (arr_bank_o)
-  int64_t unit_layer_[NUM_UNITS] = {-1, -1, -1};
-  uint32_t dma_insn_[NUM_UNITS] = {0, 0, 0};   // the LOAD / STORE in progress (stall cycles)
+  int64_t unit_layer_[NUM_UNITS];      // each unit's current layer (-1 before its first LAYER)
+  uint32_t dma_insn_[NUM_UNITS] = {};   // the LOAD / STORE in progress (stall cycles)
   uint64_t remaining_ = 0;
   uint64_t writes_ = 0;                 // write beats accepted (for --flip-write-bit)
   uint64_t acc_writes_ = 0;             // array ACC writes seen (for --flip-acc-bit)
@@ -135,6 +135,7 @@ int RtlRun::init() {
   words_.resize((size_t)p_->n_insns * ISA_WORD_BYTES);
   if (p_->n_insns) memcpy(words_.data(), p_->code, words_.size());
   insn_layer_.assign(p_->n_insns ? p_->n_insns : 1, -1);
+  for (int64_t &l : unit_layer_) l = -1;
   transposed_.assign(p_->n_insns ? p_->n_insns : 1, 0);
   for (uint32_t k = 0; k < p_->n_insns; k++) {
     Unit route = isa_ops[prog_op(p_, k)].unit;
@@ -676,7 +677,7 @@ int RtlRun::deadlock(uint64_t t, const Events &) {
     int64_t pop = isa_has_field(in->op, FLD_POP) ? in->f[FLD_POP] : 0;
     int missing = -1;
     for (int v = 0; v < NUM_UNITS && missing < 0; v++)
-      if (((pop >> v) & 1) && get_bits(m->tokens_o, (v * 3 + u) * w, w) == 0) missing = v;
+      if (((pop >> v) & 1) && get_bits(m->tokens_o, (v * NUM_UNITS + u) * w, w) == 0) missing = v;
     if (!msg.empty()) msg += "; ";
     msg += std::string(isa_unit_names[u]) + " waits at insn " + std::to_string(k) + " (" + isa_ops[in->op].name + ")";
     if (missing >= 0) {
@@ -728,7 +729,7 @@ int RtlRun::run() {
       unsigned w = tokw();
       for (int f = 0; f < NUM_UNITS; f++)
         for (int to = 0; to < NUM_UNITS; to++)
-          if (get_bits(m->tokens_o, (f * 3 + to) * w, w) > a_->token_max)
+          if (get_bits(m->tokens_o, (f * NUM_UNITS + to) * w, w) > a_->token_max)
             return diag_error(d_, "sim: error: token overflow on channel %s->%s at cycle %llu (tokens.max %u)",
                               isa_unit_names[f], isa_unit_names[to], (unsigned long long)(t + 1), a_->token_max);
     }

@@ -36,7 +36,7 @@ $(RTL_DEPS_OK): scripts/install-deps.sh
 
 $(SASIM_RTL): rtl/harness/dispatch.cpp $(RTL_HDRS) $(SIM_LIB) $(ISA_LIB) | $(RTL_DEPS_OK)
 	@mkdir -p $(dir $@)
-	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -DSA_REPO_ROOT='"$(CURDIR)"' rtl/harness/dispatch.cpp \
+	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Wswitch-enum -Werror -DSA_REPO_ROOT='"$(CURDIR)"' rtl/harness/dispatch.cpp \
 	  $(SIM_LIB) $(ISA_LIB) -o $@ $(LDLIBS)
 
 RTL_MODEL_PREREQS := $(RTL_SV) $(RTL_MODEL_CPP) $(RTL_HDRS) rtl/lint.vlt rtl/config.sh rtl/rtl.mk $(SIM_LIB) $(ISA_LIB)
@@ -49,7 +49,7 @@ define rtl_model_recipe
 	@t0=$$(date +%s); \
 	rm -f $@; \
 	$(VERILATOR) $(RTL_VFLAGS) $(1) $$(sh rtl/config.sh $*) -Mdir $(@D)/obj $(RTL_SV) $(abspath $(RTL_MODEL_CPP)) \
-	  -CFLAGS "-O2 -std=c++17" -LDFLAGS "$(abspath $(SIM_LIB)) $(abspath $(ISA_LIB)) $(LDLIBS)" \
+	  -CFLAGS "-O2 -std=c++17 -Wswitch-enum" -LDFLAGS "$(abspath $(SIM_LIB)) $(abspath $(ISA_LIB)) $(LDLIBS)" \
 	  -o $(abspath $@) >$(@D)/build.log 2>&1 || { tail -n 30 $(@D)/build.log >&2; exit 1; }; \
 	echo "rtl: $(2) $* built in $$(( $$(date +%s) - t0 )) s" >&2
 endef

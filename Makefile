@@ -5,7 +5,7 @@
 CC      ?= cc
 OPT     ?= -O3
 CFLAGS  ?= $(OPT) -g
-WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wundef \
+WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wundef -Wswitch-enum \
            -D_POSIX_C_SOURCE=200809L
 LDLIBS  := -ljansson -lz -lm
 BUILD   ?= build

@@ -230,9 +230,13 @@ def analyse(mod, delays):
         return None
     # walk back to the start point
     b = crit[2]
+    path = [b]
     while arr[b][2] is not None:
         b = arr[b][2]
-    return {"ps": crit[0], "levels": crit[1], "max_levels": maxlev, "start_bit": b,
+        path.append(b)
+    path.reverse()
+    return {"path": [(p, cells[driver[p][0]]["type"] if p in driver else "start") for p in path],
+            "ps": crit[0], "levels": crit[1], "max_levels": maxlev, "start_bit": b,
             "start_kind": starts.get(b, "const"), "end_bit": crit[2], "end_kind": crit[3],
             "end_target": crit[4], "flip_flops": ffs,
             "cells": sum(1 for c in cells.values() if GATE.match(c["type"]))}
@@ -245,6 +249,7 @@ def main():
     ap.add_argument("--only", default="pe,array,requant,post,rotator")
     ap.add_argument("--delays", default="workloads/energy/delay-45nm.json")
     ap.add_argument("--quiet", action="store_true", help="print the JSON line only")
+    ap.add_argument("--path", action="store_true", help="print each critical path gate by gate")
     a = ap.parse_args()
     m = re.fullmatch(r"(\d+)x(\d+)", a.array)
     if not m or not (1 <= int(m.group(1)) <= 256 and 1 <= int(m.group(2)) <= 256):
@@ -292,6 +297,10 @@ def main():
         start = names.get(r["start_bit"], "?") if r["start_kind"] != "const" else "constant"
         end = (r["end_target"] if r["end_kind"] == "out"
                else names.get(r["end_target"], "?") + (" (enable)" if r["end_kind"] == "E" else ""))
+        if a.path and not a.quiet:
+            print("%s critical path:" % name)
+            for bit, typ in r["path"]:
+                print("  %-10s %s" % (typ.strip("$_"), names.get(bit, "(net %d)" % bit)))
         results.append({"module": module, "name": name, "cells": r["cells"],
                         "flip_flops": r["flip_flops"], "levels": r["levels"],
                         "max_levels": r["max_levels"], "ltp_levels": y["ltp"],

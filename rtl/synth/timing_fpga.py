@@ -96,6 +96,24 @@ def wrapper(top, chp, plist, path):
     return ni, no
 
 
+def critical_path(log):
+    """Start, end and cells of the clock's critical path in nextpnr's log."""
+    with open(log) as f:
+        text = f.read()
+    m = re.search(r"Critical path report for clock [^\n]*\n(.*?)\nInfo: ([0-9.]+) ns logic, ([0-9.]+) ns routing",
+                  text, re.S)
+    if not m:
+        return None, None, None, None
+    src = re.findall(r"Source (\S+)", m.group(1))
+    snk = re.findall(r"Sink (\S+)", m.group(1))
+
+    def rtl(cell):   # u_dut.w1_q_SB_DFFER_Q_7_DFFLC -> w1_q (the yosys-made suffix dropped)
+        cell = re.sub(r"^u_dut\.", "", cell)
+        return re.split(r"_SB_|_DFFLC|_LC$|\$", cell)[0]
+    return (rtl(src[0]) if src else None, rtl(snk[-1]) if snk else None, len(src),
+            (float(m.group(2)), float(m.group(3))))
+
+
 def run(cmd, log):
     t0 = time.time()
     with open(log, "w") as f:
@@ -148,6 +166,7 @@ def main():
                 continue
             with open(rep) as f:
                 r = json.load(f)
+            start, end, ncells, split = critical_path(os.path.join(a.out, tag + ".nextpnr.log"))
             fmax = min(v["achieved"] for v in r["fmax"].values())
             util = {k: v for k, v in r["utilization"].items()}
             lc = util.get("ICESTORM_LC", {})
@@ -158,18 +177,23 @@ def main():
                             "brams": util.get("ICESTORM_RAM", {}).get("used"),
                             "dsps": util.get("ICESTORM_DSP", {}).get("used", 0),
                             "ios": util.get("SB_IO", {}).get("used"),
+                            "path_start": start, "path_end": end, "path_cells": ncells,
+                            "path_logic_ns": split[0] if split else None,
+                            "path_routing_ns": split[1] if split else None,
                             "yosys_s": round(ty, 1), "nextpnr_s": round(tp, 1)})
     print("iCE40 place and route (yosys synth_ice40, nextpnr-ice40 --seed %d; wrapper: %s)" % (
         a.seed, "input and output shift registers, counted in the logic cells"))
-    print("%-14s %-5s %9s %13s %9s %5s %5s %8s %9s" % ("design", "chip", "Fmax MHz", "logic cells",
-                                                       "wrap FFs", "DSPs", "BRAM", "yosys s", "nextpnr s"))
+    print("%-14s %-5s %9s %13s %9s %5s %5s %8s %9s  %s" % ("design", "chip", "Fmax MHz", "logic cells",
+                                                           "wrap FFs", "DSPs", "BRAM", "yosys s", "nextpnr s",
+                                                           "critical path (cells): start -> end"))
     for r in results:
         if "skipped" in r:
             print("%-14s %-5s skipped: %s" % (r["design"], r["device"], r["skipped"]))
             continue
-        print("%-14s %-5s %9.1f %6d / %-5d %9d %5d %5d %8.1f %9.1f" % (
+        print("%-14s %-5s %9.1f %6d / %-5d %9d %5d %5d %8.1f %9.1f  (%s) %s -> %s" % (
             r["design"], r["device"], r["fmax_mhz"], r["lcs"], r["lcs_available"], r["wrapper_ffs"],
-            r["dsps"], r["brams"], r["yosys_s"], r["nextpnr_s"]))
+            r["dsps"], r["brams"], r["yosys_s"], r["nextpnr_s"], r["path_cells"], r["path_start"],
+            r["path_end"]))
     ver = subprocess.run(["nextpnr-ice40", "--version"], stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True).stdout.strip().splitlines()
     print(json.dumps({"fpga": "ice40", "nextpnr": ver[-1] if ver else "?", "seed": a.seed,

@@ -235,7 +235,8 @@ def analyse(mod, delays):
         b = arr[b][2]
         path.append(b)
     path.reverse()
-    return {"path": [(p, cells[driver[p][0]]["type"] if p in driver else "start") for p in path],
+    return {"path": [(p, cells[driver[p][0]]["type"] if p in driver else "start", fanout.get(p, 0))
+                     for p in path],
             "ps": crit[0], "levels": crit[1], "max_levels": maxlev, "start_bit": b,
             "start_kind": starts.get(b, "const"), "end_bit": crit[2], "end_kind": crit[3],
             "end_target": crit[4], "flip_flops": ffs,
@@ -299,8 +300,8 @@ def main():
                else names.get(r["end_target"], "?") + (" (enable)" if r["end_kind"] == "E" else ""))
         if a.path and not a.quiet:
             print("%s critical path:" % name)
-            for bit, typ in r["path"]:
-                print("  %-10s %s" % (typ.strip("$_"), names.get(bit, "(net %d)" % bit)))
+            for bit, typ, fo in r["path"]:
+                print("  %-8s fan-out %-6d %s" % (typ.strip("$_"), fo, names.get(bit, "(net %d)" % bit)))
         results.append({"module": module, "name": name, "cells": r["cells"],
                         "flip_flops": r["flip_flops"], "levels": r["levels"],
                         "max_levels": r["max_levels"], "ltp_levels": y["ltp"],

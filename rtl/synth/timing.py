@@ -3,7 +3,8 @@
 
 For each block yosys 0.23 reads (sa_pe; sa_array at RxC; sa_requant; sa_post, the per-column
 post-processor; sa_rotator at C columns) it maps the block onto yosys's generic gates (synth
--flatten, abc -g cmos: the gates rtl/synth/cmos.ys uses for area, registers kept as they are),
+-flatten, abc -fast -g cmos: the gates rtl/synth/cmos.ys uses for area, but ABC's
+delay-oriented `map` instead of its area-recovering default script; registers kept as they are),
 writes the netlist as JSON and runs a static timing analysis on it here: every path from a
 register output or an input port to a register input (D or enable) or an output port, each gate
 priced by workloads/energy/delay-45nm.json (NanGate FreePDK45 cells at a fan-out-of-4 load),
@@ -310,7 +311,7 @@ def main():
                         "end": end + (" (output)" if r["end_kind"] == "out" else ""),
                         "seconds": y["seconds"]})
     if not a.quiet:
-        print("critical paths at 45 nm (%s; yosys abc -g cmos; %s)" % (delays["node"], a.delays))
+        print("critical paths (gate delays: %s, %s; yosys abc -fast -g cmos)" % (delays["node"], a.delays))
         print("%-18s %6s %5s %6s %6s %9s %8s  %s" % ("block", "gates", "FFs", "levels", "ltp",
                                                    "delay ps", "MHz", "start -> end"))
         for r in results:

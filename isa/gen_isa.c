@@ -476,16 +476,18 @@ static int sv_print(void) {
     sv_route_set(out, name, (Unit)u);
   }
   sv_route_set(out, "FETCH_OPS", UNIT_FETCH);
-  fprintf(out, "  // The same by unit number: QUEUE_OPS[u] is unit u's set.\n");
-  fprintf(out, "  localparam logic [NUM_UNITS-1:0][NUM_OPCODES-1:0] QUEUE_OPS = {");
+  // Functions assign their name rather than `return`: yosys 0.23 parses only that form.
+  fprintf(out, "  // The queues opcode op enters: bit u for unit u.\n");
+  fprintf(out, "  function automatic logic [NUM_UNITS-1:0] op_queues(opcode_e op);\n    op_queues = {");
   for (int u = NUM_UNITS - 1; u >= 0; u--) {
     char up[32];
     to_upper(up, sizeof up, isa_unit_names[u]);
-    fprintf(out, "UNIT_%s_OPS%s", up, u ? ", " : "};\n");
+    fprintf(out, "UNIT_%s_OPS[op]%s", up, u ? ", " : "};\n");
   }
+  fprintf(out, "  endfunction\n");
   fprintf(out, "  // The one-opcode set {op}, to write a unit's decoded set.\n");
   fprintf(out, "  function automatic logic [NUM_OPCODES-1:0] op_bit(opcode_e op);\n"
-               "    return NUM_OPCODES'(1) << op;\n"
+               "    op_bit = NUM_OPCODES'(1) << op;\n"
                "  endfunction\n\n");
 
   fprintf(out, "  // Instruction fields: <NAME>_LSB is the first bit in the 128-bit word, <NAME>_W the width.\n");

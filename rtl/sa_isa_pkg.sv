@@ -38,11 +38,13 @@ package sa_isa_pkg;
   localparam logic [NUM_OPCODES-1:0] UNIT_COMPUTE_OPS = 64'h0000000100000f00;  // PRELOAD COMPUTE COMPUTE_OS COMPUTE_IS LAYER
   localparam logic [NUM_OPCODES-1:0] UNIT_STORE_OPS = 64'h0000000100070000;  // STORE CFG_STORE CFG_POOL LAYER
   localparam logic [NUM_OPCODES-1:0] FETCH_OPS = 64'h8000000000000000;  // HALT
-  // The same by unit number: QUEUE_OPS[u] is unit u's set.
-  localparam logic [NUM_UNITS-1:0][NUM_OPCODES-1:0] QUEUE_OPS = {UNIT_STORE_OPS, UNIT_COMPUTE_OPS, UNIT_LOAD_OPS};
+  // The queues opcode op enters: bit u for unit u.
+  function automatic logic [NUM_UNITS-1:0] op_queues(opcode_e op);
+    op_queues = {UNIT_STORE_OPS[op], UNIT_COMPUTE_OPS[op], UNIT_LOAD_OPS[op]};
+  endfunction
   // The one-opcode set {op}, to write a unit's decoded set.
   function automatic logic [NUM_OPCODES-1:0] op_bit(opcode_e op);
-    return NUM_OPCODES'(1) << op;
+    op_bit = NUM_OPCODES'(1) << op;
   endfunction
 
   // Instruction fields: <NAME>_LSB is the first bit in the 128-bit word, <NAME>_W the width.

@@ -11,6 +11,8 @@
 // the generator keeps r mod C (tcol) and the block's first row (row), and the beat's bytes leave
 // on the column-write port (mw_t_*), nothing zeroed.
 // ready = I_last + 1, and the LOAD ends with its last response (e = I_last + L).
+`include "sa_assert.svh"
+
 module sa_load
   import sa_isa_pkg::*;
   import sa_pkg::*;
@@ -140,6 +142,20 @@ module sa_load
   assign start_o   = head_valid_i && tok_ok_i && !gen_q.issuing;
   assign start_ld  = start_o && op == OP_LOAD;
   assign start_cfg = start_o && op != OP_LOAD;
+
+  // The opcodes this unit decodes. isa/isa_ops.def must route exactly these here: a new opcode
+  // routed to the load unit stops elaboration until the unit handles it.
+  localparam logic [NUM_OPCODES-1:0] Decoded = op_bit(OP_LOAD) | op_bit(OP_CFG_LOAD) | op_bit(OP_LAYER);
+  if (Decoded != UNIT_LOAD_OPS) begin : g_isa_check
+    localparam logic [NUM_OPCODES-1:0] Diff = Decoded ^ UNIT_LOAD_OPS;
+    localparam logic [OP_W-1:0] First = OP_W'($clog2(Diff & ~(Diff - 1)));   // lowest differing opcode
+    if (UNIT_LOAD_OPS[First]) begin : g_new
+      $fatal(1, "sa_load: isa/isa_ops.def routes opcode 0x%h to the load unit, which does not decode it", First);
+    end else begin : g_gone
+      $fatal(1, "sa_load: isa/isa_ops.def no longer routes opcode 0x%h to the load unit, which decodes it", First);
+    end
+  end
+  `SA_ASSERT(OwnOpcode, start_o |-> UNIT_LOAD_OPS[op], "sa_load: started an opcode routed to another unit")
 
   always_comb begin
     gen_init           = '0;
@@ -287,13 +303,9 @@ module sa_load
 
   assign rd_tag_o = tag_q;
 
-`ifdef SA_ASSERT
-  always_ff @(posedge clk_i) begin
-    if (rst_ni && rd_resp_valid_i) begin
-      assert (rd_resp_tag_i == resp_tag_q && fly_count != '0) else $error("sa_load: unexpected read response");
-    end
-  end
-`endif
+  // DRAM answers in order, one response per accepted beat.
+  `SA_ASSERT(ReadRespExpected, rd_resp_valid_i |-> rd_resp_tag_i == resp_tag_q && fly_count != '0,
+             "sa_load: a read response with no beat in flight or out of order")
 
   // The response lands: the beat's bytes at their row positions, then (last beat of the row) zeros
   // past NSEG * SEGLEN, except for an accumulating ACC load.

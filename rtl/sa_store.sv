@@ -13,6 +13,8 @@
 //    to the write channel, one per cycle; a refused beat is a stall.
 // ready = the cycle after the last beat was accepted; the STORE ends with that beat's
 // acknowledgement.
+`include "sa_assert.svh"
+
 module sa_store
   import sa_isa_pkg::*;
   import sa_pkg::*;
@@ -138,6 +140,20 @@ module sa_store
   assign start_o   = head_valid_i && tok_ok_i && !l_q.active;
   assign start_st  = start_o && op == OP_STORE;
   assign start_cfg = start_o && op != OP_STORE;
+
+  // The opcodes this unit decodes. isa/isa_ops.def must route exactly these here: a new opcode
+  // routed to the store unit stops elaboration until the unit handles it.
+  localparam logic [NUM_OPCODES-1:0] Decoded = op_bit(OP_STORE) | op_bit(OP_CFG_STORE) | op_bit(OP_CFG_POOL) | op_bit(OP_LAYER);
+  if (Decoded != UNIT_STORE_OPS) begin : g_isa_check
+    localparam logic [NUM_OPCODES-1:0] Diff = Decoded ^ UNIT_STORE_OPS;
+    localparam logic [OP_W-1:0] First = OP_W'($clog2(Diff & ~(Diff - 1)));   // lowest differing opcode
+    if (UNIT_STORE_OPS[First]) begin : g_new
+      $fatal(1, "sa_store: isa/isa_ops.def routes opcode 0x%h to the store unit, which does not decode it", First);
+    end else begin : g_gone
+      $fatal(1, "sa_store: isa/isa_ops.def no longer routes opcode 0x%h to the store unit, which decodes it", First);
+    end
+  end
+  `SA_ASSERT(OwnOpcode, start_o |-> UNIT_STORE_OPS[op], "sa_store: started an opcode routed to another unit")
 
   // ---- latch at the start --------------------------------------------------------------------
   logic use_params;
@@ -435,6 +451,10 @@ module sa_store
     end
   end
 
+  // A FIFO slot is taken free (not ready), becomes ready once, when its row leaves the SFU
+  // pipeline, and is freed after its last beat: a row never lands on a slot still waiting to go out.
+  `SA_ASSERT(SlotReadyOnce, sfu_out_v |-> !ready_q[sfu_out_s], "sa_store: a row finished into a FIFO slot not yet written out")
+
   always_ff @(posedge clk_i) begin
     if (alloc) slot_addr_q[tail_q] <= l_cur.addr + 32'(p_cur.no) * 32'(l_cur.so) + 32'(p_cur.ni) * 32'(l_cur.si);
     if (finish) slot_bytes_q[fslot] <= slot_in;
@@ -463,13 +483,9 @@ module sa_store
 
   assign wr_tag_o = tag_q;
 
-`ifdef SA_ASSERT
-  always_ff @(posedge clk_i) begin
-    if (rst_ni && wr_resp_valid_i) begin
-      assert (wr_resp_tag_i == resp_tag_q && fly_count != '0) else $error("sa_store: unexpected write ack");
-    end
-  end
-`endif
+  // DRAM acknowledges in order, one acknowledgement per accepted beat.
+  `SA_ASSERT(WriteAckExpected, wr_resp_valid_i |-> wr_resp_tag_i == resp_tag_q && fly_count != '0,
+             "sa_store: a write acknowledgement with no beat in flight or out of order")
 
   // Events.
   assign inside_o       = start_o || l_cur.active;

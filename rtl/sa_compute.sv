@@ -89,7 +89,7 @@ module sa_compute
 
   typedef struct packed {
     logic [IDX_W-1:0] idx;
-    logic [2:0]       push;
+    logic [PUSH_W-1:0] push;
     logic [15:0]      acc_row;   // COMPUTE: the row; COMPUTE_IS: the block's row (column c adds c)
     logic             accum;
     logic             last;
@@ -102,9 +102,9 @@ module sa_compute
   typedef struct packed {
     logic             busy;
     logic [IDX_W-1:0] idx;
-    logic [2:0]       push;
-    logic [15:0]      src;
-    logic [15:0]      rows;
+    logic [PUSH_W-1:0] push;
+    logic [SRC_W-1:0] src;
+    logic [ROWS_W-1:0] rows;
     logic [KW-1:0]    step;
     logic             bank;
   } chain_t;
@@ -112,7 +112,7 @@ module sa_compute
   typedef struct packed {
     logic             busy;
     logic [IDX_W-1:0] idx;
-    logic [2:0]       push;
+    logic [PUSH_W-1:0] push;
     logic [15:0]      src, acc, rows, m;
     logic             accum;
     logic             bank;
@@ -126,7 +126,7 @@ module sa_compute
   // A COMPUTE_OS's drain: what its accumulator writes need, and its end event.
   typedef struct packed {
     logic [IDX_W-1:0] idx;
-    logic [2:0]       push;
+    logic [PUSH_W-1:0] push;
     logic [15:0]      acc, rows;
     logic             accum;
   } osdesc_t;

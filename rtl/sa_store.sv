@@ -64,7 +64,7 @@ module sa_store
   output logic                            end_cfg_o,
   output logic                            end_ack_o,
   output logic [IDX_W-1:0]                end_ack_idx_o,
-  output logic [2:0]                      end_ack_push_o,
+  output logic [PUSH_W-1:0]               end_ack_push_o,
   output logic                            row_o,        // a row's last beat was accepted
   output logic [IDX_W-1:0]                row_idx_o,
   output logic [15:0]                     row_bytes_o,
@@ -75,20 +75,28 @@ module sa_store
   typedef struct packed {
     logic             active;
     logic [IDX_W-1:0] idx;
-    logic [2:0]       push;
+    logic [PUSH_W-1:0] push;
     logic             raw32;
-    logic [15:0]      src;
-    logic [31:0]      addr;
-    logic [11:0]      outer, inner;
+    logic [SRC_W-1:0] src;
+    logic [DRAM_ADDR_W-1:0] addr;
+    logic [OUTER_W-1:0] outer;
+    logic [INNER_W-1:0] inner;
     logic [23:0]      nrows;
     logic [15:0]      nbytes;
-    logic [1:0]       act;
-    logic [7:0]       lo, hi;
-    logic [23:0]      so;
-    logic [19:0]      si;
-    logic [1:0]       pool;
-    logic [3:0]       kh, kw, sh, sw, pad_t, pad_l;
-    logic [11:0]      in_h, in_w;
+    logic [ACT_W-1:0] act;
+    logic [CLAMP_LO_W-1:0] lo;
+    logic [CLAMP_HI_W-1:0] hi;
+    logic [STRIDE_OUTER_W-1:0] so;
+    logic [STRIDE_INNER_W-1:0] si;
+    logic [POOL_W-1:0] pool;
+    logic [KH_W-1:0]  kh;
+    logic [KW_W-1:0]  kw;
+    logic [SH_W-1:0]  sh;
+    logic [SW_W-1:0]  sw;
+    logic [PAD_T_W-1:0] pad_t;
+    logic [PAD_L_W-1:0] pad_l;
+    logic [IN_H_W-1:0] in_h;
+    logic [IN_W_W-1:0] in_w;
   } lat_t;
 
   // Front end and write-port progress.
@@ -106,22 +114,30 @@ module sa_store
 
   typedef struct packed {
     logic [IDX_W-1:0] idx;
-    logic [2:0]       push;
+    logic [PUSH_W-1:0] push;
     logic             last;
   } ack_t;
 
   opcode_e op;
   logic    start_st, start_cfg;
 
-  // CFG_STORE / CFG_POOL registers
-  logic [1:0]  act_q, pool_q;
-  logic        params_q;
-  logic [15:0] prow_q;
-  logic [7:0]  lo_q, hi_q;
-  logic [23:0] so_q;
-  logic [19:0] si_q;
-  logic [3:0]  kh_q, kw_q, sh_q, sw_q, pad_t_q, pad_l_q;
-  logic [11:0] in_h_q, in_w_q;
+  // CFG_STORE / CFG_POOL registers, as wide as their fields (sa_isa_pkg)
+  logic [ACT_W-1:0]          act_q;
+  logic [POOL_W-1:0]         pool_q;
+  logic                      params_q;
+  logic [PROW_W-1:0]         prow_q;
+  logic [CLAMP_LO_W-1:0]     lo_q;
+  logic [CLAMP_HI_W-1:0]     hi_q;
+  logic [STRIDE_OUTER_W-1:0] so_q;
+  logic [STRIDE_INNER_W-1:0] si_q;
+  logic [KH_W-1:0]           kh_q;
+  logic [KW_W-1:0]           kw_q;
+  logic [SH_W-1:0]           sh_q;
+  logic [SW_W-1:0]           sw_q;
+  logic [PAD_T_W-1:0]        pad_t_q;
+  logic [PAD_L_W-1:0]        pad_l_q;
+  logic [IN_H_W-1:0]         in_h_q;
+  logic [IN_W_W-1:0]         in_w_q;
 
   lat_t  l_q, l_cur, l_init, l_d;
   prog_t p_q, p_cur, p_d;

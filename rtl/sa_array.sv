@@ -67,7 +67,9 @@ module sa_array #(
   logic [NumPe*TagW-1:0]  pe_tag;
   logic [NumPe*32-1:0]    pe_psum, pe_drain;
   logic [NumPe*16-1:0]    pe_w;
+`ifndef SYNTHESIS
   logic [NumPe-1:0]       misaligned, drain_clash;   // per PE: a rule broken (assertions below)
+`endif
 
   assign left_valid[0]      = in_valid_i;
   assign ws_act[7:0]        = in_row_i[7:0];
@@ -215,6 +217,7 @@ module sa_array #(
         .drain_o    (pe_drain[P*32 +: 32]),
         .w_o        (pe_w[P*16 +: 16])
       );
+`ifndef SYNTHESIS
       // What the assertions below check, per PE. Weight-stationary: the partial sum from above
       // belongs to the same streamed row (detailed_array.c asserts it); output-stationary: B from
       // above is this wavefront's. And no result reaches the drain register while the column drains.
@@ -224,24 +227,29 @@ module sa_array #(
         assign misaligned[P] = 1'b0;
       end
       assign drain_clash[P] = drain_sh_i[P] && valid_in && os_mode_i && last_in;
+`endif
     end
   end
 
   // One assertion per rule for the whole grid: Verilator copies every signal a concurrent
-  // assertion reads each cycle, which per PE cost more than the grid itself.
+  // assertion reads each cycle, which per PE cost more than the grid itself. The rule vectors
+  // exist only for the assertions, so synthesis (yosys) reads the grid without them.
+`ifndef SYNTHESIS
   `SA_ASSERT(AlignedWithAbove, misaligned == '0,
              "sa_array: a row's activation and the partial sum (or B) from above are misaligned")
   `SA_ASSERT(NoDrainCollision, drain_clash == '0,
              "sa_array: a result reaches a PE's drain register while its column drains")
+  logic unused_chk;   // read only by the assertions (lint without --assert)
+  assign unused_chk = ^{misaligned, drain_clash};
+`endif
 
   // What goes nowhere: the bottom row's weights and B operands (and partial sums in
   // output-stationary mode, read only in the other mode), the last column's activations and
   // the control travelling with them (the bottom-right tag does go to out_tag_o; folding it in
-  // here too is harmless). Without assertions (lint without --assert, synthesis) the rule
-  // vectors go nowhere either.
+  // here too is harmless).
   logic unused_w;
   always_comb begin
-    unused_w = ^pe_w[(NumPe-Cols)*16 +: Cols*16] ^ (^pe_b[(NumPe-Cols)*8 +: Cols*8]) ^ (^misaligned) ^ (^drain_clash);
+    unused_w = ^pe_w[(NumPe-Cols)*16 +: Cols*16] ^ (^pe_b[(NumPe-Cols)*8 +: Cols*8]);
     for (int r = 0; r < Rows; r++) begin
       unused_w = unused_w ^ (^pe_act[(r*Cols+Cols-1)*8 +: 8]) ^ pe_bank[r*Cols+Cols-1] ^
                  (^pe_tag[(r*Cols+Cols-1)*TagW +: TagW]) ^ pe_first[r*Cols+Cols-1] ^

@@ -1,6 +1,8 @@
 // cli_args.c: command-line helpers shared by the sacc commands (cli_args.h).
 #include "cli_args.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,12 +52,20 @@ static int read_calib(const Graph *g, CliCalib *c, Diag *d) {
     for (int i = 0; ok && i < tt->rank; i++) ok = a.dims[i] == (uint64_t)tt->dims[i];
     int64_t count = graph_tensor_count(tt);
     if (ok && !(c->data[t] = malloc((size_t)count * sizeof(float) + 1))) ok = 0;
-    for (int64_t i = 0; ok && i < count; i++)
-      c->data[t][i] = a.type == NPY_F32 ? ((const float *)a.data)[i] : (float)((const double *)a.data)[i];
+    int64_t bad = -1;   // the first element that is not a finite float32 value
+    double bad_value = 0;
+    for (int64_t i = 0; ok && bad < 0 && i < count; i++) {
+      double v = a.type == NPY_F32 ? ((const float *)a.data)[i] : ((const double *)a.data)[i];
+      if (!isfinite(v) || fabs(v) > FLT_MAX) bad = i, bad_value = v;   // (float)v would be undefined
+      else c->data[t][i] = (float)v;
+    }
     npy_free(&a);
     if (!ok)
       return diag_error(d, "%s: error: input \"%s\" needs a float32 or float64 array of the tensor's shape", file,
                         tt->name);
+    if (bad >= 0)
+      return diag_error(d, "%s: error: input \"%s\": element %lld is %g, not a finite float32 value", file,
+                        tt->name, (long long)bad, bad_value);
   }
   return 0;
 }

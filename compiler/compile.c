@@ -59,7 +59,7 @@ static int add_constants(const MachProg *mp, Program *p) {
   return 0;
 }
 
-static TensorInfo tensor_info(const MachProg *mp, const DTensor *t) {
+static TensorInfo tensor_info(const DTensor *t) {
   TensorInfo ti;
   memset(&ti, 0, sizeof ti);
   snprintf(ti.name, sizeof ti.name, "%s", t->name);
@@ -67,12 +67,15 @@ static TensorInfo tensor_info(const MachProg *mp, const DTensor *t) {
   ti.role = t->role;
   ti.addr = t->addr;
   ti.scale = t->scale;
-  const DTensor *o = &mp->tensors[dt_owner(mp, (int)(t - mp->tensors))];
   if (t->rank == 4) {
     ti.ndim = 4;
     ti.dims[0] = (uint32_t)t->n, ti.dims[1] = (uint32_t)t->h, ti.dims[2] = (uint32_t)t->w, ti.dims[3] = (uint32_t)t->c;
-    ti.strides[0] = (uint64_t)dt_img_stride(o), ti.strides[1] = (uint64_t)dt_row_stride(o);
-    ti.strides[2] = (uint64_t)o->c, ti.strides[3] = 1;
+    if (t->alias >= 0) {   // flatten/reshape: its owner's bytes, which stay dense, in its own shape
+      ti.strides[0] = (uint64_t)(t->h * t->w * t->c), ti.strides[1] = (uint64_t)(t->w * t->c);
+    } else {               // its own layout, halo and all
+      ti.strides[0] = (uint64_t)dt_img_stride(t), ti.strides[1] = (uint64_t)dt_row_stride(t);
+    }
+    ti.strides[2] = (uint64_t)t->c, ti.strides[3] = 1;
   } else {
     ti.ndim = 2;
     ti.dims[0] = (uint32_t)t->n, ti.dims[1] = (uint32_t)t->c;
@@ -85,7 +88,7 @@ static TensorInfo tensor_info(const MachProg *mp, const DTensor *t) {
 static int add_tensors(const MachProg *mp, const Graph *g, const CompileOptions *o, Program *p) {
   for (int i = 0; i < mp->n_tensors; i++) {
     const DTensor *t = &mp->tensors[i];
-    TensorInfo ti = tensor_info(mp, t);
+    TensorInfo ti = tensor_info(t);
     if (prog_add_tensor(p, &ti)) return -1;
     if (t->role != ROLE_INPUT) continue;
     int index = 0;

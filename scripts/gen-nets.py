@@ -493,6 +493,28 @@ def edge_reshape():
     return n, [z]
 
 
+def edge_outputs():
+    n = Net("edge_outputs", [1, 6, 6, 4], 0.05, 1400,
+            "every op as a network output, some also read by later layers (no fusion across an output)")
+    c = n.conv(n.x, 8, k=3, pad=1, act="none", name="conv")
+    r = n.act(c, "relu", name="relu")
+    r6 = n.act(c, "relu6", name="relu6")
+    cl = n.act(c, "clip", name="clip", min=-0.5, max=1.0)
+    mp = n.pool(r, "maxpool", 2, name="maxpool")
+    ap = n.pool(r, "avgpool", 3, stride=1, pad=1, name="avgpool")
+    g = n.gap(r, name="gap")
+    c1 = n.conv(n.x, 8, k=1, act="none", name="conv1x1")
+    a = n.add(c, c1, act="none", name="add")
+    cat = n.concat([r, r6], name="concat")
+    fl = n.flatten(mp, name="flatten")
+    r4 = n.reshape(c, [1, 12, 3, 8], name="reshape44")
+    r2 = n.reshape(ap, [1, 288], name="reshape42")
+    f2 = n.flatten(r, name="flatten_r")
+    r24 = n.reshape(f2, [1, 6, 12, 4], name="reshape24")
+    f = n.fc(fl, 5, act="none", name="fc")
+    return n, [c, r, r6, cl, mp, ap, g, a, cat, fl, r4, r2, r24, f]
+
+
 def edge_float_bn():
     n = Net("edge_float_bn", [1, 8, 8, 3], 0.03, 1300,
             "float weights, batchnorm and bias folding, calibrated scales", quantized=False)
@@ -554,7 +576,7 @@ calibration run); `sacc check` runs both references, about twice that.
 
 BIG = [lenet5, alexnet, vgg16, resnet18, resnet50, mobilenetv2]
 EDGE = [edge_odd, edge_padding, edge_dilation, edge_channels, edge_depthwise, edge_residual, edge_concat,
-        edge_pooling, edge_gap_fc, edge_activations, edge_reshape, edge_float_bn]
+        edge_pooling, edge_gap_fc, edge_activations, edge_reshape, edge_outputs, edge_float_bn]
 
 
 def main():

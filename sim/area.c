@@ -21,7 +21,6 @@ void area_mem_shape(const Arch *a, MemStatId m, double *row_bytes, double *rows)
   case MEM_ST_WBUF: *row_bytes = a->cols, *rows = a->wbuf_rows; return;
   case MEM_ST_ACC: *row_bytes = 4.0 * a->cols, *rows = a->acc_rows; return;
   case MEM_ST_PARAM: *row_bytes = 4.0 * a->cols, *rows = a->param_rows; return;
-  case MEM_ST_COUNT: break;
   }
   *row_bytes = *rows = 0;
 }

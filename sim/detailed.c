@@ -41,6 +41,7 @@
 //     has ended: cycles = t + 1. A cycle in which nothing moved while work remains means the
 //     state can never change again: a deadlock, reported with each blocked unit.
 #include "detailed.h"
+#include "stats.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -54,7 +55,6 @@ static int records_times(const Det *m, Unit u, uint32_t k) {
   return m->insns[k].op != OP_LAYER || u == UNIT_LOAD;
 }
 
-static int routed_to(Unit route, int v) { return route == UNIT_ALL || (int)route == v; }
 
 LayerStats *det_layer(Det *m, uint32_t k) { return sim_layer(m->s, m->insn_layer[k]); }
 
@@ -145,7 +145,7 @@ static int fetch_decide(Det *m) {
     return 1;
   }
   for (int v = 0; v < NUM_UNITS; v++)
-    if (routed_to(route, v) && m->q[v].count >= m->q[v].cap) {
+    if (sim_routed_to(route, v) && m->q[v].count >= m->q[v].cap) {
       m->s->stats.fetch_stall++;
       return 0;
     }
@@ -161,7 +161,7 @@ static void fetch_commit(Det *m) {
   Unit route = isa_ops[m->insns[k].op].unit;
   for (int v = 0; v < NUM_UNITS; v++) {
     InsnQueue *q = &m->q[v];
-    if (!routed_to(route, v)) continue;
+    if (!sim_routed_to(route, v)) continue;
     q->entry[(q->head + q->count) % q->cap] = k;
     q->count++;
   }
@@ -170,33 +170,14 @@ static void fetch_commit(Det *m) {
 // Step 7: the unit's state in this cycle (TIMING §9), counted for the unit and the layer of the
 // instruction executing or waited for (the unit's current layer in both cases).
 static void unit_classify(Det *m, Unit u) {
-  UnitStats *us = &m->s->stats.unit[u];
-  LayerStats *ls = sim_layer(m->s, m->unit_layer[u]);
   SimUnitState st = SIM_UST_IDLE;
   if (m->inside[u]) {
-    if (m->stall[u]) {
-      us->wait_resource++;
-      ls->wait_resource[u]++;
-      st = SIM_UST_WAIT_RESOURCE;
-    } else {
-      us->busy++;
-      ls->busy[u]++;
-      st = SIM_UST_BUSY;
-    }
+    st = m->stall[u] ? SIM_UST_WAIT_RESOURCE : SIM_UST_BUSY;
   } else if (m->q[u].count) {
     const Insn *head = &m->insns[m->q[u].entry[m->q[u].head]];
-    if (!tokens_ok(m, u, head, NULL)) {
-      us->wait_token++;
-      ls->wait_token[u]++;
-      st = SIM_UST_WAIT_TOKEN;
-    } else {
-      us->wait_resource++;
-      ls->wait_resource[u]++;
-      st = SIM_UST_WAIT_RESOURCE;
-    }
-  } else {
-    us->idle++;
+    st = tokens_ok(m, u, head, NULL) ? SIM_UST_WAIT_RESOURCE : SIM_UST_WAIT_TOKEN;
   }
+  sim_count_unit_state(m->s, m->unit_layer[u], u, st);
   if (m->log) m->log->state[u] = st;
 }
 
@@ -292,7 +273,7 @@ static int report_deadlock(Det *m) {
     const Insn *in = &m->insns[m->pc];
     Unit route = isa_ops[in->op].unit;
     for (int v = 0; v < NUM_UNITS; v++)
-      if (routed_to(route, v) && m->q[v].count >= m->q[v].cap) {
+      if (sim_routed_to(route, v) && m->q[v].count >= m->q[v].cap) {
         note_append(msg, sizeof msg, &len, "fetch waits at insn %u (%s) for space in the %s queue", m->pc,
                     isa_ops[in->op].name, isa_unit_names[v]);
         break;
@@ -330,26 +311,22 @@ static int det_init(Det *m, Sim *s, Diag *d) {
   for (uint32_t k = 0; insns && k < m->p->n_insns; k++) insns[k] = prog_insn(m->p, k);
   m->insns = insns;
   m->dram = dram_new(m->a, s->dram);
-  int rc = !m->q[0].entry || !m->q[1].entry || !m->q[2].entry || !m->insn_layer || !m->insns || !m->dram;
+  int rc = !m->insn_layer || !m->insns || !m->dram;
+  for (int u = 0; u < NUM_UNITS; u++) rc |= !m->q[u].entry;
   rc |= det_load_init(m) != 0;
   rc |= det_compute_init(m) != 0;
   rc |= det_store_init(m) != 0;
   if (rc) return diag_error(d, "sim: error: out of memory");
   for (uint32_t k = 0; k < m->p->n_insns; k++) {
     Unit route = isa_ops[m->insns[k].op].unit;
-    m->remaining += route == UNIT_ALL ? NUM_UNITS : route == UNIT_FETCH ? 0 : 1;
+    m->remaining += (uint64_t)sim_unit_copies(route);
   }
   return 0;
 }
 
 // The engine fills every statistic and time from zero.
 static void reset_results(Sim *s) {
-  LayerStats *layers = s->stats.layers;
-  uint32_t n_layers = s->stats.n_layers;
-  memset(&s->stats, 0, sizeof s->stats);
-  s->stats.layers = layers;
-  s->stats.n_layers = n_layers;
-  memset(layers, 0, (n_layers + 1) * sizeof *layers);
+  stats_reset(&s->stats);
   memset(s->times, 0, (s->prog->n_insns ? s->prog->n_insns : 1) * sizeof *s->times);
 }
 
@@ -402,8 +379,12 @@ int sim_detailed_step(SimDetStep *st, SimCycleLog *log) {
   if (moved < 0) {
     rc = -1;
   } else if (m->halted && m->remaining == 0) {
-    s->stats.cycles = m->t + 1;
+    stats_finish(&s->stats, m->t + 1);
     done = 1;
+    // The layers' pe_cycles are counted per row as it enters, the slots PE by PE: a check.
+    if (m->pe_slots != s->stats.pe_cycles)
+      rc = diag_error(d, "sim: internal error: %llu array slots used, the layers count %llu",
+                      (unsigned long long)m->pe_slots, (unsigned long long)s->stats.pe_cycles);
   } else if (!moved) {
     rc = report_deadlock(m);
   }

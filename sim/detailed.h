@@ -250,6 +250,7 @@ typedef struct Det {
   int64_t unit_layer[NUM_UNITS];    // layer of the last LAYER each unit started, -1 before
   int64_t *insn_layer;              // layer of each started instruction
   uint64_t remaining;               // unit instruction copies not yet ended
+  uint64_t pe_slots;                // array slots used, PE by PE (must equal the layers' pe_cycles)
   int inside[NUM_UNITS];            // the unit is inside an instruction this cycle (s <= t < ready)
   int stall[NUM_UNITS];             // ... and the cycle is a stall cycle (DRAM slots all in flight)
   int ended;                        // some instruction ended this cycle

@@ -85,23 +85,47 @@ int det_compute_can_start(const Det *m, const Insn *in) {
   case OP_COMPUTE: return cu->bank_valid[cu->cur_bank] && !cu->os.users && !cu->is_users;
   case OP_COMPUTE_IS: return cu->bank_valid[cu->cur_bank] && !cu->os.users && !cu->ws_users && is_aligned(cu);
   case OP_COMPUTE_OS: return !ws_busy(cu) && det_os_can_start(m, in);
-  default: return 1;   // LAYER
+  case OP_LAYER: return 1;
+  case OP_LOAD:
+  case OP_CFG_LOAD:
+  case OP_STORE:
+  case OP_CFG_STORE:
+  case OP_CFG_POOL:
+  case OP_HALT: break;   // not routed to the compute unit
   }
+  return 1;
 }
 
 const char *det_compute_blocker(const Det *m, const Insn *in) {
   const ComputeUnit *cu = &m->cu;
-  int streams = in->op == OP_COMPUTE || in->op == OP_COMPUTE_IS;
-  if ((in->op == OP_PRELOAD || streams) && cu->os.users) return "the array to leave output-stationary mode";
-  if (in->op == OP_PRELOAD)
+  static const char *const os_mode = "the array to leave output-stationary mode";
+  static const char *const no_weights = "weights (no PRELOAD filled its bank)";
+  switch (in->op) {
+  case OP_PRELOAD:
+    if (cu->os.users) return os_mode;
     return cu->chain_busy ? "the weight shift chain" : "its weight bank to be released by the array";
-  if (streams && !cu->bank_valid[cu->cur_bank]) return "weights (no PRELOAD filled its bank)";
-  if (in->op == OP_COMPUTE && cu->is_users) return "the array to leave input-stationary mode (a COMPUTE_IS in it)";
-  if (in->op == OP_COMPUTE_IS && cu->ws_users) return "the array to leave weight-stationary mode (a COMPUTE in it)";
-  if (in->op == OP_COMPUTE_IS && !is_aligned(cu))
-    return "stream alignment with the previous COMPUTE_IS (a start a multiple of array.cols cycles after it)";
-  if (in->op == OP_COMPUTE_OS)
+  case OP_COMPUTE:
+    if (cu->os.users) return os_mode;
+    if (!cu->bank_valid[cu->cur_bank]) return no_weights;
+    if (cu->is_users) return "the array to leave input-stationary mode (a COMPUTE_IS in it)";
+    return "nothing";
+  case OP_COMPUTE_IS:
+    if (cu->os.users) return os_mode;
+    if (!cu->bank_valid[cu->cur_bank]) return no_weights;
+    if (cu->ws_users) return "the array to leave weight-stationary mode (a COMPUTE in it)";
+    if (!is_aligned(cu))
+      return "stream alignment with the previous COMPUTE_IS (a start a multiple of array.cols cycles after it)";
+    return "nothing";
+  case OP_COMPUTE_OS:
     return ws_busy(cu) ? "the array to leave weight-stationary mode" : "the previous COMPUTE_OS's drain";
+  case OP_LAYER: return "nothing";
+  case OP_LOAD:
+  case OP_CFG_LOAD:
+  case OP_STORE:
+  case OP_CFG_STORE:
+  case OP_CFG_POOL:
+  case OP_HALT: break;   // not routed to the compute unit
+  }
   return "nothing";
 }
 
@@ -150,10 +174,16 @@ void det_compute_start(Det *m, uint32_t k) {
   case OP_COMPUTE_OS:
     det_os_start(m, k);
     return;
-  default:   // LAYER
+  case OP_LAYER:
     det_ready(m, UNIT_COMPUTE, k);
     det_end(m, UNIT_COMPUTE, k);
     return;
+  case OP_LOAD:
+  case OP_CFG_LOAD:
+  case OP_STORE:
+  case OP_CFG_STORE:
+  case OP_CFG_POOL:
+  case OP_HALT: return;   // not routed to the compute unit
   }
 }
 
@@ -164,11 +194,9 @@ static void chain_shift(Det *m) {
   int8_t *w = m->s->bank[cu->chain_bank];
   memmove(w + C, w, (size_t)(R - 1) * C);
   LayerStats *ls = det_layer(m, cu->chain_insn);
-  m->s->stats.preload_shifts++;
   ls->preload_shifts++;
   uint32_t j = R - 1 - cu->chain_step;   // weight row entering now: SRC + j
   if (j < cu->chain_rows) {
-    m->s->stats.mem_reads[MEM_ST_WBUF]++;
     ls->mem_reads[MEM_ST_WBUF]++;
     if (cu->chain_src + j < m->a->wbuf_rows)
       memcpy(w, m->s->wbuf + (cu->chain_src + j) * C, C);
@@ -196,10 +224,9 @@ static int stream_read(Det *m, PeReg *in) {
     memcpy(cu->in_row, m->s->spad + row * R, R);
   else
     memset(cu->in_row, 0, R);
-  m->s->stats.mem_reads[MEM_ST_SPAD]++;
   LayerStats *ls = det_layer(m, cu->st_insn);
   ls->mem_reads[MEM_ST_SPAD]++;
-  ls->pe_cycles += (uint64_t)R * m->a->cols;   // the slots this row will use (pe_step counts the total)
+  ls->pe_cycles += (uint64_t)R * m->a->cols;   // the slots this row will use (pe_step counts the slots, a check)
   uint32_t tag = cu->tag_next++ & cu->tag_mask, C = m->a->cols, mm = cu->st_m;
   cu->rowtag[tag] = (RowTag){.insn = cu->st_insn,
                              .acc_row = cu->st_transposed ? cu->st_acc + (mm / C) * cu->st_astride : cu->st_acc + mm,
@@ -254,10 +281,8 @@ static int acc_write(Det *m) {
     // touches COLS rows per column block, counted at the block's first row.
     if (rt->transposed ? rt->block_first : c == 0) {
       LayerStats *ls = det_layer(m, rt->insn);
-      m->s->stats.mem_writes[MEM_ST_ACC]++;
       ls->mem_writes[MEM_ST_ACC]++;
       if (rt->accum) {
-        m->s->stats.mem_reads[MEM_ST_ACC]++;
         ls->mem_reads[MEM_ST_ACC]++;
       }
     }
@@ -295,18 +320,14 @@ static int pe_step(Det *m, const PeReg *in) {
       if (r < cu->bank_k[x.bank] && c < cu->rowtag[x.tag].cols) {
         if (tag != x.tag && macs) {
           det_layer(m, cu->rowtag[tag].insn)->macs += macs;
-          m->s->stats.macs += macs;
           macs = 0;
         }
         tag = x.tag;
         macs++;
       }
     }
-  if (macs) {
-    det_layer(m, cu->rowtag[tag].insn)->macs += macs;
-    m->s->stats.macs += macs;
-  }
-  m->s->stats.pe_cycles += slots;
+  if (macs) det_layer(m, cu->rowtag[tag].insn)->macs += macs;
+  m->pe_slots += slots;
   return live;
 }
 

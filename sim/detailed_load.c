@@ -77,10 +77,18 @@ void det_load_start(Det *m, uint32_t k) {
     L->o = L->i = L->g = 0;
     seg_begin(m);
     return;
-  default:   // LAYER (the only other instruction routed here)
+  case OP_LAYER:
     det_ready(m, UNIT_LOAD, k);
     det_end(m, UNIT_LOAD, k);
     return;
+  case OP_PRELOAD:
+  case OP_COMPUTE:
+  case OP_COMPUTE_OS:
+  case OP_COMPUTE_IS:
+  case OP_STORE:
+  case OP_CFG_STORE:
+  case OP_CFG_POOL:
+  case OP_HALT: return;   // not routed to the load unit
   }
 }
 
@@ -96,38 +104,46 @@ void det_load_request(Det *m, DramReq *req) {
 // Rows of memory `mem` and bytes each holds.
 static uint64_t mem_rows(const Det *m, int mem) {
   const Arch *a = m->a;
-  return mem == MEM_SPAD ? a->spad_rows : mem == MEM_WBUF ? a->wbuf_rows : mem == MEM_ACC ? a->acc_rows : a->param_rows;
+  switch (sim_mem_stat((uint32_t)mem)) {
+  case MEM_ST_SPAD: return a->spad_rows;
+  case MEM_ST_WBUF: return a->wbuf_rows;
+  case MEM_ST_ACC: return a->acc_rows;
+  case MEM_ST_PARAM: return a->param_rows;
+  }
+  return 0;
 }
 
 static uint32_t row_capacity(const Det *m, int mem) {
   const Arch *a = m->a;
-  return mem == MEM_SPAD ? a->rows : mem == MEM_PARAM ? 4 * a->cols : a->cols;
+  switch (sim_mem_stat((uint32_t)mem)) {
+  case MEM_ST_SPAD: return a->rows;
+  case MEM_ST_WBUF:
+  case MEM_ST_ACC: return a->cols;
+  case MEM_ST_PARAM: return 4 * a->cols;
+  }
+  return 0;
 }
 
 // Writes byte value v at byte position pos of row b->row of the target memory.
 static void write_byte(Det *m, const LoadBeat *b, uint32_t pos, uint8_t v) {
   Sim *s = m->s;
   uint64_t C = m->a->cols, R = m->a->rows;
-  switch (b->mem) {
-  case MEM_SPAD: s->spad[b->row * R + pos] = (int8_t)v; break;
-  case MEM_WBUF: s->wbuf[b->row * C + pos] = (int8_t)v; break;
-  case MEM_ACC: {
+  switch (sim_mem_stat(b->mem)) {
+  case MEM_ST_SPAD: s->spad[b->row * R + pos] = (int8_t)v; break;
+  case MEM_ST_WBUF: s->wbuf[b->row * C + pos] = (int8_t)v; break;
+  case MEM_ST_ACC: {
     int32_t *x = &s->acc[b->row * C + pos];
     int32_t scaled = sa_load_scale((int8_t)v, b->mult, b->shift);
     *x = b->accum ? sa_wrap_add32(*x, scaled) : scaled;
     break;
   }
-  default: {   // PARAM: little-endian int32, byte pos % 4 of element pos / 4
+  case MEM_ST_PARAM: {   // little-endian int32, byte pos % 4 of element pos / 4
     uint32_t *x = (uint32_t *)&s->param[b->row * C + pos / 4];
     unsigned sh = 8 * (pos % 4);
     *x = (*x & ~(0xffu << sh)) | ((uint32_t)v << sh);
     break;
   }
   }
-}
-
-static MemStatId mem_stat(int mem) {
-  return mem == MEM_SPAD ? MEM_ST_SPAD : mem == MEM_WBUF ? MEM_ST_WBUF : mem == MEM_ACC ? MEM_ST_ACC : MEM_ST_PARAM;
 }
 
 // A transposed beat lands down WBUF column b->col: byte k of the LOAD row into row b->row + k.
@@ -141,13 +157,10 @@ static void beat_land_transposed(Det *m, const LoadBeat *b, const uint8_t *data)
     if (row < m->a->wbuf_rows) m->s->wbuf[row * C + b->col] = (int8_t)data[x];
   }
   if (!b->last_of_row) return;
-  SimStats *st = &m->s->stats;
   LayerStats *ls = det_layer(m, b->insn);
   if (b->block_first) {
-    st->mem_writes[MEM_ST_WBUF] += b->row_bytes;
     ls->mem_writes[MEM_ST_WBUF] += b->row_bytes;
   }
-  st->dram_read_bytes += b->row_bytes;
   ls->dram_read_bytes += b->row_bytes;
 }
 
@@ -173,15 +186,11 @@ static void beat_land(Det *m, const LoadBeat *b, const uint8_t *data) {
     }
   }
   if (!b->last_of_row) return;
-  SimStats *st = &m->s->stats;
   LayerStats *ls = det_layer(m, b->insn);
-  st->mem_writes[mem_stat(b->mem)]++;
-  ls->mem_writes[mem_stat(b->mem)]++;
+  ls->mem_writes[sim_mem_stat(b->mem)]++;
   if (b->mem == MEM_ACC && b->accum) {
-    st->mem_reads[MEM_ST_ACC]++;
     ls->mem_reads[MEM_ST_ACC]++;
   }
-  st->dram_read_bytes += b->row_bytes;
   ls->dram_read_bytes += b->row_bytes;
 }
 
@@ -238,7 +247,6 @@ void det_load_update(Det *m, const DramResp *resp, int accepted) {
       .mult = L->ld_mult,
       .shift = L->ld_shift,
   };
-  m->s->stats.dram_read_beats++;
   det_layer(m, L->insn)->dram_read_beats++;
   if (!generator_advance(m)) {
     L->issuing = 0;

@@ -100,16 +100,14 @@ static void seq_step(Det *m) {
   uint64_t k = os->step;
   if (k < os->klen) {
     memcpy(os->brow, m->s->wbuf + (os->wsrc + k) * C, C);
-    m->s->stats.mem_reads[MEM_ST_WBUF]++;
     LayerStats *ls = det_layer(m, os->ins[os->seq_tag].insn);
     ls->mem_reads[MEM_ST_WBUF]++;
-    ls->pe_cycles += (uint64_t)R * C;   // the slots this k step will use (pe_step counts the total)
+    ls->pe_cycles += (uint64_t)R * C;   // the slots this k step will use (pe_step counts the slots, a check)
     os->b_in = (OsPe){.b_valid = 1, .first = k == 0, .last = k + 1 == os->klen, .tag = os->seq_tag};
   }
   uint64_t j = k / R, r = k % R;
   if (r < os->rows && j * R < os->klen) {
     memcpy(os->rowreg + r * R, m->s->spad + (os->src + j * os->kstride + r) * R, R);
-    m->s->stats.mem_reads[MEM_ST_SPAD]++;
     det_layer(m, os->ins[os->seq_tag].insn)->mem_reads[MEM_ST_SPAD]++;
     os->rowpos[r] = 0;
     os->rown[r] = (uint32_t)(os->klen - j * R < R ? os->klen - j * R : R);
@@ -143,9 +141,8 @@ static int drain_step(Det *m) {
       n++;
       if (c == 0) {
         LayerStats *ls = det_layer(m, oi->insn);
-        m->s->stats.mem_writes[MEM_ST_ACC]++;
         ls->mem_writes[MEM_ST_ACC]++;
-        if (oi->accum) m->s->stats.mem_reads[MEM_ST_ACC]++, ls->mem_reads[MEM_ST_ACC]++;
+        if (oi->accum) ls->mem_reads[MEM_ST_ACC]++;
       }
     }
     if (j + 1 == R && c + 1 == C) {
@@ -208,18 +205,14 @@ static void pe_step(Det *m) {
       if (r < oi->rows) {
         if (tag != (int64_t)p->tag && macs) {
           det_layer(m, os->ins[tag].insn)->macs += macs;
-          m->s->stats.macs += macs;
           macs = 0;
         }
         tag = p->tag;
         macs++;
       }
     }
-  if (macs) {
-    det_layer(m, os->ins[tag].insn)->macs += macs;
-    m->s->stats.macs += macs;
-  }
-  m->s->stats.pe_cycles += slots;
+  if (macs) det_layer(m, os->ins[tag].insn)->macs += macs;
+  m->pe_slots += slots;
   // A column whose bottom PE just loaded its drain register drains from the next cycle.
   for (uint32_t c = 0; c < C; c++) {
     const OsPe *p = &os->pe[(size_t)(R - 1) * C + c];

@@ -77,7 +77,6 @@ static void params_latch(Det *m) {
     }
   }
   if (use) {
-    m->s->stats.mem_reads[MEM_ST_PARAM] += 3;
     det_layer(m, su->insn)->mem_reads[MEM_ST_PARAM] += 3;
   }
 }
@@ -139,8 +138,14 @@ void det_store_start(Det *m, uint32_t k) {
     su->in_h = in->f[FLD_IN_H];
     su->in_w = in->f[FLD_IN_W];
     break;
-  default:   // LAYER
-    break;
+  case OP_LAYER: break;
+  case OP_LOAD:
+  case OP_CFG_LOAD:
+  case OP_PRELOAD:
+  case OP_COMPUTE:
+  case OP_COMPUTE_OS:
+  case OP_COMPUTE_IS:
+  case OP_HALT: return;   // not routed to the store unit
   }
   det_ready(m, UNIT_STORE, k);
   det_end(m, UNIT_STORE, k);
@@ -188,14 +193,12 @@ static int write_port(Det *m, int accepted) {
   StoreAck *ack = &su->fly[(su->fly_head + su->fly_count) % su->fly_cap];
   su->fly_count++;
   *ack = (StoreAck){.insn = su->insn, .last = (uint8_t)(row_done && su->rows_written + 1 == su->nrows)};
-  m->s->stats.dram_write_beats++;
   det_layer(m, su->insn)->dram_write_beats++;
   if (!row_done) return 0;
   h->state = SLOT_FREE;
   su->fifo_head = (su->fifo_head + 1) % fifo_depth(m);
   su->beats_done = 0;
   su->rows_written++;
-  m->s->stats.dram_write_bytes += su->nbytes;
   det_layer(m, su->insn)->dram_write_bytes += su->nbytes;
   return 1;
 }
@@ -215,10 +218,8 @@ static void window_read(Det *m) {
     row = su->src + (uint64_t)(y * su->l_in_w + x);
   }
   LayerStats *ls = det_layer(m, su->insn);
-  m->s->stats.mem_reads[MEM_ST_ACC]++;
   ls->mem_reads[MEM_ST_ACC]++;
   if (!su->raw32) {
-    m->s->stats.post_elems += su->cols;
     ls->post_elems += su->cols;
   }
   const int32_t *acc = row < m->a->acc_rows ? &m->s->acc[row * C] : NULL;

@@ -12,6 +12,7 @@
 
 #include "../isa/numerics.h"
 #include "sim_internal.h"
+#include "stats.h"
 
 #define NEVER UINT64_MAX
 
@@ -137,12 +138,13 @@ static void copy_short(uint8_t *dst, const uint8_t *src, size_t n) {
 // Each exec_* moves the data, counts the work and returns `ready` and `end` through *t.
 
 static uint32_t row_bytes(const Arch *a, int64_t mem) {
-  switch (mem) {
-  case MEM_SPAD: return a->rows;
-  case MEM_WBUF: return a->cols;
-  case MEM_ACC: return a->cols;
-  default: return 4 * a->cols;
+  switch (sim_mem_stat((uint32_t)mem)) {
+  case MEM_ST_SPAD: return a->rows;
+  case MEM_ST_WBUF: return a->cols;
+  case MEM_ST_ACC: return a->cols;
+  case MEM_ST_PARAM: return 4 * a->cols;
   }
+  return 0;
 }
 
 // Transposes an 8x8 byte block: row i of the block is in[i * stride .. + 8); column j goes to
@@ -190,8 +192,8 @@ static void commit_rows(Fast *f, const Insn *in, const uint8_t *tile, uint64_t r
     commit_transposed(f, in, tile, rows, nbytes);
     return;
   }
-  switch (in->f[FLD_MEM]) {
-  case MEM_SPAD: {
+  switch (sim_mem_stat((uint32_t)in->f[FLD_MEM])) {
+  case MEM_ST_SPAD: {
     uint64_t r0 = 0;
     if (a->rows % 8 == 0 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)   // whole 8x8 blocks first
       for (; r0 + 8 <= rows; r0 += 8)
@@ -203,10 +205,10 @@ static void commit_rows(Fast *f, const Insn *in, const uint8_t *tile, uint64_t r
     }
     break;
   }
-  case MEM_WBUF:
+  case MEM_ST_WBUF:
     memcpy(f->s->wbuf + dst * a->cols, tile, rows * width);
     break;
-  case MEM_ACC: {
+  case MEM_ST_ACC: {
     int32_t mult = (int32_t)f->cfg_load.f[FLD_MULT];
     unsigned shift = (unsigned)f->cfg_load.f[FLD_SHIFT];
     int accum = (int)in->f[FLD_ACCUM];
@@ -223,7 +225,7 @@ static void commit_rows(Fast *f, const Insn *in, const uint8_t *tile, uint64_t r
     }
     break;
   }
-  default:
+  case MEM_ST_PARAM:
     for (uint64_t r = 0; r < rows; r++) {
       int32_t *row = f->s->param + (dst + r) * a->cols;
       for (uint32_t k = 0; k < a->cols; k++) {
@@ -231,6 +233,7 @@ static void commit_rows(Fast *f, const Insn *in, const uint8_t *tile, uint64_t r
         row[k] = (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
       }
     }
+    break;
   }
 }
 
@@ -274,19 +277,14 @@ static int exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
     }
   }
   commit_rows(f, in, f->tile, rows, width, nbytes);
-  SimStats *st = &s->stats;
-  MemStatId m = mem == MEM_SPAD ? MEM_ST_SPAD : mem == MEM_WBUF ? MEM_ST_WBUF : mem == MEM_ACC ? MEM_ST_ACC : MEM_ST_PARAM;
+  MemStatId m = sim_mem_stat(mem);
   // A transposed LOAD touches NSEG*SEGLEN WBUF rows per block of C LOAD rows (TIMING §10).
   uint64_t written = in->f[FLD_TRANSPOSE] ? sim_transposed_load_rows(a, in) : rows;
-  st->mem_writes[m] += written;
   ls->mem_writes[m] += written;
   if (mem == MEM_ACC && in->f[FLD_ACCUM]) {
-    st->mem_reads[MEM_ST_ACC] += rows;
     ls->mem_reads[MEM_ST_ACC] += rows;
   }
-  st->dram_read_beats += beats;
   ls->dram_read_beats += beats;
-  st->dram_read_bytes += rows * nbytes;
   ls->dram_read_bytes += rows * nbytes;
   t->stall = stall;
   t->ready = f->rd.last + 1;
@@ -309,9 +307,7 @@ static void exec_preload(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   t->ready = t->start + 1;
   t->end = t->start + a->rows - 1;
   f->bank_ready[b] = t->end + 1;
-  f->s->stats.mem_reads[MEM_ST_WBUF] += k;
   ls->mem_reads[MEM_ST_WBUF] += k;
-  f->s->stats.preload_shifts += a->rows;
   ls->preload_shifts += a->rows;
 }
 
@@ -366,7 +362,6 @@ static void gemm_columns(uint32_t *acc0, size_t acc_stride, int ncols, const int
 // transposed memories, so its inner loops run along the M rows as a host GEMM's do.
 static void exec_compute(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   const Arch *a = f->a;
-  Sim *s = f->s;
   int b = (int)((f->n_preloads - 1) % 2);
   uint32_t R = a->rows, C = a->cols, M = (uint32_t)in->f[FLD_ROWS];
   const int16_t *w = f->bank16[b];
@@ -389,12 +384,7 @@ static void exec_compute(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   t->end = t->start + M - 1 + R + C - 1;
   f->bank_free[b] = t->end + 1;   // ends grow with starts, so this is the latest use
   uint64_t macs = (uint64_t)M * f->bank_k[b] * C;
-  s->stats.macs += macs;
-  s->stats.pe_cycles += (uint64_t)M * R * C;
   ls->macs += macs;
-  s->stats.mem_reads[MEM_ST_SPAD] += M;
-  s->stats.mem_writes[MEM_ST_ACC] += M;
-  if (in->f[FLD_ACCUM]) s->stats.mem_reads[MEM_ST_ACC] += M;
   ls->pe_cycles += (uint64_t)M * R * C;
   ls->mem_reads[MEM_ST_SPAD] += M;
   ls->mem_writes[MEM_ST_ACC] += M;
@@ -409,7 +399,6 @@ static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 // like the PE adders; the weight banks are not touched.
 static int exec_compute_os(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   const Arch *a = f->a;
-  Sim *s = f->s;
   uint32_t R = a->rows, C = a->cols, M = (uint32_t)in->f[FLD_ROWS];
   uint64_t K = (uint64_t)in->f[FLD_KLEN], J = (K + R - 1) / R;
   uint64_t src = (uint64_t)in->f[FLD_SRC], kstride = (uint64_t)in->f[FLD_KSTRIDE];
@@ -439,13 +428,7 @@ static int exec_compute_os(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls)
   f->os_free = t->end + 1;
   f->os_drain = st + K + R;
   uint64_t macs = (uint64_t)M * K * C;
-  s->stats.macs += macs;
-  s->stats.pe_cycles += K * R * C;
   ls->macs += macs;
-  s->stats.mem_reads[MEM_ST_SPAD] += M * J;
-  s->stats.mem_reads[MEM_ST_WBUF] += K;
-  s->stats.mem_writes[MEM_ST_ACC] += M;
-  if (accum) s->stats.mem_reads[MEM_ST_ACC] += M;
   ls->pe_cycles += K * R * C;
   ls->mem_reads[MEM_ST_SPAD] += M * J;
   ls->mem_reads[MEM_ST_WBUF] += K;
@@ -460,7 +443,6 @@ static int exec_compute_os(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls)
 // ASTRIDE < COLS two of them can hit one element, and the later row wins, as in the array).
 static int exec_compute_is(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   const Arch *a = f->a;
-  Sim *s = f->s;
   int b = (int)((f->n_preloads - 1) % 2);
   uint32_t R = a->rows, C = a->cols, M = (uint32_t)in->f[FLD_ROWS], cols = (uint32_t)in->f[FLD_COLS];
   size_t need = (size_t)cols * M;
@@ -489,16 +471,11 @@ static int exec_compute_is(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls)
   f->is_free = t->end + 1;
   f->is_start = t->start;
   uint64_t macs = (uint64_t)M * f->bank_k[b] * cols, acc_rows = sim_compute_is_acc_rows(a, in);
-  s->stats.macs += macs;
   ls->macs += macs;
-  s->stats.pe_cycles += (uint64_t)M * R * C;
   ls->pe_cycles += (uint64_t)M * R * C;
-  s->stats.mem_reads[MEM_ST_SPAD] += M;
   ls->mem_reads[MEM_ST_SPAD] += M;
-  s->stats.mem_writes[MEM_ST_ACC] += acc_rows;
   ls->mem_writes[MEM_ST_ACC] += acc_rows;
   if (accum) {
-    s->stats.mem_reads[MEM_ST_ACC] += acc_rows;
     ls->mem_reads[MEM_ST_ACC] += acc_rows;
   }
   return 0;
@@ -606,19 +583,14 @@ static void exec_store(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
     beats += n;
     f->fifo_last[j % D] = f->wr.last;
   }
-  s->stats.mem_reads[MEM_ST_ACC] += acc_reads;
   ls->mem_reads[MEM_ST_ACC] += acc_reads;
   if (!in->f[FLD_RAW32] && cs[FLD_PARAMS]) {
-    s->stats.mem_reads[MEM_ST_PARAM] += 3;
     ls->mem_reads[MEM_ST_PARAM] += 3;
   }
   if (!in->f[FLD_RAW32]) {
-    s->stats.post_elems += acc_reads * (uint64_t)in->f[FLD_COLS];
     ls->post_elems += acc_reads * (uint64_t)in->f[FLD_COLS];
   }
-  s->stats.dram_write_beats += beats;
   ls->dram_write_beats += beats;
-  s->stats.dram_write_bytes += rows * nbytes;
   ls->dram_write_bytes += rows * nbytes;
   t->stall = stall;
   t->ready = f->wr.last + 1;
@@ -644,16 +616,25 @@ static uint64_t token_time(const Fast *f, Unit u, const Insn *in) {
 
 // Cycle from which the structural condition of TIMING §6 holds.
 static uint64_t struct_time(const Fast *f, const Insn *in) {
-  if (in->op == OP_PRELOAD) {
+  switch (in->op) {
+  case OP_PRELOAD: {
     int b = (int)(f->n_preloads % 2);
     uint64_t t = f->bank_free[b];
     if (f->n_preloads && f->last_preload_start + f->a->rows > t) t = f->last_preload_start + f->a->rows;
     return max_u64(t, f->os_free);
   }
-  if (in->op == OP_COMPUTE) return max_u64(max_u64(f->bank_ready[(f->n_preloads - 1) % 2], f->os_free), f->is_free);
-  if (in->op == OP_COMPUTE_IS)   // rules (a)-(c); (d), which is not monotone in s, is is_align's
+  case OP_COMPUTE: return max_u64(max_u64(f->bank_ready[(f->n_preloads - 1) % 2], f->os_free), f->is_free);
+  case OP_COMPUTE_IS:   // rules (a)-(c); (d), which is not monotone in s, is is_align's
     return max_u64(max_u64(f->bank_ready[(f->n_preloads - 1) % 2], f->os_free), f->compute_free);
-  if (in->op == OP_COMPUTE_OS) return os_struct_time(f, in);
+  case OP_COMPUTE_OS: return os_struct_time(f, in);
+  case OP_LOAD:
+  case OP_CFG_LOAD:
+  case OP_STORE:
+  case OP_CFG_STORE:
+  case OP_CFG_POOL:
+  case OP_LAYER:
+  case OP_HALT: break;   // no structural condition: only the queue and tokens
+  }
   return 0;
 }
 
@@ -683,11 +664,9 @@ static void account_wait(Fast *f, Unit u, uint32_t k, const Insn *in, uint64_t s
   uint64_t tk = token_time(f, u, in);
   if (tk > s) tk = s;
   if (tk > from) {
-    us->wait_token += tk - from;
     ls->wait_token[u] += tk - from;
     from = tk;
   }
-  us->wait_resource += s - from;
   ls->wait_resource[u] += s - from;
 }
 
@@ -730,10 +709,7 @@ static int start_insn(Fast *f, Unit u, uint64_t s) {
   case OP_LAYER: q->layer = layer; break;
   case OP_HALT: break;
   }
-  UnitStats *us = &f->s->stats.unit[u];
-  us->insns++;
-  us->busy += tm.ready - s - tm.stall;
-  us->wait_resource += tm.stall;
+  f->s->stats.unit[u].insns++;
   ls->busy[u] += tm.ready - s - tm.stall;
   ls->wait_resource[u] += tm.stall;
   if (!ls->seen || s < ls->first_start) ls->first_start = s;
@@ -762,7 +738,7 @@ static int fetch_fits(const Fast *f, uint64_t t) {
   Unit u = queue_unit_of(f->p, f->fetch_k);
   if (u == UNIT_FETCH) return 1;
   for (int v = 0; v < NUM_UNITS; v++)
-    if ((u == UNIT_ALL || (int)u == v) && occupancy(&f->q[v], t) >= f->a->queue_depth[v]) return 0;
+    if (sim_routed_to(u, v) && occupancy(&f->q[v], t) >= f->a->queue_depth[v]) return 0;
   return 1;
 }
 
@@ -779,7 +755,7 @@ static void fetch_one(Fast *f, uint64_t t) {
     return;
   }
   for (int v = 0; v < NUM_UNITS; v++)
-    if (u == UNIT_ALL || (int)u == v) {
+    if (sim_routed_to(u, v)) {
       Queue *q = &f->q[v];
       q->entry[q->n & q->mask] = k;
       isa_unpack(&f->p->code[k], &q->insn[q->n & q->mask]);
@@ -928,7 +904,7 @@ int sim_fast_run(Sim *s, Diag *d) {
   if (rc == 0 && s->max_cycles && last >= s->max_cycles) rc = sim_cycle_limit_error(s, d);
   if (rc == 0) {
     SimStats *st = &s->stats;
-    st->cycles = last + 1;
+    stats_finish(st, last + 1);
     for (int u = 0; u < NUM_UNITS; u++) st->unit[u].idle += st->cycles - f.q[u].free_at;
     write_back(&f);
   }

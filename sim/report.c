@@ -7,8 +7,9 @@
 #include <string.h>
 
 #include "area.h"
+#include "clock.h"
+#include "stats.h"
 
-static const char *const mem_names[MEM_ST_COUNT] = {"spad", "wbuf", "acc", "param"};
 
 // A layer's name as printable ASCII: other bytes become \xNN, so that JSON (which needs UTF-8)
 // and CSV always get a whole, readable name. out holds at least 4 * PROG_NAME_MAX bytes.
@@ -58,6 +59,33 @@ static void text_ppa(FILE *out, const Arch *a, const SimStats *st, const EnergyT
     fprintf(out, "  %-12s %16.4f mm2 %5.1f%%\n", area_comp_names[c], ar.mm2[c], pct_d(ar.mm2[c], ar.total_mm2));
 }
 
+// The clock the arch claims beside the one its RTL is estimated to make (clock.c, docs/PPA.md
+// "Clock"). Time, power and TOPS/W stay at the arch's clock; a claim faster than the estimate is
+// flagged, since every figure per second then rests on a clock this RTL would not reach.
+static void text_clock(FILE *out, const Arch *a) {
+  ClockEstimate ce;
+  clock_estimate(a, &ce);
+  fprintf(out, "\nclock          %.0f MHz (the arch's; time, power and TOPS/W use it)\n", a->clock_mhz);
+  fprintf(out, "  estimated    %.0f MHz at 45 nm, set by %s (", ce.mhz, ce.critical_name);
+  for (int b = 0; b < CLK_BLOCKS; b++) fprintf(out, "%s%s %.0f ps", b ? ", " : "", clock_block_names[b], ce.block_ps[b]);
+  fprintf(out, ")\n");
+  if (a->clock_mhz > ce.mhz)
+    fprintf(out, "  warning: the arch claims %.0f MHz, %.1fx the %.0f MHz this RTL is estimated to make\n",
+            a->clock_mhz, a->clock_mhz / ce.mhz, ce.mhz);
+}
+
+// The text table's column of a unit's busy cycles per layer.
+static const char *unit_busy_column(Unit u) {
+  switch (u) {
+  case UNIT_LOAD: return "busy_ld";
+  case UNIT_COMPUTE: return "busy_cmp";
+  case UNIT_STORE: return "busy_st";
+  case UNIT_ALL:
+  case UNIT_FETCH: break;   // routing classes, not units
+  }
+  return "busy_?";
+}
+
 void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *t) {
   const Program *p = sim_program(s);
   const Arch *a = &p->arch;
@@ -84,53 +112,101 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
           (unsigned long long)st->dram_write_bytes, (unsigned long long)st->dram_write_beats);
   fprintf(out, "on-chip rows  ");
   for (int m = 0; m < MEM_ST_COUNT; m++)
-    fprintf(out, " %s %llu/%llu", mem_names[m], (unsigned long long)st->mem_reads[m],
+    fprintf(out, " %s %llu/%llu", stat_mem_names[m], (unsigned long long)st->mem_reads[m],
             (unsigned long long)st->mem_writes[m]);
   fprintf(out, "  (read/written)\n");
   if (have_e) text_ppa(out, a, st, t, &e);
+  text_clock(out, a);
   int any = 0;
   for (uint32_t i = 0; i <= st->n_layers; i++) any |= st->layers[i].seen && i < st->n_layers;
   if (!any) {
     energy_report_free(&e);
     return;
   }
-  fprintf(out, "\n%-20s %10s %12s %7s %10s %10s %10s %10s %10s %12s\n", "layer", "span", "MACs", "util", "dram_rd",
-          "dram_wr", "busy_ld", "busy_cmp", "busy_st", "energy_uJ");
+  fprintf(out, "\n%-20s %10s %12s %7s %10s %10s", "layer", "span", "MACs", "util", "dram_rd", "dram_wr");
+  for (int u = 0; u < NUM_UNITS; u++) fprintf(out, " %10s", unit_busy_column((Unit)u));
+  fprintf(out, " %12s\n", "energy_uJ");
   for (uint32_t i = 0; i <= st->n_layers; i++) {
     const LayerStats *l = &st->layers[i];
     if (!l->seen) continue;
     uint64_t span = l->last_end - l->first_start + 1;
     char nb[NAME_BUF];
-    fprintf(out, "%-20s %10llu %12llu %6.1f%% %10llu %10llu %10llu %10llu %10llu %12.3f\n", layer_name(p, i, nb),
-            (unsigned long long)span, (unsigned long long)l->macs, peak_fraction(s, l->macs, span),
-            (unsigned long long)l->dram_read_bytes, (unsigned long long)l->dram_write_bytes,
-            (unsigned long long)l->busy[0], (unsigned long long)l->busy[1], (unsigned long long)l->busy[2],
-            have_e ? e.layers[i].total_pj * 1e-6 : 0.0);
+    fprintf(out, "%-20s %10llu %12llu %6.1f%% %10llu %10llu", layer_name(p, i, nb), (unsigned long long)span,
+            (unsigned long long)l->macs, peak_fraction(s, l->macs, span), (unsigned long long)l->dram_read_bytes,
+            (unsigned long long)l->dram_write_bytes);
+    for (int u = 0; u < NUM_UNITS; u++) fprintf(out, " %10llu", (unsigned long long)l->busy[u]);
+    fprintf(out, " %12.3f\n", have_e ? e.layers[i].total_pj * 1e-6 : 0.0);
   }
   energy_report_free(&e);
 }
 
-static json_t *units_json(const uint64_t *busy, const uint64_t *wt, const uint64_t *wr) {
-  json_t *o = json_object();
-  for (int u = 0; u < NUM_UNITS; u++) {
-    json_t *x = json_object();
-    json_object_set_new(x, "busy", json_integer((json_int_t)busy[u]));
-    json_object_set_new(x, "wait_token", json_integer((json_int_t)wt[u]));
-    json_object_set_new(x, "wait_resource", json_integer((json_int_t)wr[u]));
-    json_object_set_new(o, isa_unit_names[u], x);
+// Sets the value at a key path of stats.def ("dram.read_bytes"; "%s" is sub), creating the
+// objects on the way, so that keys appear in the order the table's rows first name them.
+static void json_put(json_t *root, const char *path_fmt, const char *sub, json_t *v) {
+  char path[128];
+  snprintf(path, sizeof path, path_fmt, sub ? sub : "");
+  json_t *o = root;
+  char *key = path;
+  for (char *dot; (dot = strchr(key, '.')) != NULL; key = dot + 1) {
+    *dot = 0;
+    json_t *next = json_object_get(o, key);
+    if (!next) {
+      next = json_object();
+      json_object_set_new(o, key, next);
+    }
+    o = next;
   }
-  return o;
+  json_object_set_new(o, key, v);
 }
 
-static json_t *onchip_json(const uint64_t *reads, const uint64_t *writes) {
-  json_t *mem = json_object();
-  for (int m = 0; m < MEM_ST_COUNT; m++) {
-    json_t *o = json_object();
-    json_object_set_new(o, "read_rows", json_integer((json_int_t)reads[m]));
-    json_object_set_new(o, "write_rows", json_integer((json_int_t)writes[m]));
-    json_object_set_new(mem, mem_names[m], o);
+// A derived figure (stats.def's FIG rows) of the run, or of a layer when l is given.
+#define STAT_CASE_COUNTED_RUN(name) case STAT_##name:
+#define STAT_CASE_COUNTED_LAYER(name) case STAT_##name:
+#define STAT_CASE_COUNTED_SPAN(name) case STAT_##name:
+#define STAT_CASE_COUNTED_FIG(name)
+static double fig_value(StatId id, const Sim *s, const LayerStats *l) {
+  const Arch *a = &sim_program(s)->arch;
+  const SimStats *st = sim_stats(s);
+  uint64_t span = l ? l->last_end - l->first_start + 1 : st->cycles;
+  switch (id) {
+  case STAT_time_us: return (double)st->cycles / a->clock_mhz;
+  case STAT_clock_mhz: return a->clock_mhz;
+  case STAT_span: return (double)span;
+  case STAT_utilization: return peak_fraction(s, l ? l->macs : st->macs, span) / 100.0;
+  case STAT_bus_bytes: return a->bus_bytes;
+#define STAT(name, shape, scope, ...) STAT_CASE_COUNTED_##scope(name)
+#include "stats.def"
+#undef STAT
   }
-  return mem;
+  return 0;
+}
+
+// A figure's JSON value: counted ones from the run's or layer's fields, derived ones computed.
+static json_t *figure_json(StatId id, int i, const Sim *s, const LayerStats *l) {
+  const StatInfo *f = &stat_info[id];
+  if (f->scope == STAT_SCOPE_FIG) {
+    double v = fig_value(id, s, l);
+    return f->shape == STAT_SHAPE_REAL ? json_real(v) : json_integer((json_int_t)v);
+  }
+  return json_integer((json_int_t)(l ? stat_layer(l, id, i) : stat_run(sim_stats(s), id, i)));
+}
+
+// The run's figures, in the table's order, at their json_run paths.
+static void put_run_figures(json_t *root, const Sim *s) {
+  for (int id = 0; id < STAT_COUNT; id++) {
+    if (!stat_info[id].json_run) continue;
+    for (int i = 0; i < stat_width((StatId)id); i++)
+      json_put(root, stat_info[id].json_run, stat_sub_name((StatId)id, i), figure_json((StatId)id, i, s, NULL));
+  }
+}
+
+// A layer's figures, in layer_pos order, at their json_layer paths.
+static void put_layer_figures(json_t *o, const Sim *s, const LayerStats *l) {
+  for (int pos = 1; stat_at_layer_pos(pos) >= 0; pos++) {
+    StatId id = (StatId)stat_at_layer_pos(pos);
+    for (int i = 0; i < stat_width(id); i++)
+      json_put(o, stat_info[id].json_layer, stat_sub_name(id, i), figure_json(id, i, s, l));
+  }
 }
 
 static json_t *energy_components_json(const EnergyBreakdown *b) {
@@ -151,35 +227,7 @@ int report_json(FILE *out, const Sim *s, const char *label, const EnergyTable *t
   json_t *root = json_object();
   json_object_set_new(root, "program", json_string(label));
   json_object_set_new(root, "arch", json_string(a->name));
-  json_object_set_new(root, "cycles", json_integer((json_int_t)st->cycles));
-  json_object_set_new(root, "time_us", json_real((double)st->cycles / a->clock_mhz));
-  json_object_set_new(root, "clock_mhz", json_real(a->clock_mhz));
-  json_object_set_new(root, "macs", json_integer((json_int_t)st->macs));
-  json_object_set_new(root, "pe_cycles", json_integer((json_int_t)st->pe_cycles));
-  json_object_set_new(root, "utilization", json_real(peak_fraction(s, st->macs, st->cycles) / 100.0));
-  json_t *units = json_object();
-  for (int u = 0; u < NUM_UNITS; u++) {
-    const UnitStats *x = &st->unit[u];
-    json_t *o = json_object();
-    json_object_set_new(o, "busy", json_integer((json_int_t)x->busy));
-    json_object_set_new(o, "wait_token", json_integer((json_int_t)x->wait_token));
-    json_object_set_new(o, "wait_resource", json_integer((json_int_t)x->wait_resource));
-    json_object_set_new(o, "idle", json_integer((json_int_t)x->idle));
-    json_object_set_new(o, "insns", json_integer((json_int_t)x->insns));
-    json_object_set_new(units, isa_unit_names[u], o);
-  }
-  json_object_set_new(root, "units", units);
-  json_object_set_new(root, "fetch_stall", json_integer((json_int_t)st->fetch_stall));
-  json_t *dram = json_object();
-  json_object_set_new(dram, "read_bytes", json_integer((json_int_t)st->dram_read_bytes));
-  json_object_set_new(dram, "write_bytes", json_integer((json_int_t)st->dram_write_bytes));
-  json_object_set_new(dram, "read_beats", json_integer((json_int_t)st->dram_read_beats));
-  json_object_set_new(dram, "write_beats", json_integer((json_int_t)st->dram_write_beats));
-  json_object_set_new(dram, "bus_bytes", json_integer(a->bus_bytes));
-  json_object_set_new(root, "dram", dram);
-  json_object_set_new(root, "onchip", onchip_json(st->mem_reads, st->mem_writes));
-  json_object_set_new(root, "preload_shifts", json_integer((json_int_t)st->preload_shifts));
-  json_object_set_new(root, "post_elems", json_integer((json_int_t)st->post_elems));
+  put_run_figures(root, s);
   json_t *en = json_object();
   json_object_set_new(en, "node", json_string(t->node));
   json_object_set_new(en, "table", json_string(t->name));
@@ -196,6 +244,16 @@ int report_json(FILE *out, const Sim *s, const char *label, const EnergyTable *t
   for (int c = 0; c < AR_COUNT; c++) json_object_set_new(comps, area_comp_names[c], json_real(ar.mm2[c]));
   json_object_set_new(area, "components", comps);
   json_object_set_new(root, "area", area);
+  ClockEstimate ce;
+  clock_estimate(a, &ce);
+  json_t *clk = json_object(), *blocks = json_object();
+  json_object_set_new(clk, "arch_mhz", json_real(a->clock_mhz));
+  json_object_set_new(clk, "estimated_mhz", json_real(ce.mhz));
+  json_object_set_new(clk, "critical_block", json_string(ce.critical_name));
+  for (int b = 0; b < CLK_BLOCKS; b++) json_object_set_new(blocks, clock_block_names[b], json_real(ce.block_ps[b]));
+  json_object_set_new(clk, "block_ps", blocks);
+  json_object_set_new(clk, "arch_faster_than_estimate", json_boolean(a->clock_mhz > ce.mhz));
+  json_object_set_new(root, "clock", clk);
   json_t *layers = json_array();
   for (uint32_t i = 0; i <= st->n_layers; i++) {
     const LayerStats *l = &st->layers[i];
@@ -203,18 +261,7 @@ int report_json(FILE *out, const Sim *s, const char *label, const EnergyTable *t
     json_t *o = json_object();
     char nb[NAME_BUF];
     json_object_set_new(o, "name", json_string(layer_name(p, i, nb)));
-    json_object_set_new(o, "first_start", json_integer((json_int_t)l->first_start));
-    json_object_set_new(o, "last_end", json_integer((json_int_t)l->last_end));
-    json_object_set_new(o, "macs", json_integer((json_int_t)l->macs));
-    json_object_set_new(o, "dram_read_bytes", json_integer((json_int_t)l->dram_read_bytes));
-    json_object_set_new(o, "dram_write_bytes", json_integer((json_int_t)l->dram_write_bytes));
-    json_object_set_new(o, "units", units_json(l->busy, l->wait_token, l->wait_resource));
-    json_object_set_new(o, "pe_cycles", json_integer((json_int_t)l->pe_cycles));
-    json_object_set_new(o, "dram_read_beats", json_integer((json_int_t)l->dram_read_beats));
-    json_object_set_new(o, "dram_write_beats", json_integer((json_int_t)l->dram_write_beats));
-    json_object_set_new(o, "onchip", onchip_json(l->mem_reads, l->mem_writes));
-    json_object_set_new(o, "preload_shifts", json_integer((json_int_t)l->preload_shifts));
-    json_object_set_new(o, "post_elems", json_integer((json_int_t)l->post_elems));
+    put_layer_figures(o, s, l);
     json_object_set_new(o, "energy_pj", json_real(e.layers[i].total_pj));
     json_object_set_new(o, "energy_components", energy_components_json(&e.layers[i]));
     json_array_append_new(layers, o);
@@ -235,28 +282,70 @@ int report_layers_csv(FILE *out, const Sim *s, const EnergyTable *t) {
     energy_report_free(&e);
     return -1;
   }
-  fprintf(out, "layer,first_start,last_end,span,macs,utilization,dram_read_bytes,dram_write_bytes,"
-               "busy_load,busy_compute,busy_store,wait_token_load,wait_token_compute,wait_token_store,energy_pj");
+  fprintf(out, "layer");
+  for (int pos = 1; stat_at_csv_pos(pos) >= 0; pos++) {
+    StatId id = (StatId)stat_at_csv_pos(pos);
+    for (int i = 0; i < stat_width(id); i++) {
+      fputc(',', out);
+      fprintf(out, stat_info[id].csv, stat_sub_name(id, i));
+    }
+  }
+  fprintf(out, ",energy_pj");
   for (int c = 0; c < EN_COUNT; c++) fprintf(out, ",energy_%s_pj", energy_comp_names[c]);
   fputc('\n', out);
   for (uint32_t i = 0; i <= st->n_layers; i++) {
     const LayerStats *l = &st->layers[i];
     if (!l->seen) continue;
-    uint64_t span = l->last_end - l->first_start + 1;
     char nb[NAME_BUF];
     csv_field(out, layer_name(p, i, nb));
-    fprintf(out, ",%llu,%llu,%llu,%llu,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f",
-            (unsigned long long)l->first_start, (unsigned long long)l->last_end, (unsigned long long)span,
-            (unsigned long long)l->macs, peak_fraction(s, l->macs, span) / 100.0,
-            (unsigned long long)l->dram_read_bytes, (unsigned long long)l->dram_write_bytes,
-            (unsigned long long)l->busy[0], (unsigned long long)l->busy[1], (unsigned long long)l->busy[2],
-            (unsigned long long)l->wait_token[0], (unsigned long long)l->wait_token[1],
-            (unsigned long long)l->wait_token[2], e.layers[i].total_pj);
+    for (int pos = 1; stat_at_csv_pos(pos) >= 0; pos++) {
+      StatId id = (StatId)stat_at_csv_pos(pos);
+      for (int j = 0; j < stat_width(id); j++) {
+        if (stat_info[id].scope != STAT_SCOPE_FIG)
+          fprintf(out, ",%llu", (unsigned long long)stat_layer(l, id, j));
+        else if (stat_info[id].shape == STAT_SHAPE_REAL)
+          fprintf(out, ",%.6f", fig_value(id, s, l));
+        else
+          fprintf(out, ",%llu", (unsigned long long)fig_value(id, s, l));
+      }
+    }
+    fprintf(out, ",%.3f", e.layers[i].total_pj);
     for (int c = 0; c < EN_COUNT; c++) fprintf(out, ",%.3f", e.layers[i].pj[c]);
     fputc('\n', out);
   }
   energy_report_free(&e);
   return 0;
+}
+
+// The trace row (tid) of an instruction routed to u, or -1 when it is not drawn.
+static int trace_tid(Unit u) {
+  switch (u) {
+  case UNIT_LOAD:
+  case UNIT_COMPUTE:
+  case UNIT_STORE: return (int)u;
+  case UNIT_ALL: return 0;      // LAYER: drawn once, on the load row (its copy there is recorded)
+  case UNIT_FETCH: return -1;   // HALT: consumed by fetch
+  }
+  return -1;
+}
+
+// What an instruction does after its unit is ready (ready <= t <= end), drawn as a tail; NULL
+// when nothing is drawn.
+static const char *trace_tail(Opcode op) {
+  switch (op) {
+  case OP_LOAD:
+  case OP_STORE: return "in flight";   // beats still on the DRAM bus
+  case OP_COMPUTE:
+  case OP_COMPUTE_OS:
+  case OP_COMPUTE_IS: return "drain";  // rows still in the array
+  case OP_PRELOAD: return NULL;        // the weight shift after ready is not drawn (its slice is 1 cycle)
+  case OP_CFG_LOAD:
+  case OP_CFG_STORE:
+  case OP_CFG_POOL:
+  case OP_LAYER:
+  case OP_HALT: return NULL;           // they end where they start
+  }
+  return NULL;
 }
 
 int report_trace(FILE *out, const Sim *s) {
@@ -269,17 +358,15 @@ int report_trace(FILE *out, const Sim *s) {
             isa_unit_names[u]);
   for (uint32_t k = 0; k < p->n_insns; k++) {
     const Insn insn = prog_insn(p, k), *in = &insn;
-    Unit u = isa_ops[in->op].unit;
-    if (u == UNIT_FETCH) continue;
-    int tid = u == UNIT_ALL ? 0 : (int)u;
+    int tid = trace_tid(isa_ops[in->op].unit);
+    if (tid < 0) continue;
     fprintf(out,
             "{\"name\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%llu,\"dur\":%llu,"
             "\"args\":{\"insn\":%u,\"fetch\":%llu,\"end\":%llu,\"stall\":%llu}},\n",
             isa_ops[in->op].name, tid, (unsigned long long)t[k].start, (unsigned long long)(t[k].ready - t[k].start),
             k, (unsigned long long)t[k].fetch, (unsigned long long)t[k].end, (unsigned long long)t[k].stall);
-    if (t[k].end >= t[k].ready && (in->op == OP_LOAD || in->op == OP_STORE || in->op == OP_COMPUTE ||
-                                  in->op == OP_COMPUTE_OS)) {
-      const char *what = in->op == OP_COMPUTE || in->op == OP_COMPUTE_OS ? "drain" : "in flight";
+    const char *what = trace_tail(in->op);
+    if (t[k].end >= t[k].ready && what) {
       fprintf(out, "{\"name\":\"%s %s\",\"cat\":\"tail\",\"ph\":\"b\",\"id\":%u,\"pid\":0,\"tid\":%d,\"ts\":%llu},\n",
               isa_ops[in->op].name, what, k, tid, (unsigned long long)t[k].ready);
       fprintf(out, "{\"name\":\"%s %s\",\"cat\":\"tail\",\"ph\":\"e\",\"id\":%u,\"pid\":0,\"tid\":%d,\"ts\":%llu},\n",

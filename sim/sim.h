@@ -23,46 +23,65 @@ typedef struct {
   uint64_t stall;        // cycles in [start, ready) spent waiting on a DRAM slot
 } InsnTime;
 
+// The statistics' fields are generated from stats.def (one row per figure; see its header).
+#define STAT_FIELD_ONE(name) uint64_t name;
+#define STAT_FIELD_UNITS(name) uint64_t name[NUM_UNITS];
+#define STAT_FIELD_MEMS(name) uint64_t name[MEM_ST_COUNT];
+#define STAT_FIELD_REAL(name)
+#define STAT_KEEP(x) x
+#define STAT_DROP(x)
+
+typedef enum {
+#define STAT_MEM(id, name) MEM_ST_##id,
+#include "stats.def"
+#undef STAT_MEM
+} MemStatId;
+enum {
+  MEM_ST_COUNT = 0   // how many (not a MemStatId, so that switches over one need no case for it)
+#define STAT_MEM(id, name) +1
+#include "stats.def"
+#undef STAT_MEM
+};
+
+// A unit's counters in the run (stats.def's UNITS rows): busy, wait_token, wait_resource, idle
+// and insns (TIMING §9); busy + waits + idle = cycles.
+#define STAT_UNIT_FIELD_ONE(name)
+#define STAT_UNIT_FIELD_UNITS(name) uint64_t name;
+#define STAT_UNIT_FIELD_MEMS(name)
+#define STAT_UNIT_FIELD_REAL(name)
 typedef struct {
-  uint64_t busy;           // executing
-  uint64_t wait_token;     // head instruction waiting for a token
-  uint64_t wait_resource;  // waiting on a DRAM slot, the weight chain/bank, a preload, a mode switch
-                           // or a COMPUTE_OS drain
-  uint64_t idle;           // queue empty
-  uint64_t insns;          // instructions started
+#define STAT(name, shape, scope, ...) STAT_UNIT_FIELD_##shape(name)
+#include "stats.def"
+#undef STAT
 } UnitStats;
 
-typedef enum { MEM_ST_SPAD, MEM_ST_WBUF, MEM_ST_ACC, MEM_ST_PARAM, MEM_ST_COUNT } MemStatId;
-
+// One LAYER marker's figures: the LAYER and SPAN rows of stats.def.
+#define STAT_IN_LAYER_RUN STAT_DROP
+#define STAT_IN_LAYER_LAYER STAT_KEEP
+#define STAT_IN_LAYER_SPAN STAT_KEEP
+#define STAT_IN_LAYER_FIG STAT_DROP
 typedef struct {
-  uint64_t first_start, last_end;     // span of its instructions, cycles
-  uint64_t macs;                      // useful multiply-accumulates
-  uint64_t dram_read_bytes, dram_write_bytes;
-  uint64_t busy[NUM_UNITS];
-  uint64_t wait_token[NUM_UNITS];
-  uint64_t wait_resource[NUM_UNITS];
   int seen;                           // some instruction ran in it
-  // The work of its instructions, as SimStats counts it in total (the energy model's inputs).
-  uint64_t pe_cycles;                 // array slots used
-  uint64_t dram_read_beats, dram_write_beats;
-  uint64_t mem_reads[MEM_ST_COUNT];   // on-chip row reads
-  uint64_t mem_writes[MEM_ST_COUNT];  // on-chip row writes
-  uint64_t preload_shifts;            // weight-chain shift cycles
-  uint64_t post_elems;                // int32 elements through the post-processing unit
+#define STAT(name, shape, scope, ...) STAT_IN_LAYER_##scope(STAT_FIELD_##shape(name))
+#include "stats.def"
+#undef STAT
 } LayerStats;
 
+// The run's figures: the RUN and LAYER rows of stats.def (UNITS rows in unit[]). Each engine
+// counts a LAYER row's events in their layer only; stats_finish sums the layers into the total.
+#define STAT_IN_RUN_RUN STAT_KEEP
+#define STAT_IN_RUN_LAYER STAT_KEEP
+#define STAT_IN_RUN_SPAN STAT_DROP
+#define STAT_IN_RUN_FIG STAT_DROP
+#define STAT_RUN_FIELD_ONE STAT_FIELD_ONE
+#define STAT_RUN_FIELD_UNITS(name)
+#define STAT_RUN_FIELD_MEMS STAT_FIELD_MEMS
+#define STAT_RUN_FIELD_REAL(name)
 typedef struct {
-  uint64_t cycles;                    // total: the cycle after the last action
-  uint64_t macs;                      // COMPUTE ROWS x preloaded ROWS x C; COMPUTE_OS ROWS x KLEN x C
-  uint64_t pe_cycles;                 // array slots used: COMPUTE ROWS x R x C; COMPUTE_OS KLEN x R x C
-  UnitStats unit[NUM_UNITS];
-  uint64_t fetch_stall;               // cycles the fetch unit waited for queue space
-  uint64_t dram_read_beats, dram_write_beats;
-  uint64_t dram_read_bytes, dram_write_bytes;  // useful bytes (the beats carry beats x bus_bytes)
-  uint64_t mem_reads[MEM_ST_COUNT];   // on-chip row reads
-  uint64_t mem_writes[MEM_ST_COUNT];  // on-chip row writes
-  uint64_t preload_shifts;            // weight-chain shift cycles: R per PRELOAD (each moves R x C weights)
-  uint64_t post_elems;                // int32 ACC elements a non-RAW32 STORE read into the SFU: window reads x COLS
+  UnitStats unit[NUM_UNITS];          // per unit
+#define STAT(name, shape, scope, ...) STAT_IN_RUN_##scope(STAT_RUN_FIELD_##shape(name))
+#include "stats.def"
+#undef STAT
   uint32_t n_layers;                  // entries in layers (program's layers; + 1 for "none" at index n)
   LayerStats *layers;                 // layers[n_layers] collects what runs before any LAYER
 } SimStats;

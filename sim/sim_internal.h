@@ -1,9 +1,20 @@
-// sim_internal.h: the machine state both engines work on. Only sim/*.c include it.
-// sim.c owns creation, tensors and statistics storage; fast.c and detailed.c each run a whole
-// program on it, and must leave identical DRAM, times and stats (docs/TIMING.md).
+// sim_internal.h: the machine state the engines work on, and the helpers they share.
+// sim.c owns creation, tensors and statistics storage; an engine runs a whole program on a Sim
+// and must leave identical DRAM, times and stats (docs/TIMING.md). Who includes it, and why:
+//   sim/*.c                     fast.c and detailed*.c are the two C engines; sim.c, report.c.
+//   rtl/harness/rtl_engine.cpp  (through c_api.h) the third engine: it fills a Sim's times and
+//                               statistics from the Verilated model's probes, reading prog, arch,
+//                               dram, max_cycles and progress, with the helpers below
+//                               (sim_layer, sim_count_unit_state, sim_mem_stat, sim_unit_copies,
+//                               the TIMING §10 closed forms, stats_reset/stats_finish); in lockstep
+//                               it also reads the detailed engine's Sim (times, stats, dram).
+//   tests/sim/detailed_test.c, is_test.c   poke the on-chip memories to set up operands.
+// So a change to struct Sim or to these helpers must also build the RTL models and pass
+// tests/rtl/*.sh (make rtl), not only tests/sim.
 #ifndef SA_SIM_INTERNAL_H
 #define SA_SIM_INTERNAL_H
 
+#include "detailed_step.h"
 #include "sim.h"
 
 struct Sim {
@@ -47,6 +58,41 @@ static inline uint64_t sim_compute_is_acc_rows(const Arch *a, const Insn *in) {
 // The layer a statistic goes to: LAYER_ID, or n_layers for "(none)".
 static inline LayerStats *sim_layer(Sim *s, int64_t layer) {
   return &s->stats.layers[layer < 0 ? s->prog->n_layers : (uint32_t)layer];
+}
+
+// Whether the fetch unit puts a copy of an instruction routed to `route` (isa_ops[op].unit) into
+// unit v's queue.
+static inline int sim_routed_to(Unit route, int v) {
+  switch (route) {
+  case UNIT_LOAD:
+  case UNIT_COMPUTE:
+  case UNIT_STORE: return (int)route == v;
+  case UNIT_ALL: return 1;     // a copy in every queue (LAYER)
+  case UNIT_FETCH: return 0;   // fetch consumes it (HALT)
+  }
+  return 0;
+}
+
+// The queue copies of such an instruction (each ends once).
+static inline int sim_unit_copies(Unit route) {
+  int n = 0;
+  for (int v = 0; v < NUM_UNITS; v++) n += sim_routed_to(route, v);
+  return n;
+}
+
+// The statistics' memory of a LOAD's MEM field (stats.c checks the numbering is the same).
+static inline MemStatId sim_mem_stat(uint32_t mem) { return (MemStatId)mem; }
+
+// Counts one cycle of unit u in state st (TIMING §9): idle in the run's unit only, the others in
+// the layer (the unit's current one), whose sum stats_finish makes the run's.
+static inline void sim_count_unit_state(Sim *s, int64_t layer, Unit u, SimUnitState st) {
+  LayerStats *ls = sim_layer(s, layer);
+  switch (st) {
+  case SIM_UST_IDLE: s->stats.unit[u].idle++; break;
+  case SIM_UST_BUSY: ls->busy[u]++; break;
+  case SIM_UST_WAIT_TOKEN: ls->wait_token[u]++; break;
+  case SIM_UST_WAIT_RESOURCE: ls->wait_resource[u]++; break;
+  }
 }
 
 #endif

@@ -1,4 +1,5 @@
-// c_api.h: the project's C headers the RTL harness uses, with C linkage.
+// c_api.h: the project's C headers the RTL harness uses, with C linkage. It includes
+// sim/sim_internal.h: the harness is an engine of the simulator (sim_internal.h says what it uses).
 #ifndef SA_RTL_C_API_H
 #define SA_RTL_C_API_H
 
@@ -11,6 +12,7 @@ extern "C" {
 #include "../../sim/report.h"
 #include "../../sim/run_cmd.h"
 #include "../../sim/sim_internal.h"
+#include "../../sim/stats.h"
 }
 
 #endif

@@ -65,8 +65,23 @@ class RtlRun {
   }
   void cycle(uint64_t t, SimCycleLog *mine);
   void read_events(Events *e);
+  // account(): one cycle's statistics and times, by concern
+  struct ComputeRows {
+    uint64_t spad_rd, wbuf_rd, acc_wr, acc_rd;
+  };
   void account(uint64_t t, const Events &e, int rd_ok, int wr_ok);
+  void account_fetch(uint64_t t, const Events &e);
+  void account_start(uint64_t t, Unit u, uint32_t k);
+  void start_work(Unit u, uint32_t k, const Insn *in, LayerStats *ls);
+  void compute_rows(LayerStats *ls, uint64_t spad_rd, uint64_t wbuf_rd, uint64_t acc_wr, uint64_t acc_rd);
+  void account_ready_end(uint64_t t, const Events &e);
+  void account_dram(int rd_ok, int wr_ok);
+  void account_load_rows();
+  void account_store_rows();
+  void account_compute_probes();
+  int check_compute_probes();
   int deadlock(uint64_t t, const Events &e);
+  const char *waits_for(const Insn *in) const;
   int compare_cycle(const SimCycleLog &ref, const SimCycleLog &mine, const Events &e);
   int compare_end();
   int diverge(uint64_t t, int unit, int64_t insn, const std::string &what);
@@ -87,12 +102,13 @@ class RtlRun {
   std::vector<int64_t> insn_layer_;
   std::vector<uint8_t> transposed_;     // the instruction is a transposed LOAD
   unsigned bank_w_ = 1;                 // bits of an ACC bank number (arr_bank_o)
-  int64_t unit_layer_[NUM_UNITS] = {-1, -1, -1};
-  uint32_t dma_insn_[NUM_UNITS] = {0, 0, 0};   // the LOAD / STORE in progress (stall cycles)
+  int64_t unit_layer_[NUM_UNITS];      // each unit's current layer (-1 before its first LAYER)
+  uint32_t dma_insn_[NUM_UNITS] = {};   // the LOAD / STORE in progress (stall cycles)
   uint64_t remaining_ = 0;
   uint64_t writes_ = 0;                 // write beats accepted (for --flip-write-bit)
   uint64_t acc_writes_ = 0;             // array ACC writes seen (for --flip-acc-bit)
   Events ev_{};
+  ComputeRows probed_{}, closed_{};     // the compute unit's row events: probes, closed forms
   bool frozen_ = false;                 // nothing moved in the last cycle
 #if VM_TRACE
   std::unique_ptr<VerilatedVcdC> vcd_;  // --vcd, open while the run lasts
@@ -119,20 +135,16 @@ int RtlRun::init() {
   words_.resize((size_t)p_->n_insns * ISA_WORD_BYTES);
   if (p_->n_insns) memcpy(words_.data(), p_->code, words_.size());
   insn_layer_.assign(p_->n_insns ? p_->n_insns : 1, -1);
+  for (int64_t &l : unit_layer_) l = -1;
   transposed_.assign(p_->n_insns ? p_->n_insns : 1, 0);
   for (uint32_t k = 0; k < p_->n_insns; k++) {
     Unit route = isa_ops[prog_op(p_, k)].unit;
-    remaining_ += route == UNIT_ALL ? NUM_UNITS : route == UNIT_FETCH ? 0 : 1;
+    remaining_ += (uint64_t)sim_unit_copies(route);
     if (prog_op(p_, k) == OP_LOAD) transposed_[k] = prog_insn(p_, k).f[FLD_TRANSPOSE] != 0;
   }
   while ((1u << bank_w_) < a->cols) bank_w_++;
   // Reset: statistics from zero, as the C engines do, and the model's reset pulse.
-  LayerStats *layers = s_->stats.layers;
-  uint32_t n_layers = s_->stats.n_layers;
-  memset(&s_->stats, 0, sizeof s_->stats);
-  s_->stats.layers = layers;
-  s_->stats.n_layers = n_layers;
-  memset(layers, 0, (n_layers + 1) * sizeof *layers);
+  stats_reset(&s_->stats);
   memset(s_->times, 0, (p_->n_insns ? p_->n_insns : 1) * sizeof *s_->times);
   top_->clk_i = 0;
   top_->rst_ni = 0;
@@ -224,92 +236,117 @@ void RtlRun::read_events(Events *e) {
   }
 }
 
-// The statistics of one cycle, filled as detailed.c fills them (TIMING §9, §10).
+// The statistics and times of one cycle, filled as detailed.c fills them (TIMING §9, §10): each
+// event is counted once, in its instruction's layer (stats_finish totals them at the end).
 void RtlRun::account(uint64_t t, const Events &e, int rd_ok, int wr_ok) {
-  Vsa_top *m = top_.get();
-  SimStats *st = &s_->stats;
-  const Arch *a = a_;
-  uint32_t pc = m->imem_addr_o;
+  account_fetch(t, e);
+  for (int u = 0; u < NUM_UNITS; u++)
+    if (e.start[u]) account_start(t, (Unit)u, e.start_idx[u]);
+  account_ready_end(t, e);
+  account_dram(rd_ok, wr_ok);
+  account_load_rows();
+  account_store_rows();
+  account_compute_probes();
+  for (int u = 0; u < NUM_UNITS; u++) sim_count_unit_state(s_, unit_layer_[u], (Unit)u, (SimUnitState)e.state[u]);
+}
+
+// Fetch: the cycle each instruction was fetched (HALT's whole time), and fetch stalls.
+void RtlRun::account_fetch(uint64_t t, const Events &e) {
+  uint32_t pc = top_->imem_addr_o;
   if (e.halt) {
     InsnTime *tm = &s_->times[pc];
     tm->fetch = tm->start = tm->end = t;
     tm->ready = t + 1;
   }
   if (e.fetch) s_->times[pc].fetch = t;
-  if (e.fetch_stall) st->fetch_stall++;
-  for (int u = 0; u < NUM_UNITS; u++) {
-    if (!e.start[u]) continue;
-    uint32_t k = e.start_idx[u];
-    const Insn insn = prog_insn(p_, k), *in = &insn;
-    if (in->op == OP_LAYER) unit_layer_[u] = in->f[FLD_LAYER_ID];
-    insn_layer_[k] = unit_layer_[u];
-    if (records(u, k)) {
-      s_->times[k].start = t;
-      s_->times[k].stall = 0;
-    }
-    st->unit[u].insns++;
-    LayerStats *ls = layer_of(k);
-    if (!ls->seen) {
-      ls->seen = 1;
-      ls->first_start = ls->last_end = t;
-    }
-    if (in->op == OP_LOAD || in->op == OP_STORE) dma_insn_[u] = k;
-    if (in->op == OP_LOAD && transposed_[k]) {
-      // TIMING §10: each block of C LOAD rows writes NSEG*SEGLEN WBUF rows, one byte of each per
-      // LOAD row; the landing rows (ld_row_o) are not WBUF rows here.
-      uint64_t n = sim_transposed_load_rows(a, in);
-      st->mem_writes[MEM_ST_WBUF] += n;
-      ls->mem_writes[MEM_ST_WBUF] += n;
-    }
-    if (in->op == OP_COMPUTE) {
-      uint64_t rows = (uint64_t)in->f[FLD_ROWS], kk = m->cu_start_k_o;
-      st->macs += rows * kk * a->cols;
-      ls->macs += rows * kk * a->cols;
-      st->pe_cycles += rows * a->rows * a->cols;
-      // The compute unit's row events carry no instruction index; a COMPUTE's are fixed by its
-      // fields (ROWS SPAD reads, ROWS ACC writes), so its layer gets them here, in full.
-      ls->pe_cycles += rows * a->rows * a->cols;
-      ls->mem_reads[MEM_ST_SPAD] += rows;
-      ls->mem_writes[MEM_ST_ACC] += rows;
-      if (in->f[FLD_ACCUM]) ls->mem_reads[MEM_ST_ACC] += rows;
-    }
-    if (in->op == OP_COMPUTE_IS) {   // TIMING §10: ROWS x K x COLS MACs in ROWS x R x C slots
-      uint64_t rows = (uint64_t)in->f[FLD_ROWS], kk = m->cu_start_k_o, cols = (uint64_t)in->f[FLD_COLS];
-      st->macs += rows * kk * cols;
-      ls->macs += rows * kk * cols;
-      st->pe_cycles += rows * a->rows * a->cols;
-      ls->pe_cycles += rows * a->rows * a->cols;
-      // ROWS SPAD reads (the layer's; the unit's come from cu_spad_rd_o), and COLS ACC rows per
-      // block of C streamed rows, written (and read when ACCUM) here, in full, for both.
-      uint64_t acc_rows = sim_compute_is_acc_rows(a, in);
-      ls->mem_reads[MEM_ST_SPAD] += rows;
-      st->mem_writes[MEM_ST_ACC] += acc_rows;
-      ls->mem_writes[MEM_ST_ACC] += acc_rows;
-      if (in->f[FLD_ACCUM]) {
-        st->mem_reads[MEM_ST_ACC] += acc_rows;
-        ls->mem_reads[MEM_ST_ACC] += acc_rows;
-      }
-    }
-    if (in->op == OP_PRELOAD) {   // R shift cycles, ROWS (<= R) weight buffer reads
-      st->preload_shifts += a->rows;
-      ls->preload_shifts += a->rows;
-      ls->mem_reads[MEM_ST_WBUF] += (uint64_t)in->f[FLD_ROWS];
-    }
-    if (in->op == OP_COMPUTE_OS) {   // TIMING §10: ROWS x KLEN x C MACs in KLEN x R x C slots
-      uint64_t rows = (uint64_t)in->f[FLD_ROWS], klen = (uint64_t)in->f[FLD_KLEN];
-      st->macs += rows * klen * a->cols;
-      ls->macs += rows * klen * a->cols;
-      st->pe_cycles += klen * a->rows * a->cols;
-      // Its row events, like a COMPUTE's, are fixed by its fields: ROWS SPAD reads per R-wide K
-      // block, KLEN WBUF reads, ROWS ACC writes (read too when ACCUM).
-      uint64_t blocks = (klen + a->rows - 1) / a->rows;
-      ls->pe_cycles += klen * a->rows * a->cols;
-      ls->mem_reads[MEM_ST_SPAD] += rows * blocks;
-      ls->mem_reads[MEM_ST_WBUF] += klen;
-      ls->mem_writes[MEM_ST_ACC] += rows;
-      if (in->f[FLD_ACCUM]) ls->mem_reads[MEM_ST_ACC] += rows;
-    }
+  if (e.fetch_stall) s_->stats.fetch_stall++;
+}
+
+// Unit u started instruction k: its layer, its start time, and the work its start fixes.
+void RtlRun::account_start(uint64_t t, Unit u, uint32_t k) {
+  const Insn in = prog_insn(p_, k);
+  if (in.op == OP_LAYER) unit_layer_[u] = in.f[FLD_LAYER_ID];
+  insn_layer_[k] = unit_layer_[u];
+  if (records(u, k)) {
+    s_->times[k].start = t;
+    s_->times[k].stall = 0;
   }
+  s_->stats.unit[u].insns++;
+  LayerStats *ls = layer_of(k);
+  if (!ls->seen) {
+    ls->seen = 1;
+    ls->first_start = ls->last_end = t;
+  }
+  start_work(u, k, &in, ls);
+}
+
+// The compute unit's row events carry no instruction index: an instruction's are fixed by its
+// fields, so its layer gets them at its start, in full (closed_ keeps their sum, which
+// check_compute_probes compares with the events the probes showed).
+void RtlRun::compute_rows(LayerStats *ls, uint64_t spad_rd, uint64_t wbuf_rd, uint64_t acc_wr, uint64_t acc_rd) {
+  ls->mem_reads[MEM_ST_SPAD] += spad_rd;
+  ls->mem_reads[MEM_ST_WBUF] += wbuf_rd;
+  ls->mem_writes[MEM_ST_ACC] += acc_wr;
+  ls->mem_reads[MEM_ST_ACC] += acc_rd;
+  closed_.spad_rd += spad_rd;
+  closed_.wbuf_rd += wbuf_rd;
+  closed_.acc_wr += acc_wr;
+  closed_.acc_rd += acc_rd;
+}
+
+// TIMING §10: the work an instruction's start fixes, and the DMA unit's current instruction.
+void RtlRun::start_work(Unit u, uint32_t k, const Insn *in, LayerStats *ls) {
+  const Arch *a = a_;
+  const uint64_t R = a->rows, C = a->cols, rows = (uint64_t)in->f[FLD_ROWS];
+  const bool accum = isa_has_field(in->op, FLD_ACCUM) && in->f[FLD_ACCUM];
+  switch (in->op) {
+  case OP_LOAD:
+    dma_insn_[u] = k;
+    // Each block of C LOAD rows writes NSEG*SEGLEN WBUF rows, one byte of each per LOAD row; the
+    // landing rows (ld_row_o) are not WBUF rows here.
+    if (transposed_[k]) ls->mem_writes[MEM_ST_WBUF] += sim_transposed_load_rows(a, in);
+    break;
+  case OP_STORE: dma_insn_[u] = k; break;
+  case OP_PRELOAD:   // R shift cycles, ROWS (<= R) weight buffer reads
+    ls->preload_shifts += R;
+    compute_rows(ls, 0, rows, 0, 0);
+    break;
+  case OP_COMPUTE: {   // ROWS x K x C MACs in ROWS x R x C slots; ROWS SPAD reads, ROWS ACC writes
+    uint64_t kk = top_->cu_start_k_o;
+    ls->macs += rows * kk * C;
+    ls->pe_cycles += rows * R * C;
+    compute_rows(ls, rows, 0, rows, accum ? rows : 0);
+    break;
+  }
+  case OP_COMPUTE_OS: {   // ROWS x KLEN x C MACs in KLEN x R x C slots
+    // ROWS SPAD reads per R-wide K block, KLEN WBUF reads, ROWS ACC writes (read too when ACCUM).
+    uint64_t klen = (uint64_t)in->f[FLD_KLEN], blocks = (klen + R - 1) / R;
+    ls->macs += rows * klen * C;
+    ls->pe_cycles += klen * R * C;
+    compute_rows(ls, rows * blocks, klen, rows, accum ? rows : 0);
+    break;
+  }
+  case OP_COMPUTE_IS: {   // ROWS x K x COLS MACs in ROWS x R x C slots
+    uint64_t kk = top_->cu_start_k_o, acc_rows = sim_compute_is_acc_rows(a, in);
+    ls->macs += rows * kk * (uint64_t)in->f[FLD_COLS];
+    ls->pe_cycles += rows * R * C;
+    compute_rows(ls, rows, 0, 0, 0);
+    // COLS ACC rows per block of C streamed rows, written (and read when ACCUM): no probe
+    // shows them, so they count here only.
+    ls->mem_writes[MEM_ST_ACC] += acc_rows;
+    if (accum) ls->mem_reads[MEM_ST_ACC] += acc_rows;
+    break;
+  }
+  case OP_CFG_LOAD:
+  case OP_CFG_STORE:
+  case OP_CFG_POOL:
+  case OP_LAYER:
+  case OP_HALT: break;   // no work counted
+  }
+}
+
+// Ready and end events: the instructions' times, the layers' last cycles, DMA stall cycles.
+void RtlRun::account_ready_end(uint64_t t, const Events &e) {
   for (int u = 0; u < NUM_UNITS; u++) {
     if (e.ready[u] && records(u, e.ready_idx[u])) s_->times[e.ready_idx[u]].ready = t + 1;
     for (int k = 0; k < kSlots; k++) {
@@ -322,68 +359,63 @@ void RtlRun::account(uint64_t t, const Events &e, int rd_ok, int wr_ok) {
     }
     if (e.stall[u]) s_->times[dma_insn_[u]].stall++;
   }
-  // Work and traffic.
-  // A DMA unit issues beats and reads rows only for the LOAD / STORE it started last (the next
-  // one starts after its last beat), so dma_insn_ names their layer.
-  if (rd_ok) {
-    st->dram_read_beats++;
-    layer_of(dma_insn_[UNIT_LOAD])->dram_read_beats++;
+}
+
+// DRAM beats accepted. A DMA unit issues beats and reads rows only for the LOAD / STORE it
+// started last (the next one starts after its last beat), so dma_insn_ names their layer.
+void RtlRun::account_dram(int rd_ok, int wr_ok) {
+  if (rd_ok) layer_of(dma_insn_[UNIT_LOAD])->dram_read_beats++;
+  if (wr_ok) layer_of(dma_insn_[UNIT_STORE])->dram_write_beats++;
+}
+
+// A LOAD row completed (ld_row_o): the row written, the ACC row read when accumulating, its bytes.
+void RtlRun::account_load_rows() {
+  Vsa_top *m = top_.get();
+  if (!m->ld_row_o) return;
+  LayerStats *ls = layer_of(m->ld_row_idx_o);
+  MemStatId mem = sim_mem_stat(m->ld_row_mem_o & 3);
+  if (!transposed_[m->ld_row_idx_o]) ls->mem_writes[mem]++;   // a transposed LOAD's count at its start
+  if (mem == MEM_ST_ACC && m->ld_row_accum_o) ls->mem_reads[MEM_ST_ACC]++;
+  ls->dram_read_bytes += m->ld_row_bytes_o;
+}
+
+// The store unit: a row written to DRAM, ACC rows read into the SFU, parameter rows read.
+void RtlRun::account_store_rows() {
+  Vsa_top *m = top_.get();
+  if (m->su_row_o) layer_of(m->su_row_idx_o)->dram_write_bytes += m->su_row_bytes_o;
+  if (!m->su_acc_rd_o && !m->su_param_rd_o) return;
+  const Insn in = prog_insn(p_, dma_insn_[UNIT_STORE]);
+  LayerStats *ls = layer_of(dma_insn_[UNIT_STORE]);
+  if (m->su_acc_rd_o) {
+    ls->mem_reads[MEM_ST_ACC]++;
+    if (!in.f[FLD_RAW32]) ls->post_elems += (uint64_t)in.f[FLD_COLS];   // the row enters the SFU
   }
-  if (wr_ok) {
-    st->dram_write_beats++;
-    layer_of(dma_insn_[UNIT_STORE])->dram_write_beats++;
-  }
-  if (m->ld_row_o) {
-    static const MemStatId ids[4] = {MEM_ST_SPAD, MEM_ST_WBUF, MEM_ST_ACC, MEM_ST_PARAM};
-    LayerStats *ls = layer_of(m->ld_row_idx_o);
-    if (!transposed_[m->ld_row_idx_o]) {   // a transposed LOAD's rows are counted at its start
-      st->mem_writes[ids[m->ld_row_mem_o & 3]]++;
-      ls->mem_writes[ids[m->ld_row_mem_o & 3]]++;
-    }
-    if ((m->ld_row_mem_o & 3) == MEM_ACC && m->ld_row_accum_o) {
-      st->mem_reads[MEM_ST_ACC]++;
-      ls->mem_reads[MEM_ST_ACC]++;
-    }
-    st->dram_read_bytes += m->ld_row_bytes_o;
-    ls->dram_read_bytes += m->ld_row_bytes_o;
-  }
-  if (m->su_row_o) {
-    st->dram_write_bytes += m->su_row_bytes_o;
-    layer_of(m->su_row_idx_o)->dram_write_bytes += m->su_row_bytes_o;
-  }
-  if (m->cu_spad_rd_o) st->mem_reads[MEM_ST_SPAD]++;
-  if (m->cu_wbuf_rd_o) st->mem_reads[MEM_ST_WBUF]++;
+  if (m->su_param_rd_o) ls->mem_reads[MEM_ST_PARAM] += 3;
+}
+
+// The compute unit's row events as the probes show them (counted at the starts: a check).
+void RtlRun::account_compute_probes() {
+  Vsa_top *m = top_.get();
+  probed_.spad_rd += m->cu_spad_rd_o;
+  probed_.wbuf_rd += m->cu_wbuf_rd_o;
   if (m->cu_acc_wr_o) {
-    st->mem_writes[MEM_ST_ACC]++;
-    if (m->cu_acc_wr_accum_o) st->mem_reads[MEM_ST_ACC]++;
+    probed_.acc_wr++;
+    if (m->cu_acc_wr_accum_o) probed_.acc_rd++;
   }
-  if (m->su_acc_rd_o || m->su_param_rd_o) {
-    const Insn insn = prog_insn(p_, dma_insn_[UNIT_STORE]), *in = &insn;
-    LayerStats *ls = layer_of(dma_insn_[UNIT_STORE]);
-    if (m->su_acc_rd_o) {
-      st->mem_reads[MEM_ST_ACC]++;
-      ls->mem_reads[MEM_ST_ACC]++;
-      if (!in->f[FLD_RAW32]) {   // the row enters the SFU: COLS elements
-        st->post_elems += (uint64_t)in->f[FLD_COLS];
-        ls->post_elems += (uint64_t)in->f[FLD_COLS];
-      }
-    }
-    if (m->su_param_rd_o) {
-      st->mem_reads[MEM_ST_PARAM] += 3;
-      ls->mem_reads[MEM_ST_PARAM] += 3;
-    }
-  }
-  // Unit states.
-  for (int u = 0; u < NUM_UNITS; u++) {
-    UnitStats *us = &st->unit[u];
-    LayerStats *ls = sim_layer(s_, unit_layer_[u]);
-    switch (e.state[u]) {
-      case SIM_UST_BUSY: us->busy++; ls->busy[u]++; break;
-      case SIM_UST_WAIT_TOKEN: us->wait_token++; ls->wait_token[u]++; break;
-      case SIM_UST_WAIT_RESOURCE: us->wait_resource++; ls->wait_resource[u]++; break;
-      default: us->idle++; break;
-    }
-  }
+}
+
+// At the end: the compute unit did the row accesses its instructions' fields say (TIMING §10).
+int RtlRun::check_compute_probes() {
+  const ComputeRows &x = probed_, &y = closed_;
+  if (x.spad_rd == y.spad_rd && x.wbuf_rd == y.wbuf_rd && x.acc_wr == y.acc_wr && x.acc_rd == y.acc_rd) return 0;
+  char b[300];
+  snprintf(b, sizeof b,
+           "the compute unit's row events (SPAD reads %llu, WBUF reads %llu, ACC writes %llu, ACC reads %llu) "
+           "differ from its instructions' (%llu, %llu, %llu, %llu)",
+           (unsigned long long)x.spad_rd, (unsigned long long)x.wbuf_rd, (unsigned long long)x.acc_wr,
+           (unsigned long long)x.acc_rd, (unsigned long long)y.spad_rd, (unsigned long long)y.wbuf_rd,
+           (unsigned long long)y.acc_wr, (unsigned long long)y.acc_rd);
+  return diag_error(d_, "sasim-rtl: error: %s", b);
 }
 
 void RtlRun::cycle(uint64_t t, SimCycleLog *mine) {
@@ -596,15 +628,9 @@ int RtlRun::compare_end() {
     if (!times_equal(ref_->times[k], s_->times[k]))
       return diverge(t, isa_ops[prog_op(p_, k)].unit < NUM_UNITS ? (int)isa_ops[prog_op(p_, k)].unit : -1, k,
                      "times: detailed " + times_text(ref_->times[k]) + "; rtl " + times_text(s_->times[k]));
-  const SimStats *x = &ref_->stats, *y = &s_->stats;
-  SimStats xs = *x, ys = *y;
-  xs.layers = ys.layers = nullptr;
-  if (memcmp(&xs, &ys, sizeof xs) || memcmp(x->layers, y->layers, (x->n_layers + 1) * sizeof *x->layers)) {
-    char b[200];
-    snprintf(b, sizeof b, "statistics differ (cycles detailed %llu, rtl %llu; compare --json of both engines)",
-             (unsigned long long)x->cycles, (unsigned long long)y->cycles);
-    return diverge(t, -1, -1, b);
-  }
+  char what[256];
+  if (stats_compare(&ref_->stats, &s_->stats, what, sizeof what))
+    return diverge(t, -1, -1, std::string("statistics differ: ") + what + " (detailed vs rtl)");
   // Every write beat was compared as it happened; here the tensors (outputs included) once more.
   for (uint32_t k = 0; k < p_->n_tensors; k++) {
     const TensorInfo *ti = &p_->tensors[k];
@@ -621,6 +647,25 @@ int RtlRun::compare_end() {
   return 0;
 }
 
+// What a unit's head instruction waits for when it has its tokens (the deadlock message).
+const char *RtlRun::waits_for(const Insn *in) const {
+  switch (in->op) {
+  case OP_PRELOAD:
+    return top_->chain_busy_o ? " for the weight shift chain" : " for its weight bank to be released by the array";
+  case OP_COMPUTE:
+  case OP_COMPUTE_IS: return " for weights (no PRELOAD filled its bank)";
+  case OP_COMPUTE_OS:
+  case OP_LOAD:
+  case OP_CFG_LOAD:
+  case OP_STORE:
+  case OP_CFG_STORE:
+  case OP_CFG_POOL:
+  case OP_LAYER:
+  case OP_HALT: break;   // the probes say nothing more
+  }
+  return " for nothing";
+}
+
 int RtlRun::deadlock(uint64_t t, const Events &) {
   Vsa_top *m = top_.get();
   std::string msg;
@@ -632,17 +677,13 @@ int RtlRun::deadlock(uint64_t t, const Events &) {
     int64_t pop = isa_has_field(in->op, FLD_POP) ? in->f[FLD_POP] : 0;
     int missing = -1;
     for (int v = 0; v < NUM_UNITS && missing < 0; v++)
-      if (((pop >> v) & 1) && get_bits(m->tokens_o, (v * 3 + u) * w, w) == 0) missing = v;
+      if (((pop >> v) & 1) && get_bits(m->tokens_o, (v * NUM_UNITS + u) * w, w) == 0) missing = v;
     if (!msg.empty()) msg += "; ";
     msg += std::string(isa_unit_names[u]) + " waits at insn " + std::to_string(k) + " (" + isa_ops[in->op].name + ")";
     if (missing >= 0) {
       msg += std::string(" for a token on ") + isa_unit_names[missing] + "->" + isa_unit_names[u];
-    } else if (u == UNIT_COMPUTE && in->op == OP_PRELOAD) {
-      msg += m->chain_busy_o ? " for the weight shift chain" : " for its weight bank to be released by the array";
-    } else if (u == UNIT_COMPUTE && (in->op == OP_COMPUTE || in->op == OP_COMPUTE_IS)) {
-      msg += " for weights (no PRELOAD filled its bank)";
     } else {
-      msg += " for nothing";
+      msg += waits_for(in);
     }
   }
   if (!m->halted_o && m->imem_addr_o < p_->n_insns) {
@@ -688,7 +729,7 @@ int RtlRun::run() {
       unsigned w = tokw();
       for (int f = 0; f < NUM_UNITS; f++)
         for (int to = 0; to < NUM_UNITS; to++)
-          if (get_bits(m->tokens_o, (f * 3 + to) * w, w) > a_->token_max)
+          if (get_bits(m->tokens_o, (f * NUM_UNITS + to) * w, w) > a_->token_max)
             return diag_error(d_, "sim: error: token overflow on channel %s->%s at cycle %llu (tokens.max %u)",
                               isa_unit_names[f], isa_unit_names[to], (unsigned long long)(t + 1), a_->token_max);
     }
@@ -698,7 +739,8 @@ int RtlRun::run() {
     if (ref_live && done != (ref_rc == 0))
       return diverge(t, -1, -1, done ? "the RTL finished, the detailed engine did not" : "the detailed engine finished, the RTL did not");
     if (done) {
-      s_->stats.cycles = t + 1;
+      stats_finish(&s_->stats, t + 1);
+      if (check_compute_probes()) return -1;
       return ref_live ? compare_end() : 0;
     }
     if (frozen) return deadlock(t, ev_);

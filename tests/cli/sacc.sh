@@ -52,7 +52,7 @@ f, d, expr = sys.argv[1:]
 v = eval(expr)
 h = "{'"'"'descr'"'"': '"'"'%s'"'"', '"'"'fortran_order'"'"': False, '"'"'shape'"'"': (1, 8, 8, 3), }" % d
 h += " " * (63 - (10 + len(h)) % 64) + "\n"
-body = struct.pack("<%d%s" % (len(v), "f" if d == "<f4" else "b"), *v)
+body = struct.pack("<%d%s" % (len(v), {"<f4": "f", "<f8": "d", "|i1": "b"}[d]), *v)
 open(f, "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode() + body)' "$@"
 }
 npy "$T/c.npy" '<f4' '[-3 + 6 * i / 191 for i in range(192)]'
@@ -63,6 +63,15 @@ else fail calib-changes-scales "the same output with and without --calib"; fi
 expect calib-check 0 '\(calibration input\)' -- $SACC check $N --calib x="$T/c.npy"
 expect calib-dtype 1 'i8.npy: error: input "x" needs a float32 or float64 array' -- $SACC check $N --calib "$T/i8.npy"
 expect calib-name 1 'the network has no input "nope"' -- $SACC check $N --calib nope="$T/c.npy"
+# Calibration data that is not finite float32 is refused, naming the element (it used to give
+# "rms nan sqnr inf dB" and a binary; issue 18 item 3): NaN, infinity, and a float64 beyond float32.
+npy "$T/nan.npy" '<f4' '[0.5] * 7 + [float("nan")] + [0.5] * 184'
+npy "$T/inf.npy" '<f4' '[float("-inf")] + [0.5] * 191'
+npy "$T/big.npy" '<f8' '[0.5] * 100 + [1e300] + [0.5] * 91'
+expect calib-nan 1 'nan.npy: error: input "x": element 7 is nan, not a finite float32 value' -- $SACC compile $N --calib "$T/nan.npy" -o "$T/nan.bin"
+[ -e "$T/nan.bin" ] && fail calib-nan-no-output "a binary was written" || pass calib-nan-no-output
+expect calib-inf 1 'inf.npy: error: input "x": element 0 is -inf, not a finite float32 value' -- $SACC check $N --calib "$T/inf.npy"
+expect calib-f64-range 1 'big.npy: error: input "x": element 100 is 1e\+300, not a finite float32 value' -- $SACC ref $N --calib "$T/big.npy"
 case $B in *san*) big='^(alexnet|vgg16|resnet18|resnet50|mobilenetv2)$' ;; *) big='^$' ;; esac
 for n in workloads/nets/*.json; do
   b=$(basename "$n" .json)

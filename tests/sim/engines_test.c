@@ -14,6 +14,7 @@
 
 #include "../../isa/asm.h"
 #include "../../sim/sim.h"
+#include "../../sim/stats.h"
 #include "../common/check.h"
 #include "../common/randprog.h"
 #include "../common/shipped.h"
@@ -47,12 +48,6 @@ static void diff_set(Diff *df, const char *fmt, ...) {
   va_end(ap);
 }
 
-#define CMP_U64(df, what, x, y)                                                                                    \
-  do {                                                                                                             \
-    if ((x) != (y))                                                                                                \
-      diff_set(df, "%s: fast %llu, detailed %llu", what, (unsigned long long)(x), (unsigned long long)(y));       \
-  } while (0)
-
 static void compare_times(const Program *p, const InsnTime *a, const InsnTime *b, Diff *df) {
   static const char *names[] = {"fetch", "start", "ready", "end", "stall"};
   for (uint32_t i = 0; i < p->n_insns && !df->found; i++) {
@@ -68,109 +63,25 @@ static void compare_times(const Program *p, const InsnTime *a, const InsnTime *b
   }
 }
 
+// Every figure of stats.def, run and layers (stats_compare walks the table).
 static void compare_stats(const SimStats *a, const SimStats *b, Diff *df) {
-  char w[96];
-  CMP_U64(df, "cycles", a->cycles, b->cycles);
-  CMP_U64(df, "macs", a->macs, b->macs);
-  CMP_U64(df, "pe_cycles", a->pe_cycles, b->pe_cycles);
-  for (int u = 0; u < NUM_UNITS; u++) {
-    const UnitStats *x = &a->unit[u], *y = &b->unit[u];
-    const char *un = isa_unit_names[u];
-    snprintf(w, sizeof w, "%s unit busy", un);
-    CMP_U64(df, w, x->busy, y->busy);
-    snprintf(w, sizeof w, "%s unit wait_token", un);
-    CMP_U64(df, w, x->wait_token, y->wait_token);
-    snprintf(w, sizeof w, "%s unit wait_resource", un);
-    CMP_U64(df, w, x->wait_resource, y->wait_resource);
-    snprintf(w, sizeof w, "%s unit idle", un);
-    CMP_U64(df, w, x->idle, y->idle);
-    snprintf(w, sizeof w, "%s unit insns", un);
-    CMP_U64(df, w, x->insns, y->insns);
-  }
-  CMP_U64(df, "fetch_stall", a->fetch_stall, b->fetch_stall);
-  CMP_U64(df, "dram_read_beats", a->dram_read_beats, b->dram_read_beats);
-  CMP_U64(df, "dram_write_beats", a->dram_write_beats, b->dram_write_beats);
-  CMP_U64(df, "dram_read_bytes", a->dram_read_bytes, b->dram_read_bytes);
-  CMP_U64(df, "dram_write_bytes", a->dram_write_bytes, b->dram_write_bytes);
-  static const char *mems[MEM_ST_COUNT] = {"spad", "wbuf", "acc", "param"};
-  for (int m = 0; m < MEM_ST_COUNT; m++) {
-    snprintf(w, sizeof w, "mem_reads[%s]", mems[m]);
-    CMP_U64(df, w, a->mem_reads[m], b->mem_reads[m]);
-    snprintf(w, sizeof w, "mem_writes[%s]", mems[m]);
-    CMP_U64(df, w, a->mem_writes[m], b->mem_writes[m]);
-  }
-  CMP_U64(df, "preload_shifts", a->preload_shifts, b->preload_shifts);
-  CMP_U64(df, "post_elems", a->post_elems, b->post_elems);
-  CMP_U64(df, "n_layers", a->n_layers, b->n_layers);
-  for (uint32_t l = 0; l <= a->n_layers && !df->found; l++) {
-    const LayerStats *x = &a->layers[l], *y = &b->layers[l];
-#define CMP_LAYER(field)                                  \
-  do {                                                    \
-    snprintf(w, sizeof w, "layer %u %s", l, #field);      \
-    CMP_U64(df, w, x->field, y->field);                   \
-  } while (0)
-    CMP_LAYER(seen);
-    CMP_LAYER(first_start);
-    CMP_LAYER(last_end);
-    CMP_LAYER(macs);
-    CMP_LAYER(dram_read_bytes);
-    CMP_LAYER(dram_write_bytes);
-    CMP_LAYER(pe_cycles);
-    CMP_LAYER(dram_read_beats);
-    CMP_LAYER(dram_write_beats);
-    CMP_LAYER(preload_shifts);
-    CMP_LAYER(post_elems);
-    for (int m = 0; m < MEM_ST_COUNT; m++) {
-      CMP_LAYER(mem_reads[m]);
-      CMP_LAYER(mem_writes[m]);
-    }
-    for (int u = 0; u < NUM_UNITS; u++) {
-      CMP_LAYER(busy[u]);
-      CMP_LAYER(wait_token[u]);
-      CMP_LAYER(wait_resource[u]);
-    }
-#undef CMP_LAYER
-  }
+  char msg[256];
+  if (stats_compare(a, b, msg, sizeof msg)) diff_set(df, "stats: %s (fast vs detailed)", msg);
 }
 
-// The layers' work adds up to the totals (every counted event belongs to one layer).
+// The layers' work adds up to the totals (every counted event belongs to one layer): each LAYER
+// row of stats.def.
 static void check_layer_sums(const SimStats *a, const char *engine, Diff *df) {
-  LayerStats sum;
-  memset(&sum, 0, sizeof sum);
-  for (uint32_t l = 0; l <= a->n_layers; l++) {
-    const LayerStats *x = &a->layers[l];
-    sum.macs += x->macs;
-    sum.pe_cycles += x->pe_cycles;
-    sum.dram_read_bytes += x->dram_read_bytes;
-    sum.dram_write_bytes += x->dram_write_bytes;
-    sum.dram_read_beats += x->dram_read_beats;
-    sum.dram_write_beats += x->dram_write_beats;
-    sum.preload_shifts += x->preload_shifts;
-    sum.post_elems += x->post_elems;
-    for (int m = 0; m < MEM_ST_COUNT; m++) {
-      sum.mem_reads[m] += x->mem_reads[m];
-      sum.mem_writes[m] += x->mem_writes[m];
+  for (int id = 0; id < STAT_COUNT; id++) {
+    if (stat_info[id].scope != STAT_SCOPE_LAYER) continue;
+    for (int i = 0; i < stat_width((StatId)id); i++) {
+      uint64_t sum = 0;
+      for (uint32_t l = 0; l <= a->n_layers; l++) sum += stat_layer(&a->layers[l], (StatId)id, i);
+      if (sum != stat_run(a, (StatId)id, i))
+        diff_set(df, "%s: layers' %s[%d] add up to %llu, total %llu", engine, stat_info[id].name, i,
+                 (unsigned long long)sum, (unsigned long long)stat_run(a, (StatId)id, i));
     }
   }
-#define CMP_SUM(field)                                                                                             \
-  do {                                                                                                             \
-    if (sum.field != a->field)                                                                                     \
-      diff_set(df, "%s: layers' %s add up to %llu, total %llu", engine, #field, (unsigned long long)sum.field,     \
-               (unsigned long long)a->field);                                                                      \
-  } while (0)
-  CMP_SUM(macs);
-  CMP_SUM(pe_cycles);
-  CMP_SUM(dram_read_bytes);
-  CMP_SUM(dram_write_bytes);
-  CMP_SUM(dram_read_beats);
-  CMP_SUM(dram_write_beats);
-  CMP_SUM(preload_shifts);
-  CMP_SUM(post_elems);
-  for (int m = 0; m < MEM_ST_COUNT; m++) {
-    CMP_SUM(mem_reads[m]);
-    CMP_SUM(mem_writes[m]);
-  }
-#undef CMP_SUM
 }
 
 // Runs p on both engines; fills df with the first difference (or a run failure).

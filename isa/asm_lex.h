@@ -40,6 +40,8 @@ typedef struct {
   int last_insn_col;
   int *chunk_line;        // source line of each data chunk (for overlap messages), owned
   uint32_t cap_chunk_line;
+  uint32_t *insn_line;    // source line of each instruction (opt.insn_lines set), owned until handed out
+  uint32_t cap_insn_line;
 } Asm;
 
 // Reports "file:line:col: error: msg" and returns -1.

@@ -22,6 +22,8 @@ struct Sched {
   SegList mem[SMEM_COUNT];
   int64_t matched[NUM_UNITS][NUM_UNITS];  // [u][v]: the last push u -> v that a pop has taken
   uint64_t tokens[NUM_UNITS][NUM_UNITS];
+  int late_push;                          // sched_set_late_push
+  int64_t last_pusher[NUM_UNITS];         // latest instruction of each unit that may push, -1: none
 };
 
 Sched *sched_new(Program *p) {
@@ -30,6 +32,7 @@ Sched *sched_new(Program *p) {
   s->p = p;
   for (int u = 0; u < NUM_UNITS; u++)
     for (int v = 0; v < NUM_UNITS; v++) s->matched[u][v] = -1;
+  for (int u = 0; u < NUM_UNITS; u++) s->last_pusher[u] = -1;
   return s;
 }
 
@@ -38,6 +41,8 @@ void sched_free(Sched *s) {
   for (int m = 0; m < SMEM_COUNT; m++) free(s->mem[m].v);
   free(s);
 }
+
+void sched_set_late_push(Sched *s, int on) { s->late_push = on; }
 
 void sched_token_counts(const Sched *s, uint64_t out[3][3]) { memcpy(out, s->tokens, sizeof s->tokens); }
 
@@ -140,6 +145,10 @@ int64_t sched_emit(Sched *s, const Insn *in_, const Access *acc, int n_acc, cons
     for (int k = 0; k < n_dep; k++) collect(s, &dep_only[k], self, need);
     for (int u = 0; u < NUM_UNITS; u++) {
       if (u == self || need[u] < 0 || s->matched[u][self] >= need[u]) continue;
+      // Late pushes: the latest instruction of u that may push ends no earlier than need[u] (the
+      // unit is in order and pushers' ends are monotonic), and it does not push to self yet (the
+      // one that did was matched by a pop, and matched >= need would hold).
+      if (s->late_push && s->last_pusher[u] > need[u]) need[u] = s->last_pusher[u];
       InsnWord *w = &s->p->code[need[u]];
       isa_word_set(w, FLD_PUSH, isa_word_field(w, FLD_PUSH) | 1 << self);
       in.f[FLD_POP] |= 1 << u;
@@ -148,6 +157,7 @@ int64_t sched_emit(Sched *s, const Insn *in_, const Access *acc, int n_acc, cons
     }
   }
   if (prog_add_insn(s->p, &in)) return -1;
+  if (self < NUM_UNITS && isa_has_field(in.op, FLD_PUSH)) s->last_pusher[self] = idx;
   if (self < NUM_UNITS && sched_record(s, idx, acc, n_acc)) return -1;
   return idx;
 }
@@ -157,4 +167,48 @@ int sched_record(Sched *s, int64_t insn, const Access *acc, int n_acc) {
   for (int k = 0; k < n_acc; k++)
     if (record(s, &acc[k], self, insn)) return -1;
   return 0;
+}
+
+int sched_check_token_bound(const Program *p, const Arch *a, Diag *d) {
+  // Channel u -> v while v has started j of its queue entries (its own instructions and the
+  // copies of UNIT_ALL ones): the fetch unit cannot have fetched v's entry j + Q_v, so at most
+  // the pushes u -> v of the instructions before that entry have happened, less v's pops in its
+  // first j entries (docs/COMPILER.md "Token bound").
+  uint32_t n = p->n_insns;
+  uint32_t *entries = malloc((n + 1) * sizeof *entries), *pushes = malloc((n + 1) * sizeof *pushes);
+  int rc = 0;
+  if (!entries || !pushes) rc = diag_error(d, "sacc: error: out of memory");
+  for (int u = 0; u < NUM_UNITS && !rc; u++)
+    for (int v = 0; v < NUM_UNITS && !rc; v++) {
+      if (u == v) continue;
+      uint32_t ne = 0, pops = 0, bound = 0, at = 0;
+      pushes[0] = 0;
+      for (uint32_t i = 0; i < n; i++) {
+        Opcode op = prog_op(p, i);
+        Unit un = isa_ops[op].unit;
+        int push = un == (Unit)u && isa_has_field(op, FLD_PUSH) &&
+                   ((isa_word_field(&p->code[i], FLD_PUSH) >> v) & 1);
+        pushes[i + 1] = pushes[i] + (uint32_t)push;
+        if (un == (Unit)v || un == UNIT_ALL) entries[ne++] = i;
+      }
+      uint32_t q = a->queue_depth[v];
+      for (uint32_t j = 0; j <= ne; j++) {
+        uint32_t limit = (uint64_t)j + q < ne ? entries[j + q] : n;
+        uint32_t count = pushes[limit] - pops;
+        if (count > bound) bound = count, at = j;
+        if (j < ne) {
+          Opcode op = prog_op(p, entries[j]);
+          if (isa_has_field(op, FLD_POP) && ((isa_word_field(&p->code[entries[j]], FLD_POP) >> u) & 1)) pops++;
+        }
+      }
+      if (bound > a->token_max)
+        rc = diag_error(d,
+                        "sacc: error: token channel %s -> %s can hold %u tokens (when the %s unit has started %u "
+                        "instructions, its queue holds %u more) but arch \"%s\" has tokens.max=%u",
+                        isa_unit_names[u], isa_unit_names[v], bound, isa_unit_names[v], at, q, a->name,
+                        a->token_max);
+    }
+  free(entries);
+  free(pushes);
+  return rc;
 }

@@ -40,8 +40,9 @@ int64_t sched_emit(Sched *s, const Insn *in, const Access *acc, int n_acc, const
 // Records accesses of an emitted instruction (a LOAD, COMPUTE or STORE) without new tokens.
 int sched_record(Sched *s, int64_t insn, const Access *acc, int n_acc);
 // Late pushes (off by default): the token for a conflict is pushed by the latest instruction of
-// the earlier unit that may push, not by the conflicting one. Fewer tokens wait in a channel (the
-// emitter's retry when a channel would exceed tokens.max); the waits are longer.
+// the earlier unit that may push, not by the conflicting one, and spacers (LAYER copies) keep
+// each channel within tokens.max (docs/COMPILER.md "Token bound"): the emitter's retry when the
+// usual placement would exceed it. The waits are longer.
 void sched_set_late_push(Sched *s, int on);
 // The largest count each token channel can reach in any run of p (the fetch unit is at most a
 // queue ahead of each unit); -1 (an error naming the channel and the limit) if one exceeds

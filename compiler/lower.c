@@ -19,8 +19,11 @@
 // for add, a post-processed STORE (requantize, activation, max/avg pool, a concat slice).
 #include "lower.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../isa/grow.h"
 
 #define ID_MULT (1 << 30)      // the identity (mult, shift) of docs/NETJSON.md
 #define ID_SHIFT 30u
@@ -113,10 +116,10 @@ static void fuse(Lw *w) {
 static int add_dtensor(Lw *w, int gt) {
   MachProg *mp = w->mp;
   if (mp->n_tensors == mp->cap_tensors) {
-    int cap = mp->cap_tensors ? 2 * mp->cap_tensors : 16;
-    DTensor *n = realloc(mp->tensors, (size_t)cap * sizeof *n);
+    size_t cap = grow_cap((size_t)mp->cap_tensors, (size_t)mp->n_tensors + 1, 16, sizeof *mp->tensors, INT_MAX);
+    DTensor *n = cap ? realloc(mp->tensors, cap * sizeof *n) : NULL;
     if (!n) return oom(w);
-    mp->tensors = n, mp->cap_tensors = cap;
+    mp->tensors = n, mp->cap_tensors = (int)cap;
   }
   const Tensor *t = &w->g->tensors[gt];
   if (strlen(t->name) >= PROG_NAME_MAX)
@@ -219,12 +222,13 @@ static int layout(Lw *w) {
     if (shared && needs_halo(l, mp->tensors[src].h, mp->tensors[src].w, to->dims[1], to->dims[2])) {
       if (w->padded[src] < 0) {
         if (mp->n_tensors == mp->cap_tensors) {
-          DTensor *nt = realloc(mp->tensors, (size_t)(2 * mp->cap_tensors + 1) * sizeof *nt);
+          size_t cap = grow_cap((size_t)mp->cap_tensors, (size_t)mp->n_tensors + 1, 16, sizeof *mp->tensors, INT_MAX);
+          DTensor *nt = cap ? realloc(mp->tensors, cap * sizeof *nt) : NULL;
           if (!nt) {
             rc = oom(w);
             break;
           }
-          mp->tensors = nt, mp->cap_tensors = 2 * mp->cap_tensors + 1;
+          mp->tensors = nt, mp->cap_tensors = (int)cap;
         }
         DTensor *twin = &mp->tensors[mp->n_tensors];
         *twin = mp->tensors[src];
@@ -246,10 +250,10 @@ static int layout(Lw *w) {
 static MachOp *new_op(Lw *w, MopKind kind, int layer, const char *what) {
   MachProg *mp = w->mp;
   if (mp->n_ops == mp->cap_ops) {
-    int cap = mp->cap_ops ? 2 * mp->cap_ops : 16;
-    MachOp *n = realloc(mp->ops, (size_t)cap * sizeof *n);
+    size_t cap = grow_cap((size_t)mp->cap_ops, (size_t)mp->n_ops + 1, 16, sizeof *mp->ops, INT_MAX);
+    MachOp *n = cap ? realloc(mp->ops, cap * sizeof *n) : NULL;
     if (!n) return NULL;
-    mp->ops = n, mp->cap_ops = cap;
+    mp->ops = n, mp->cap_ops = (int)cap;
   }
   MachOp *op = &mp->ops[mp->n_ops++];
   memset(op, 0, sizeof *op);

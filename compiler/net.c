@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../isa/fileio.h"
+#include "../isa/grow.h"
 #include "calib.h"
 #include "fold.h"
 #include "quant.h"
@@ -220,8 +221,8 @@ static int flatten(Net *n, const char *where, const char *key, json_t *v, int de
                        (long long)x, (long long)lo, (long long)hi);
   }
   if ((src->count & (src->count - 1)) == 0) {  // grow at powers of two
-    size_t cap = src->count ? (size_t)src->count * 2 : 1;
-    void *p = reals ? realloc(src->reals, cap * sizeof(double)) : realloc(src->values, cap * sizeof(int64_t));
+    size_t cap = grow_cap((size_t)src->count, (size_t)src->count + 1, 1, sizeof(double), SIZE_MAX);
+    void *p = !cap ? NULL : reals ? realloc(src->reals, cap * sizeof(double)) : realloc(src->values, cap * sizeof(int64_t));
     if (!p) return net_error(n, where, "out of memory");
     if (reals) src->reals = p;
     else src->values = p;

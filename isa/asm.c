@@ -265,7 +265,7 @@ static int data_bytes(Asm *a, uint32_t ci) {
     DataChunk *c = &a->p->chunks[ci];
     if (asm_data_fits(a, b.col, c->addr, c->len, 1)) return -1;
     if ((c->len & (c->len - 1)) == 0 && c->len) {   // grow at powers of two
-      uint8_t *nb = realloc(c->bytes, c->len * 2);
+      uint8_t *nb = c->len <= SIZE_MAX / 2 ? realloc(c->bytes, (size_t)c->len * 2) : NULL;
       if (!nb) return asm_error(a, b.col, "out of memory");
       c->bytes = nb;
     }

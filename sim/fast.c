@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../isa/grow.h"
 #include "../isa/numerics.h"
 #include "sim_internal.h"
 #include "stats.h"
@@ -86,11 +87,11 @@ typedef struct {
 static int chan_push(Fast *f, int ch, uint64_t visible) {
   Channel *c = &f->ch[ch];
   if (c->n == c->cap) {
-    uint32_t nc = c->cap ? c->cap * 2 : 16;
-    uint64_t *nt = realloc(c->t, nc * sizeof *nt);
+    size_t nc = grow_cap(c->cap, (size_t)c->n + 1, 16, sizeof *c->t, UINT32_MAX);
+    uint64_t *nt = nc ? realloc(c->t, nc * sizeof *nt) : NULL;
     if (!nt) return diag_error(f->d, "sim: error: out of memory");
     c->t = nt;
-    c->cap = nc;
+    c->cap = (uint32_t)nc;
   }
   uint32_t i = c->n++;
   while (i > 0 && c->t[i - 1] > visible) {

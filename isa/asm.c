@@ -91,7 +91,7 @@ static int parse_dram_addr(Asm *a, Tok v, int64_t *out) {
   char name[PROG_NAME_MAX];
   if (i >= sizeof name) return asm_error(a, v.col, "undeclared tensor '%.*s'", (int)i, v.s);
   tok_cstr((Tok){v.s, i, v.col}, name, sizeof name);
-  const TensorInfo *t = prog_find_tensor(a->p, name);
+  const TensorInfo *t = asm_find_tensor(a, name);
   if (!t) return asm_error(a, v.col, "undeclared tensor '%s' (declare it with .tensor before its use)", name);
   int64_t off = 0;
   if (i < v.n) {
@@ -405,6 +405,7 @@ int asm_assemble_opts(const char *text, size_t len, const char *file, const AsmO
   }
   free(a.base_dir);
   free(a.chunk_line);
+  free(a.tensor_slot);
   if (a.errors) {
     prog_free(a.p);
     return -1;

@@ -23,3 +23,28 @@ awk 'BEGIN {
 expect asm-240k-tensors 0 '' -- timeout 30 $SASIM asm "$T/many.s" -o "$T/many.bin"
 { sed '$d' "$T/many.s"; echo '.tensor t65537 dtype=int8 shape=[4] addr=0 role=scratch'; echo HALT; } >"$T/dup.s"
 expect asm-duplicate-tensor 1 'dup.s:240242:9: error: duplicate tensor .t65537.' -- timeout 30 $SASIM asm "$T/dup.s" -o "$T/dup.bin"
+
+# peak NAME MAX_MB STATUS PATTERN -- CMD...: like expect, and the command's peak resident memory
+# (GNU time) must stay under MAX_MB. SKIP when GNU time is missing.
+peak() {
+  name=$1 max_mb=$2 want=$3 pat=$4; shift 5
+  if ! [ -x /usr/bin/time ]; then echo "SKIP $CLI_PREFIX-$name: no /usr/bin/time"; return; fi
+  /usr/bin/time -f 'peak_kb %M' -o "$T/time" "$@" >"$T/out" 2>&1; rc=$?
+  kb=$(sed -n 's/^peak_kb //p' "$T/time")
+  if [ $rc -ne "$want" ]; then fail "$name" "exit $rc, want $want: $(head -c 300 "$T/out")"; return; fi
+  if [ -n "$pat" ] && ! grep -qE -- "$pat" "$T/out"; then fail "$name" "no line matching /$pat/ in: $(head -c 300 "$T/out")"; return; fi
+  if [ "${kb:-0}" -gt $((max_mb * 1024)) ]; then fail "$name" "peak memory $((kb / 1024)) MB, want < $max_mb MB"; return; fi
+  pass "$name"
+}
+
+# Item 9: a transposed LOAD of 4095 x 1024 rows of 180 bytes (754 MB gathered at once before) is
+# streamed through a scratch the size of WBUF, in both engines.
+cat >"$T/tload.s" <<'EOS'
+.tensor X dtype=int8 shape=[4096] addr=0 role=input data=seed:1
+.tensor Y dtype=int8 shape=[16] addr=8192 role=output
+LOAD mem=wbuf transpose=1 tstride=0 dst=0 dram_addr=X outer=4095 inner=1024 nseg=1 seglen=180 push=compute
+PRELOAD src=0 rows=4 pop=load
+HALT
+EOS
+expect tload-asm 0 '' -- $SASIM asm "$T/tload.s" -o "$T/tload.bin"
+peak tload-fast 200 0 '^50319[0-9]+ cycles' -- $SASIM run "$T/tload.bin"

@@ -51,6 +51,8 @@ enum {
   MAX_CHUNKS = 1 << 20,       // DATA chunks at most
   MAX_ARCH_BYTES = 65536,     // ARCH JSON text at most
   DEFLATE_MAX_RATIO = 1032,   // deflate cannot expand a stored byte to more than this
+  DATA_INFLATE_FREE = 16 << 20,   // DATA may inflate to this many bytes at any ratio,
+  DATA_INFLATE_RATIO = 16,        // and past them to at most this many times its stored bytes
 };
 
 #define SEC_DEFLATE 1u        // entry flag: stored bytes are a zlib stream (compress2)
@@ -83,6 +85,12 @@ static uint64_t get_u64(const uint8_t *p) {
 }
 
 static uint32_t crc_of(const uint8_t *p, size_t n) { return (uint32_t)crc32_z(crc32_z(0, Z_NULL, 0), p, n); }
+
+// 1 when deflated bytes inflating to `raw` bytes are a bomb the format refuses (docs/BINARY.md §4):
+// more than DATA_INFLATE_FREE bytes and more than DATA_INFLATE_RATIO times the stored bytes.
+static int inflate_too_far(uint64_t stored, uint64_t raw) {
+  return raw > DATA_INFLATE_FREE && (raw - 1) / DATA_INFLATE_RATIO >= stored;
+}
 
 // =====================================================================================
 // Writer
@@ -247,7 +255,8 @@ static uint32_t deflate_data(const Program *p, size_t raw, Buf *b) {
   uLongf zlen = bound;
   int ok = plain && z;
   if (ok) data_bytes(p, 0, plain, raw);
-  ok = ok && compress2(z, &zlen, plain, (uLong)raw, Z_DEFAULT_COMPRESSION) == Z_OK && zlen < raw;
+  ok = ok && compress2(z, &zlen, plain, (uLong)raw, Z_DEFAULT_COMPRESSION) == Z_OK && zlen < raw &&
+       !inflate_too_far(zlen, raw);   // the reader would refuse it: stored plain instead
   free(plain);
   if (!ok) {   // stored plain: still a valid file
     free(z);
@@ -614,12 +623,18 @@ static int read_table(const Reader *r, uint32_t nsect, uint64_t file_bytes, Sect
 }
 
 // Makes s->data point at the raw bytes, inflating a deflated section into s->inflated. The raw
-// size must not exceed `limit` and must be exactly what the stream inflates to.
+// size must not exceed `limit` nor inflate_too_far(), and must be exactly what the stream inflates to.
 static int section_bytes(const Reader *r, Section *s, uint64_t limit) {
   const char *name = sec_names[s->kind];
   if (s->raw > limit)
     return err_at(r, s->offset, "section %s: raw size 0x%llx exceeds the limit 0x%llx", name,
                   (unsigned long long)s->raw, (unsigned long long)limit);
+  if ((s->flags & SEC_DEFLATE) && inflate_too_far(s->stored, s->raw))
+    return err_at(r, s->offset,
+                  "section %s: 0x%llx deflated bytes would inflate to 0x%llx, more than %d times and more than %d MiB "
+                  "(a deflate bomb; such data must be stored plain)",
+                  name, (unsigned long long)s->stored, (unsigned long long)s->raw, DATA_INFLATE_RATIO,
+                  DATA_INFLATE_FREE >> 20);
   const uint8_t *src = r->buf + s->offset;
   if (!(s->flags & SEC_DEFLATE)) {
     s->data = src;

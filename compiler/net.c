@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../isa/fileio.h"
+#include "../isa/fileread.h"
 #include "../isa/grow.h"
 #include "calib.h"
 #include "fold.h"
@@ -713,7 +714,9 @@ int net_load(const char *path, const NetOptions *opt, Graph **out, Diag *d) {
   *out = NULL;
   uint8_t *buf;
   size_t len;
-  if (file_read_all(path, &buf, &len, d)) return -1;
+  FileReadLimits lim = {NET_FILE_MAX_BYTES, "the limit of a net.json (large weights go in .npy files)", 4096,
+                        file_head_text, NULL};
+  if (file_read_limited(path, &lim, &buf, &len, d)) return -1;
   char *dir = dup_str(path);
   if (!dir) {
     free(buf);

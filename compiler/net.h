@@ -25,7 +25,9 @@ void net_options_default(NetOptions *opt);
 // relative weight files are looked up. On success *out is a new Graph (graph_free).
 int net_parse(const char *text, size_t len, const char *file, const char *base_dir, const NetOptions *opt,
               Graph **out, Diag *d);
-// Reads path and parses it, with weight files relative to path's directory.
+// Reads path (at most NET_FILE_MAX_BYTES, docs/NETJSON.md; text, no NUL byte) and parses it,
+// with weight files relative to path's directory.
+#define NET_FILE_MAX_BYTES ((size_t)1 << 30)
 int net_load(const char *path, const NetOptions *opt, Graph **out, Diag *d);
 // Shape inference and weight materialization (shape.c), folding of batchnorm and bias layers
 // (fold.c), quantization of float weights, calibration of missing scales (calib.c), then

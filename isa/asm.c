@@ -6,6 +6,7 @@
 #include "asm.h"
 
 #include "fileio.h"
+#include "fileread.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -424,7 +425,8 @@ int asm_assemble_file(const char *path, Program **out, Diag *d) {
   *out = NULL;
   uint8_t *buf;
   size_t len;
-  if (file_read_all(path, &buf, &len, d)) return -1;
+  FileReadLimits lim = {ASM_FILE_MAX_BYTES, "the limit of an assembly source", 4096, file_head_text, NULL};
+  if (file_read_limited(path, &lim, &buf, &len, d)) return -1;
   int rc = asm_assemble((const char *)buf, len, path, out, d);
   free(buf);
   return rc;

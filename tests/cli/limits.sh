@@ -48,3 +48,38 @@ HALT
 EOS
 expect tload-asm 0 '' -- $SASIM asm "$T/tload.s" -o "$T/tload.bin"
 peak tload-fast 200 0 '^50319[0-9]+ cycles' -- $SASIM run "$T/tload.bin"
+
+# Item 11: an input is refused from its head and its size before it is read whole. Each case took
+# seconds and gigabytes before (/dev/zero on stdin grew until out of memory).
+peak stdin-zeros 100 1 '^-: \+0x0: error: bad magic' -- sh -c "head -c 1000000000 /dev/zero | timeout 60 $SASIM run -"
+$SASIM asm workloads/asm/gemm_is_tiny.s -o "$T/small.bin" 2>/dev/null
+peak stdin-longer 100 1 '^-: error: at least [0-9]+ bytes, more than its header gives' -- \
+  sh -c "{ cat '$T/small.bin'; head -c 1000000000 /dev/zero; } | timeout 60 $SASIM run -"
+if truncate -s 3G "$T/sparse.npy" 2>/dev/null; then
+  cat >"$T/sparse_net.json" <<EOS
+{"name": "s", "inputs": [{"name": "x", "shape": [1, 4, 4, 4], "scale": 0.05}],
+ "layers": [{"name": "c", "op": "conv2d", "inputs": ["x"], "output": "y", "kernel": 1, "cout": 4,
+             "weights": {"file": "sparse.npy"}, "scale": 0.1, "weight_scale": 0.01}],
+ "outputs": ["y"]}
+EOS
+  peak npy-sparse-3g 100 1 'sparse.npy: error: not a .npy file \(bad magic\)' -- timeout 60 $SACC check "$T/sparse_net.json"
+  peak input-sparse-3g 100 1 'sparse.npy: error: not a .npy file \(bad magic\)' -- timeout 60 $SASIM run "$T/small.bin" --input "$T/sparse.npy"
+  # a valid .npy header followed by gigabytes: refused from its size, before reading
+  python3 -c "
+import sys
+h = b\"{'descr': '|i1', 'fortran_order': False, 'shape': (4, 1, 1, 4), }\"
+h += b' ' * (64 - (10 + len(h) + 1) % 64) + b'\\n'
+open(sys.argv[1], 'wb').write(b'\\x93NUMPY\\x01\\x00' + len(h).to_bytes(2, 'little') + h + bytes(16))" "$T/long.npy" &&
+    truncate -s 3G "$T/long.npy"
+  sed 's/sparse.npy/long.npy/' "$T/sparse_net.json" >"$T/long_net.json"
+  peak npy-longer-than-header 100 1 'long.npy: error: 3221225472 bytes, more than its .npy header gives \(144 bytes\)' -- \
+    timeout 60 $SACC check "$T/long_net.json"
+  truncate -s 2G "$T/sparse.json"
+  peak net-sparse-2g 100 1 'sparse.json: error: 2147483648 bytes, more than the limit of a net.json' -- timeout 60 $SACC check "$T/sparse.json"
+  truncate -s 100M "$T/zeros.json"
+  peak net-nul 100 1 'zeros.json: error: not a text file' -- timeout 60 $SACC check "$T/zeros.json"
+  peak asm-nul 100 1 'zeros.json: error: not a text file' -- timeout 60 $SASIM asm "$T/zeros.json" -o "$T/z.bin"
+  peak arch-big 100 1 'sparse.json: error: 2147483648 bytes, more than the limit of an arch file' -- timeout 60 $SACC compile "$T/long_net.json" --arch "$T/sparse.json" -o "$T/z.bin"
+else
+  echo "SKIP $CLI_PREFIX-sparse-files: truncate -s 3G failed in $T"
+fi

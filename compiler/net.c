@@ -680,6 +680,8 @@ static int parse_root(Net *n, json_t *root) {
 void net_options_default(NetOptions *opt) {
   opt->allow_files = 1;
   opt->max_elems = (int64_t)1 << 28;
+  opt->max_macs = NET_MAX_MACS;
+  opt->max_bytes = NET_MAX_BYTES;
   opt->calib = NULL;
   opt->max_calib_macs = 0;
 }
@@ -731,7 +733,8 @@ int net_load(const char *path, const NetOptions *opt, Graph **out, Diag *d) {
 }
 
 int net_prepare(Graph *g, const NetOptions *opt, Diag *d) {
-  if (shape_infer(g, opt->max_elems, d) || fold_graph(g, d) || quant_weights(g, d) || calib_scales(g, opt, d))
+  ShapeLimits lim = {opt->max_elems, opt->max_macs, opt->max_bytes};
+  if (shape_infer(g, &lim, d) || fold_graph(g, d) || quant_weights(g, d) || calib_scales(g, opt, d))
     return -1;
   return quant_graph(g, d);
 }

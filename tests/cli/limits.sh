@@ -83,3 +83,19 @@ open(sys.argv[1], 'wb').write(b'\\x93NUMPY\\x01\\x00' + len(h).to_bytes(2, 'litt
 else
   echo "SKIP $CLI_PREFIX-sparse-files: truncate -s 3G failed in $T"
 fi
+
+# Item 12: a 300-byte net of 1.1e12 MACs is refused up front by check, ref and compile (they ran
+# for hours, compile asked for 16 GiB), naming the layer and the figure; --allow-large runs it.
+cat >"$T/bigk.json" <<'EOS'
+{"name": "k", "inputs": [{"name": "x", "shape": [1, 1024, 1024, 1], "scale": 0.05}],
+ "layers": [{"name": "big", "op": "conv2d", "inputs": ["x"], "output": "y", "kernel": 1024, "padding": "same",
+             "cout": 1, "weights": {"seed": 1}, "scale": 0.1, "weight_scale": 0.01}],
+ "outputs": ["y"]}
+EOS
+for c in check ref compile; do
+  o=
+  [ $c = compile ] && o="-o $T/bigk.bin"
+  peak "macs-$c" 200 1 'bigk.json: layers\[0\] "big": error: the network needs 1.1e\+12 MACs up to this layer \(1.1e\+12 in it\), more than the limit of 1e\+11' -- \
+    timeout 60 $SACC $c "$T/bigk.json" $o
+done
+expect macs-allow-large 124 '' -- timeout 3 $SACC check "$T/bigk.json" --allow-large

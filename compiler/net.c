@@ -13,13 +13,14 @@
 #include "../isa/fileio.h"
 #include "../isa/fileread.h"
 #include "../isa/grow.h"
+#include "../isa/program.h"
 #include "calib.h"
 #include "fold.h"
 #include "quant.h"
 #include "shape.h"
 
 #define NET_MAX_LAYERS 4096
-#define NET_MAX_NAME 64
+#define NET_MAX_NAME (PROG_NAME_MAX - 1)   // the program binary holds a name and its NUL in PROG_NAME_MAX
 
 typedef struct {
   Graph *g;

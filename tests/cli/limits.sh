@@ -99,3 +99,34 @@ for c in check ref compile; do
     timeout 60 $SACC $c "$T/bigk.json" $o
 done
 expect macs-allow-large 124 '' -- timeout 3 $SACC check "$T/bigk.json" --allow-large
+
+# Item 18: nets the ISA cannot encode are refused by the lowering, naming the layer, the value
+# and the field's limit (they gave "sacc: insn 3: error: CFG_LOAD STRIDE_OUTER=... out of range").
+cat >"$T/k1024.json" <<'EOS'
+{"name": "k", "inputs": [{"name": "x", "shape": [1, 1024, 1024, 1], "scale": 0.05}],
+ "layers": [{"name": "wide", "op": "conv2d", "inputs": ["x"], "output": "y", "kernel": 1024,
+             "cout": 1, "weights": {"seed": 1}, "scale": 0.1, "weight_scale": 0.01}],
+ "outputs": ["y"]}
+EOS
+expect isa-weights-stride 1 'k1024.json: layers\[0\] "wide": error: the weight rows are 16777216 bytes apart in DRAM, more than CFG_LOAD STRIDE_OUTER can hold \(16777215\)' -- \
+  $SACC compile "$T/k1024.json" -o "$T/k.bin"
+cat >"$T/cout.json" <<'EOS'
+{"name": "c", "inputs": [{"name": "x", "shape": [1, 1, 2, 1], "scale": 0.05}],
+ "layers": [{"name": "deep", "op": "conv2d", "inputs": ["x"], "output": "y", "kernel": 1,
+             "cout": 1048576, "weights": {"seed": 1}, "scale": 0.1, "weight_scale": 0.01}],
+ "outputs": ["y"]}
+EOS
+expect isa-store-stride 1 'cout.json: layers\[0\] "deep": error: the output pixels are 1048576 bytes apart in DRAM, more than CFG_STORE STRIDE_INNER can hold \(1048575\)' -- \
+  $SACC compile "$T/cout.json" -o "$T/c.bin"
+# One name limit everywhere: 63 characters pass check, ref and compile; 64 fail all three alike.
+n63=abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijk
+for n in $n63 ${n63}l; do
+  sed "s/\"wide\"/\"$n\"/; s/1024/4/g" "$T/k1024.json" >"$T/name.json"
+  want=0 pat=
+  [ ${#n} -gt 63 ] && want=1 pat="bad name \"$n\" \\(1 to 63 of"
+  for c in check ref compile; do
+    o=
+    [ $c = compile ] && o="-o $T/name.bin"
+    expect "name-${#n}-$c" $want "$pat" -- $SACC $c "$T/name.json" $o
+  done
+done

@@ -5,8 +5,12 @@
 CC      ?= cc
 OPT     ?= -O3
 CFLAGS  ?= $(OPT) -g
+# The float path (weight folding, calibration) is specified operation by operation, each rounded
+# (docs/NETJSON.md "Exact arithmetic of the float path"): never contract a * b + c into a fused
+# multiply-add, whatever -march allows (-std=c11 already implies it; said here for other flags).
+FLOAT   := -ffp-contract=off
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wundef -Wswitch-enum \
-           -D_POSIX_C_SOURCE=200809L
+           -D_POSIX_C_SOURCE=200809L $(FLOAT)
 LDLIBS  := -ljansson -lz -lm
 BUILD   ?= build
 SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -52,6 +56,8 @@ help:
 	@echo "make exercises  run the check command of every exercise in docs/exercises/ against its answer key"
 	@echo "make rtl        build sasim-rtl and the Verilator models the tests use (docs/RTL.md)"
 	@echo "make synth      yosys: cell counts and area estimate of a PE and an array (ARRAY=4x4)"
+	@echo "make timing     yosys: critical paths and 45 nm clock of the PE, array, post, rotator (ARRAY=4x4)"
+	@echo "make fpga       iCE40 place and route (nextpnr): Fmax and resources of the PE and arrays (minutes)"
 	@echo "make test-onnx  torchvision ResNet-18 and MobileNetV2 through scripts/onnx2net, sacc, sasim (slow)"
 	@echo "make install    PREFIX=/usr/local (and DESTDIR): the tools, sacc-sweep, arch files, nets, docs"
 	@echo "make test-slurm a sweep on a one-node Slurm cluster of this machine (installs Slurm; docs/SWEEP.md)"
@@ -207,6 +213,16 @@ $(PLOT_DEPS_OK): scripts/install-deps.sh
 	@if sh scripts/install-deps.sh --plot; then mkdir -p $(dir $@) && touch $@; \
 	 else echo "make: python3-matplotlib is missing: the plot checks will be skipped" >&2; fi
 test test-fast: $(PLOT_DEPS_OK)
+
+# Critical paths and the clock (docs/PPA.md, Clock); each installs its tools (scripts/install-deps.sh).
+.PHONY: timing fpga
+FPGA ?= pe,2x2,2x4,3x3
+timing:
+	@sh scripts/install-deps.sh --rtl --synth
+	@python3 rtl/synth/timing.py --array $(or $(ARRAY),4x4) --out $(BUILD)/timing
+fpga:
+	@sh scripts/install-deps.sh --fpga
+	@python3 rtl/synth/timing_fpga.py --designs $(FPGA) --out $(BUILD)/fpga
 
 -include rtl/rtl.mk
 

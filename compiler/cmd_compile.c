@@ -9,6 +9,7 @@
 
 #include "../isa/asm.h"
 #include "../isa/fileio.h"
+#include "../isa/racecheck.h"
 #include "cli_args.h"
 #include "compile.h"
 #include "net.h"
@@ -31,6 +32,24 @@ static int write_text(const char *path, const char *text, Diag *d) {
   int ok = !file_out_write(&out, text, strlen(text));
   if (!ok) diag_error(d, "%s: error: write failed: %s", path, strerror(errno));
   return file_out_close(&out, ok, d);
+}
+
+// What sacc emits must be race-free (isa/racecheck.h, the check `sasim run` makes at load): a
+// race here is a bug in the compiler's token placement, reported with the layer it is in, and
+// the program is not written.
+static int check_races(const Program *p, const char *net, Diag *d) {
+  RcReports r = {.max = 10};
+  if (racecheck_run(p, &r, d)) return -1;
+  uint64_t n = racecheck_total(&r);
+  if (n) {
+    racecheck_print(p, &r, "sacc: compiled program", NULL, 0, stderr);
+    const char *layer = r.n ? racecheck_layer_of(p, r.r[0].insn) : NULL;
+    diag_error(d, "%s: internal error: the compiled program races or misuses tokens (%llu reports%s%s%s): a bug in "
+               "sacc's token placement, nothing written",
+               net, (unsigned long long)n, layer ? ", first in layer \"" : "", layer ? layer : "", layer ? "\"" : "");
+  }
+  racecheck_reports_free(&r);
+  return n ? -1 : 0;
 }
 
 int cmd_compile(int argc, char **argv) {
@@ -85,6 +104,7 @@ int cmd_compile(int argc, char **argv) {
   if (!rc && o.dump && (!strcmp(o.dump, "graph") || !strcmp(o.dump, "all"))) graph_dump(g, stdout);
   CompileStats st = {0};
   if (!rc && !(p = compile_graph(g, &arch, &o, &st, &d))) rc = -1;
+  if (!rc) rc = check_races(p, net, &d);
   if (!rc && !out && !(out = def = default_out(net, asm_out ? ".s" : ".bin"))) rc = diag_error(&d, "sacc: error: out of memory");
   if (!rc && asm_out) {
     char *text = asm_disassemble(p);

@@ -455,13 +455,17 @@ static void emit_op(Em *e, const MachOp *op) {
   }
 }
 
-int emit_program(const MachProg *mp, Program *p, EmitStats *st, Diag *d) {
+// One emission of the whole program into p (from instruction 0), with the scheduler's late
+// pushes on or off.
+static int emit_pass(const MachProg *mp, Program *p, int late_push, EmitStats *st, Diag *d) {
   Em e;
   memset(&e, 0, sizeof e);
   e.mp = mp, e.a = mp->arch, e.p = p, e.d = d;
+  p->n_insns = 0;
   // The register caches start as the machine does: every register 0 (docs/ISA.md section 1).
   e.s = sched_new(p);
   if (!e.s) return diag_error(d, "sacc: error: out of memory");
+  sched_set_late_push(e.s, late_push);
   int layer = -1;
   for (int o = 0; o < mp->n_ops && !e.oom; o++) {
     const MachOp *op = &mp->ops[o];
@@ -486,4 +490,16 @@ int emit_program(const MachProg *mp, Program *p, EmitStats *st, Diag *d) {
   }
   sched_free(e.s);
   return e.oom ? -1 : 0;
+}
+
+int emit_program(const MachProg *mp, Program *p, EmitStats *st, Diag *d) {
+  // A channel must never exceed tokens.max (docs/COMPILER.md "Token bound"): when the usual
+  // placement could, the program is emitted again with late pushes; if that can still exceed it,
+  // the compile fails naming the channel and the limit.
+  if (emit_pass(mp, p, 0, st, d)) return -1;
+  Diag quiet;
+  diag_init(&quiet);
+  if (!sched_check_token_bound(p, mp->arch, &quiet)) return 0;
+  if (emit_pass(mp, p, 1, st, d)) return -1;
+  return sched_check_token_bound(p, mp->arch, d);
 }

@@ -53,7 +53,7 @@ void graph_dump(const Graph *g, FILE *f) {
     const Tensor *t = &g->tensors[g->inputs[i]];
     fprintf(f, "input %s ", t->name);
     dump_shape(t, f);
-    fprintf(f, " scale=%g\n", t->scale);
+    fprintf(f, " scale=%.17g\n", t->scale);   // exact: 17 digits round-trip a double
   }
   int64_t total = 0;
   for (int i = 0; i < g->n_layers; i++) {
@@ -66,7 +66,7 @@ void graph_dump(const Graph *g, FILE *f) {
     const Tensor *o = &g->tensors[l->out];
     fputs(" -> ", f);
     dump_shape(o, f);
-    fprintf(f, " %s scale=%g", o->name, o->scale);
+    fprintf(f, " %s scale=%.17g", o->name, o->scale);
     if (graph_op_is(l->op, GOPF_WINDOW))
       fprintf(f, " k=%dx%d s=%dx%d pad=%d,%d,%d,%d", l->kh, l->kw, l->sh, l->sw, l->pad_t, l->pad_b, l->pad_l,
               l->pad_r);

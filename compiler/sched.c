@@ -6,6 +6,8 @@
 
 #include "../isa/grow.h"
 
+enum { HIST = 1024 };   // the largest queue depth arch.c allows
+
 // The state of one interval of a memory: who wrote it last, who read it since.
 typedef struct {
   uint64_t lo, hi;
@@ -24,6 +26,11 @@ struct Sched {
   SegList mem[SMEM_COUNT];
   int64_t matched[NUM_UNITS][NUM_UNITS];  // [u][v]: the last push u -> v that a pop has taken
   uint64_t tokens[NUM_UNITS][NUM_UNITS];
+  int late_push;                          // sched_set_late_push
+  int64_t last_pusher[NUM_UNITS];         // latest instruction of each unit that may push, -1: none
+  int64_t layer_id;                       // of the latest LAYER (the spacers repeat it)
+  uint8_t pops[NUM_UNITS][HIST];          // [v][entry % HIST]: POP mask of v's latest queue entries
+  uint64_t entries[NUM_UNITS];            // queue entries of v so far
 };
 
 Sched *sched_new(Program *p) {
@@ -32,6 +39,7 @@ Sched *sched_new(Program *p) {
   s->p = p;
   for (int u = 0; u < NUM_UNITS; u++)
     for (int v = 0; v < NUM_UNITS; v++) s->matched[u][v] = -1;
+  for (int u = 0; u < NUM_UNITS; u++) s->last_pusher[u] = -1;
   return s;
 }
 
@@ -40,6 +48,8 @@ void sched_free(Sched *s) {
   for (int m = 0; m < SMEM_COUNT; m++) free(s->mem[m].v);
   free(s);
 }
+
+void sched_set_late_push(Sched *s, int on) { s->late_push = on; }
 
 void sched_token_counts(const Sched *s, uint64_t out[3][3]) { memcpy(out, s->tokens, sizeof s->tokens); }
 
@@ -132,16 +142,61 @@ static int record(Sched *s, const Access *a, int self, int64_t insn) {
   return 0;
 }
 
+// A queue entry of unit v (its own instruction, or the copy of a UNIT_ALL one) popping `mask`.
+static void note_entry(Sched *s, int v, uint8_t mask) { s->pops[v][s->entries[v]++ % HIST] = mask; }
+
+static void note_insn(Sched *s, const Insn *in) {
+  Unit un = isa_ops[in->op].unit;
+  if (un == UNIT_ALL)
+    for (int v = 0; v < NUM_UNITS; v++) note_entry(s, v, 0);
+  else if ((int)un < NUM_UNITS) note_entry(s, (int)un, (uint8_t)(isa_has_field(in->op, FLD_POP) ? in->f[FLD_POP] : 0));
+  if (in->op == OP_LAYER) s->layer_id = in->f[FLD_LAYER_ID];
+}
+
+// Pops of u's tokens among v's latest `span` queue entries.
+static uint32_t recent_pops(const Sched *s, int v, int u, uint32_t span) {
+  uint32_t n = 0;
+  for (uint64_t k = 1; k <= span && k <= s->entries[v]; k++) n += (s->pops[v][(s->entries[v] - k) % HIST] >> u) & 1;
+  return n;
+}
+
+// With late pushes, the tokens u -> v alternate with v's pops in program order, so a channel
+// holds at most the pops of u in a window of Q_v consecutive entries of v, plus one pushed ahead
+// of them. Before v pops u again, spacers (LAYER copies repeating the current layer: an entry in
+// every queue, no effect) keep at most tokens.max - 1 such pops in the window ending with this
+// one (docs/COMPILER.md "Token bound"). Returns -1 on out of memory.
+static int space_pops(Sched *s, int self, unsigned mask) {
+  const Arch *a = &s->p->arch;
+  if (a->token_max < 2 || a->queue_depth[self] < 2) return 0;   // 1: nothing helps; Q = 1: never needed
+  for (;;) {
+    int full = 0;
+    for (int u = 0; u < NUM_UNITS; u++)
+      if ((mask >> u) & 1 && recent_pops(s, self, u, a->queue_depth[self] - 1) >= a->token_max - 1) full = 1;
+    if (!full) return 0;
+    Insn sp = isa_insn(OP_LAYER);
+    sp.f[FLD_LAYER_ID] = s->layer_id;
+    if (prog_add_insn(s->p, &sp)) return -1;
+    note_insn(s, &sp);
+  }
+}
+
 int64_t sched_emit(Sched *s, const Insn *in_, const Access *acc, int n_acc, const Access *dep_only, int n_dep) {
   Insn in = *in_;
   int self = (int)isa_ops[in.op].unit;
-  int64_t idx = s->p->n_insns;
   if (self < NUM_UNITS) {
     int64_t need[NUM_UNITS] = {-1, -1, -1};
     for (int k = 0; k < n_acc; k++) collect(s, &acc[k], self, need);
     for (int k = 0; k < n_dep; k++) collect(s, &dep_only[k], self, need);
+    unsigned mask = 0;
+    for (int u = 0; u < NUM_UNITS; u++)
+      if (u != self && need[u] >= 0 && s->matched[u][self] < need[u]) mask |= 1u << u;
+    if (s->late_push && mask && space_pops(s, self, mask)) return -1;
     for (int u = 0; u < NUM_UNITS; u++) {
-      if (u == self || need[u] < 0 || s->matched[u][self] >= need[u]) continue;
+      if (!((mask >> u) & 1)) continue;
+      // Late pushes: the latest instruction of u that may push ends no earlier than need[u] (the
+      // unit is in order and pushers' ends are monotonic), and it does not push to self yet (the
+      // one that did was matched by a pop, and matched >= need would hold).
+      if (s->late_push && s->last_pusher[u] > need[u]) need[u] = s->last_pusher[u];
       InsnWord *w = &s->p->code[need[u]];
       isa_word_set(w, FLD_PUSH, isa_word_field(w, FLD_PUSH) | 1 << self);
       in.f[FLD_POP] |= 1 << u;
@@ -149,7 +204,20 @@ int64_t sched_emit(Sched *s, const Insn *in_, const Access *acc, int n_acc, cons
       s->tokens[u][self]++;
     }
   }
+  int64_t idx = s->p->n_insns;
   if (prog_add_insn(s->p, &in)) return -1;
+  note_insn(s, &in);
+  if (self < NUM_UNITS && isa_has_field(in.op, FLD_PUSH)) s->last_pusher[self] = idx;
+  if (self < NUM_UNITS && s->late_push && in.f[FLD_POP] && s->p->arch.token_max == 1) {
+    // tokens.max 1: the next token to self may be pushed only once self's queue can no longer
+    // hold this instruction, Q_self entries later (docs/COMPILER.md "Token bound").
+    Insn sp = isa_insn(OP_LAYER);
+    sp.f[FLD_LAYER_ID] = s->layer_id;
+    for (uint32_t k = 0; k < s->p->arch.queue_depth[self]; k++) {
+      if (prog_add_insn(s->p, &sp)) return -1;
+      note_insn(s, &sp);
+    }
+  }
   if (self < NUM_UNITS && sched_record(s, idx, acc, n_acc)) return -1;
   return idx;
 }
@@ -159,4 +227,48 @@ int sched_record(Sched *s, int64_t insn, const Access *acc, int n_acc) {
   for (int k = 0; k < n_acc; k++)
     if (record(s, &acc[k], self, insn)) return -1;
   return 0;
+}
+
+int sched_check_token_bound(const Program *p, const Arch *a, Diag *d) {
+  // Channel u -> v while v has started j of its queue entries (its own instructions and the
+  // copies of UNIT_ALL ones): the fetch unit cannot have fetched v's entry j + Q_v, so at most
+  // the pushes u -> v of the instructions before that entry have happened, less v's pops in its
+  // first j entries (docs/COMPILER.md "Token bound").
+  uint32_t n = p->n_insns;
+  uint32_t *entries = malloc((n + 1) * sizeof *entries), *pushes = malloc((n + 1) * sizeof *pushes);
+  int rc = 0;
+  if (!entries || !pushes) rc = diag_error(d, "sacc: error: out of memory");
+  for (int u = 0; u < NUM_UNITS && !rc; u++)
+    for (int v = 0; v < NUM_UNITS && !rc; v++) {
+      if (u == v) continue;
+      uint32_t ne = 0, pops = 0, bound = 0, at = 0;
+      pushes[0] = 0;
+      for (uint32_t i = 0; i < n; i++) {
+        Opcode op = prog_op(p, i);
+        Unit un = isa_ops[op].unit;
+        int push = un == (Unit)u && isa_has_field(op, FLD_PUSH) &&
+                   ((isa_word_field(&p->code[i], FLD_PUSH) >> v) & 1);
+        pushes[i + 1] = pushes[i] + (uint32_t)push;
+        if (un == (Unit)v || un == UNIT_ALL) entries[ne++] = i;
+      }
+      uint32_t q = a->queue_depth[v];
+      for (uint32_t j = 0; j <= ne; j++) {
+        uint32_t limit = (uint64_t)j + q < ne ? entries[j + q] : n;
+        uint32_t count = pushes[limit] - pops;
+        if (count > bound) bound = count, at = j;
+        if (j < ne) {
+          Opcode op = prog_op(p, entries[j]);
+          if (isa_has_field(op, FLD_POP) && ((isa_word_field(&p->code[entries[j]], FLD_POP) >> u) & 1)) pops++;
+        }
+      }
+      if (bound > a->token_max)
+        rc = diag_error(d,
+                        "sacc: error: token channel %s -> %s can hold %u tokens (when the %s unit has started %u "
+                        "instructions, its queue holds %u more) but arch \"%s\" has tokens.max=%u",
+                        isa_unit_names[u], isa_unit_names[v], bound, isa_unit_names[v], at, q, a->name,
+                        a->token_max);
+    }
+  free(entries);
+  free(pushes);
+  return rc;
 }

@@ -9,13 +9,15 @@
 // order, so waiting for the latest conflicting instruction of a unit covers its earlier ones;
 // only LOAD, STORE and the array streams (COMPUTE, COMPUTE_OS, COMPUTE_IS) push (their ends
 // are monotonic within their unit), and every token is popped exactly once, by an instruction
-// later in program order: no deadlock, and a channel's count stays bounded by what double
-// buffering lets run ahead.
+// later in program order: no deadlock. A channel's count is bounded statically against
+// tokens.max by sched_check_token_bound (docs/COMPILER.md "Token bound").
 #ifndef SACC_SCHED_H
 #define SACC_SCHED_H
 
 #include <stdint.h>
 
+#include "../isa/arch.h"
+#include "../isa/diag.h"
 #include "../isa/program.h"
 
 enum { SMEM_SPAD, SMEM_WBUF, SMEM_ACC, SMEM_PARAM, SMEM_DRAM, SMEM_COUNT };
@@ -37,6 +39,15 @@ void sched_free(Sched *s);
 int64_t sched_emit(Sched *s, const Insn *in, const Access *acc, int n_acc, const Access *dep_only, int n_dep);
 // Records accesses of an emitted instruction (a LOAD, COMPUTE or STORE) without new tokens.
 int sched_record(Sched *s, int64_t insn, const Access *acc, int n_acc);
+// Late pushes (off by default): the token for a conflict is pushed by the latest instruction of
+// the earlier unit that may push, not by the conflicting one, and spacers (LAYER copies) keep
+// each channel within tokens.max (docs/COMPILER.md "Token bound"): the emitter's retry when the
+// usual placement would exceed it. The waits are longer.
+void sched_set_late_push(Sched *s, int on);
+// The largest count each token channel can reach in any run of p (the fetch unit is at most a
+// queue ahead of each unit); -1 (an error naming the channel and the limit) if one exceeds
+// a->token_max.
+int sched_check_token_bound(const Program *p, const Arch *a, Diag *d);
 // Counters for the dumps: tokens placed per channel [from][to].
 void sched_token_counts(const Sched *s, uint64_t out[3][3]);
 

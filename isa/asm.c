@@ -19,6 +19,7 @@
 void asm_options_default(AsmOptions *o) {
   o->allow_files = 1;
   o->max_data_bytes = 0;
+  o->insn_lines = NULL;
 }
 
 // ---- Instruction operands ----
@@ -184,6 +185,17 @@ static int asm_insn(Asm *a, Tok mn) {
     return -1;
   }
   if (prog_add_insn(a->p, &in)) return asm_error(a, mn.col, "out of memory");
+  if (a->opt.insn_lines) {
+    uint32_t i = a->p->n_insns - 1;
+    if (i >= a->cap_insn_line) {
+      uint32_t nc = a->cap_insn_line ? 2 * a->cap_insn_line : 256;
+      uint32_t *nl = realloc(a->insn_line, nc * sizeof *nl);
+      if (!nl) return asm_error(a, mn.col, "out of memory");
+      a->insn_line = nl;
+      a->cap_insn_line = nc;
+    }
+    a->insn_line[i] = (uint32_t)a->lineno;
+  }
   a->last_insn_line = a->lineno;
   a->last_insn_col = mn.col;
   return 0;
@@ -367,6 +379,7 @@ static char *base_dir_of(const char *file) {
 
 int asm_assemble_opts(const char *text, size_t len, const char *file, const AsmOptions *opt, Program **out, Diag *d) {
   *out = NULL;
+  if (opt->insn_lines) *opt->insn_lines = NULL;
   Arch def;
   arch_default(&def);
   Asm a;
@@ -407,10 +420,13 @@ int asm_assemble_opts(const char *text, size_t len, const char *file, const AsmO
   free(a.base_dir);
   free(a.chunk_line);
   free(a.tensor_slot);
+  if (opt->insn_lines) *opt->insn_lines = NULL;
   if (a.errors) {
+    free(a.insn_line);
     prog_free(a.p);
     return -1;
   }
+  if (opt->insn_lines) *opt->insn_lines = a.insn_line;
   *out = a.p;
   return 0;
 }
@@ -422,12 +438,19 @@ int asm_assemble(const char *text, size_t len, const char *file, Program **out, 
 }
 
 int asm_assemble_file(const char *path, Program **out, Diag *d) {
+  AsmOptions o;
+  asm_options_default(&o);
+  return asm_assemble_file_opts(path, &o, out, d);
+}
+
+int asm_assemble_file_opts(const char *path, const AsmOptions *opt, Program **out, Diag *d) {
   *out = NULL;
+  if (opt->insn_lines) *opt->insn_lines = NULL;
   uint8_t *buf;
   size_t len;
   FileReadLimits lim = {ASM_FILE_MAX_BYTES, "the limit of an assembly source", 4096, file_head_text, NULL};
   if (file_read_limited(path, &lim, &buf, &len, d)) return -1;
-  int rc = asm_assemble((const char *)buf, len, path, out, d);
+  int rc = asm_assemble_opts((const char *)buf, len, path, opt, out, d);
   free(buf);
   return rc;
 }

@@ -15,6 +15,8 @@
 typedef struct {
   int allow_files;          // 1: `.arch "x.json"` and `data=x.npy` may read files; 0: they are errors
   uint64_t max_data_bytes;  // cap on the initial DRAM data of the program (0: dram.bytes)
+  uint32_t **insn_lines;    // OUT (NULL: not wanted): on success, each instruction's source line,
+                            // malloc'd (caller frees); NULL on error
 } AsmOptions;
 
 // Default options: files allowed, data limited by the DRAM size.
@@ -28,9 +30,13 @@ int asm_assemble_opts(const char *text, size_t len, const char *file, const AsmO
 // Reads and assembles a file (at most ASM_FILE_MAX_BYTES, docs/ASM.md; text, no NUL byte).
 #define ASM_FILE_MAX_BYTES ((size_t)1 << 30)
 int asm_assemble_file(const char *path, Program **out, Diag *d);
+int asm_assemble_file_opts(const char *path, const AsmOptions *opt, Program **out, Diag *d);
 
 // Text of p: .arch, .layer, .tensor (without data), .data/.bytes, then every instruction with all
 // the fields of its format. Returns a malloc'd NUL-terminated string, or NULL on out of memory.
 char *asm_disassemble(const Program *p);
+// One instruction as the disassembler prints it ("COMPUTE src=0 acc_addr=0 ..."), into out
+// (truncated to n bytes; "" when out of memory). Returns out.
+char *asm_insn_text(const Insn *in, char *out, size_t n);
 
 #endif

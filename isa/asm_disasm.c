@@ -150,6 +150,14 @@ static void put_insn(Buf *b, const Insn *in) {
   buf_printf(b, "\n");
 }
 
+char *asm_insn_text(const Insn *in, char *out, size_t n) {
+  Buf b = {0};
+  put_insn(&b, in);
+  snprintf(out, n, "%.*s", b.oom || !b.n ? 0 : (int)(b.n - 1), b.oom || !b.s ? "" : b.s);   // without the newline
+  free(b.s);
+  return out;
+}
+
 char *asm_disassemble(const Program *p) {
   Buf b = {malloc(4096), 0, 4096, 0};
   if (!b.s) return NULL;

@@ -42,6 +42,8 @@ typedef struct {
   uint32_t cap_chunk_line;
   uint32_t *tensor_slot;  // hash index of p->tensors by name: tensor index + 1, 0 empty; owned
   size_t n_tensor_slots;  // a power of two, at least twice the tensors (asm_tensor.c)
+  uint32_t *insn_line;    // source line of each instruction (opt.insn_lines set), owned until handed out
+  uint32_t cap_insn_line;
 } Asm;
 
 // Reports "file:line:col: error: msg" and returns -1.

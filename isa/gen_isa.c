@@ -74,20 +74,26 @@ static void field_values(char *buf, size_t n, FieldId f, Unit unit) {
   const FieldInfo *fi = &isa_fields[f];
   size_t len = 0;
   buf[0] = 0;
-  if (fi->kind == K_E) {
-    for (int i = 0; i < isa_num_enums; i++) {
-      if (isa_enums[i].set != fi->eset) continue;
-      char low[32];
-      to_lower(low, sizeof low, isa_enums[i].name);
-      len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s", len ? "|" : "", low);
-    }
-  } else if (fi->kind == K_UNITS) {
-    for (int u = 0; u < NUM_UNITS; u++) {
-      if ((unsigned)u == unit) continue;
-      len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s", len ? "," : "", isa_unit_names[u]);
-    }
-  } else {
-    snprintf(buf, n, "%lld..%lld", (long long)isa_field_min(f), (long long)isa_field_max(f));
+  switch (fi->kind) {
+    case K_E:
+      for (int i = 0; i < isa_num_enums; i++) {
+        if (isa_enums[i].set != fi->eset) continue;
+        char low[32];
+        to_lower(low, sizeof low, isa_enums[i].name);
+        len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s", len ? "|" : "", low);
+      }
+      break;
+    case K_UNITS:
+      for (int u = 0; u < NUM_UNITS; u++) {
+        if ((unsigned)u == unit) continue;
+        len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s", len ? "," : "", isa_unit_names[u]);
+      }
+      break;
+    case K_U:
+    case K_S:
+    case K_CNT:
+      snprintf(buf, n, "%lld..%lld", (long long)isa_field_min(f), (long long)isa_field_max(f));
+      break;
   }
 }
 
@@ -240,7 +246,14 @@ static void doc_opcodes(FILE *out) {
   for (int op = 0; op < ISA_NUM_OPCODES; op++) {
     const OpInfo *oi = &isa_ops[op];
     if (!oi->name) continue;
-    const char *queue = oi->unit == UNIT_ALL ? "all three" : oi->unit == UNIT_FETCH ? "none (fetch)" : isa_unit_names[oi->unit];
+    const char *queue = "";
+    switch (oi->unit) {
+      case UNIT_LOAD:
+      case UNIT_COMPUTE:
+      case UNIT_STORE: queue = isa_unit_names[oi->unit]; break;
+      case UNIT_ALL: queue = "all three"; break;
+      case UNIT_FETCH: queue = "none (fetch)"; break;
+    }
     char anchor[32];
     to_lower(anchor, sizeof anchor, format_short(oi->fmt));
     fprintf(out, "| `%s` | 0x%02x | %s | %s | [%s](#format-%s) | `", oi->name, op, queue, timing_names[oi->timing],
@@ -382,6 +395,32 @@ static unsigned eset_width(EnumSet set) {
   return w;
 }
 
+// Whether the fetch unit hands opcode op to unit u's queue (u < NUM_UNITS), or, for u ==
+// UNIT_FETCH, consumes it itself: isa_ops.def's unit column.
+static int routed_to(int op, Unit u) {
+  switch (isa_ops[op].unit) {
+    case UNIT_LOAD:
+    case UNIT_COMPUTE:
+    case UNIT_STORE: return isa_ops[op].unit == u;
+    case UNIT_ALL: return u != UNIT_FETCH;   // a copy into each of the three queues
+    case UNIT_FETCH: return u == UNIT_FETCH;
+  }
+  return 0;
+}
+
+// The opcodes routed to u as a NUM_OPCODES-bit SystemVerilog literal (bit op), then a comment
+// naming them.
+static void sv_route_set(FILE *out, const char *name, Unit u) {
+  uint64_t set = 0;
+  _Static_assert(ISA_NUM_OPCODES == 64, "an opcode set is one 64-bit word");
+  for (int op = 0; op < ISA_NUM_OPCODES; op++)
+    if (isa_ops[op].name && routed_to(op, u)) set |= 1ull << op;
+  fprintf(out, "  localparam logic [NUM_OPCODES-1:0] %s = %d'h%016llx;  //", name, ISA_NUM_OPCODES, (unsigned long long)set);
+  for (int op = 0; op < ISA_NUM_OPCODES; op++)
+    if (set >> op & 1) fprintf(out, " %s", isa_ops[op].name);
+  fprintf(out, "\n");
+}
+
 // The 128-bit mask of the bits a format uses, as a SystemVerilog literal.
 static void sv_format_mask(FILE *out, FormatId fmt) {
   uint64_t half[2] = {0, 0};
@@ -424,6 +463,32 @@ static int sv_print(void) {
     fprintf(out, "    UNIT_%s = %u'd%d%s\n", up, unit_w, u, u + 1 < NUM_UNITS ? "," : "");
   }
   fprintf(out, "  } unit_e;\n\n");
+
+  fprintf(out, "  // Routing (the unit column of isa/isa_ops.def): bit op of UNIT_<NAME>_OPS is set when the\n"
+               "  // fetch unit hands opcode op to that unit's queue (UNIT_ALL opcodes: to each queue); FETCH_OPS\n"
+               "  // are the opcodes fetch consumes itself. Illegal opcodes are in none (the loader rejects them).\n"
+               "  // Each unit checks at elaboration that it decodes exactly the opcodes routed to it.\n");
+  fprintf(out, "  localparam int unsigned NUM_OPCODES = %d;\n", ISA_NUM_OPCODES);
+  for (int u = 0; u < NUM_UNITS; u++) {
+    char up[32], name[64];
+    to_upper(up, sizeof up, isa_unit_names[u]);
+    snprintf(name, sizeof name, "UNIT_%s_OPS", up);
+    sv_route_set(out, name, (Unit)u);
+  }
+  sv_route_set(out, "FETCH_OPS", UNIT_FETCH);
+  // Functions assign their name rather than `return`: yosys 0.23 parses only that form.
+  fprintf(out, "  // The queues opcode op enters: bit u for unit u.\n");
+  fprintf(out, "  function automatic logic [NUM_UNITS-1:0] op_queues(opcode_e op);\n    op_queues = {");
+  for (int u = NUM_UNITS - 1; u >= 0; u--) {
+    char up[32];
+    to_upper(up, sizeof up, isa_unit_names[u]);
+    fprintf(out, "UNIT_%s_OPS[op]%s", up, u ? ", " : "};\n");
+  }
+  fprintf(out, "  endfunction\n");
+  fprintf(out, "  // The one-opcode set {op}, to write a unit's decoded set.\n");
+  fprintf(out, "  function automatic logic [NUM_OPCODES-1:0] op_bit(opcode_e op);\n"
+               "    op_bit = NUM_OPCODES'(1) << op;\n"
+               "  endfunction\n\n");
 
   fprintf(out, "  // Instruction fields: <NAME>_LSB is the first bit in the 128-bit word, <NAME>_W the width.\n");
   for (int f = 0; f < FLD_COUNT; f++) {

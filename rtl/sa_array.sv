@@ -21,6 +21,8 @@
 // yosys 0.23 (Debian 12) reads no multi-dimensional packed arrays, and make synth synthesizes
 // this module as it is (rtl/synth/). The bit layout is the same as the packed arrays' so
 // sa_compute connects its [Cols-1:0][31:0] signals unchanged.
+`include "sa_assert.svh"
+
 module sa_array #(
   parameter int unsigned Rows = 4,
   parameter int unsigned Cols = 4,
@@ -65,6 +67,9 @@ module sa_array #(
   logic [NumPe*TagW-1:0]  pe_tag;
   logic [NumPe*32-1:0]    pe_psum, pe_drain;
   logic [NumPe*16-1:0]    pe_w;
+`ifndef SYNTHESIS
+  logic [NumPe-1:0]       misaligned, drain_clash;   // per PE: a rule broken (assertions below)
+`endif
 
   assign left_valid[0]      = in_valid_i;
   assign ws_act[7:0]        = in_row_i[7:0];
@@ -212,20 +217,31 @@ module sa_array #(
         .drain_o    (pe_drain[P*32 +: 32]),
         .w_o        (pe_w[P*16 +: 16])
       );
-`ifdef SA_ASSERT
+`ifndef SYNTHESIS
+      // What the assertions below check, per PE. Weight-stationary: the partial sum from above
+      // belongs to the same streamed row (detailed_array.c asserts it); output-stationary: B from
+      // above is this wavefront's. And no result reaches the drain register while the column drains.
       if (r > 0) begin : g_chk
-        // Weight-stationary: the partial sum from above belongs to the same streamed row
-        // (detailed_array.c asserts it); output-stationary: B from above is this wavefront's.
-        always_ff @(posedge clk_i) begin
-          if (rst_ni && valid_in) begin
-            assert (pe_valid[P-Cols] && (os_mode_i || pe_tag[(P-Cols)*TagW +: TagW] == tag_in))
-              else $error("sa_array: psum/act misaligned");
-          end
-        end
+        assign misaligned[P] = valid_in && !(pe_valid[P-Cols] && (os_mode_i || pe_tag[(P-Cols)*TagW +: TagW] == tag_in));
+      end else begin : g_chk_top
+        assign misaligned[P] = 1'b0;
       end
+      assign drain_clash[P] = drain_sh_i[P] && valid_in && os_mode_i && last_in;
 `endif
     end
   end
+
+  // One assertion per rule for the whole grid: Verilator copies every signal a concurrent
+  // assertion reads each cycle, which per PE cost more than the grid itself. The rule vectors
+  // exist only for the assertions, so synthesis (yosys) reads the grid without them.
+`ifndef SYNTHESIS
+  `SA_ASSERT(AlignedWithAbove, misaligned == '0,
+             "sa_array: a row's activation and the partial sum (or B) from above are misaligned")
+  `SA_ASSERT(NoDrainCollision, drain_clash == '0,
+             "sa_array: a result reaches a PE's drain register while its column drains")
+  logic unused_chk;   // read only by the assertions (lint without --assert)
+  assign unused_chk = ^{misaligned, drain_clash};
+`endif
 
   // What goes nowhere: the bottom row's weights and B operands (and partial sums in
   // output-stationary mode, read only in the other mode), the last column's activations and

@@ -26,6 +26,8 @@
 //    its last WBUF read until the last product reaches PE (R-1, 0), then walks right one
 //    column per cycle (os_dr_q); column c spends R cycles writing PE rows R-1 .. 0 (rows below
 //    ROWS only) and tells the array which drain registers move down.
+`include "sa_assert.svh"
+
 module sa_compute
   import sa_isa_pkg::*;
   import sa_pkg::*;
@@ -87,7 +89,7 @@ module sa_compute
 
   typedef struct packed {
     logic [IDX_W-1:0] idx;
-    logic [2:0]       push;
+    logic [PUSH_W-1:0] push;
     logic [15:0]      acc_row;   // COMPUTE: the row; COMPUTE_IS: the block's row (column c adds c)
     logic             accum;
     logic             last;
@@ -100,9 +102,9 @@ module sa_compute
   typedef struct packed {
     logic             busy;
     logic [IDX_W-1:0] idx;
-    logic [2:0]       push;
-    logic [15:0]      src;
-    logic [15:0]      rows;
+    logic [PUSH_W-1:0] push;
+    logic [SRC_W-1:0] src;
+    logic [ROWS_W-1:0] rows;
     logic [KW-1:0]    step;
     logic             bank;
   } chain_t;
@@ -110,7 +112,7 @@ module sa_compute
   typedef struct packed {
     logic             busy;
     logic [IDX_W-1:0] idx;
-    logic [2:0]       push;
+    logic [PUSH_W-1:0] push;
     logic [15:0]      src, acc, rows, m;
     logic             accum;
     logic             bank;
@@ -124,7 +126,7 @@ module sa_compute
   // A COMPUTE_OS's drain: what its accumulator writes need, and its end event.
   typedef struct packed {
     logic [IDX_W-1:0] idx;
-    logic [2:0]       push;
+    logic [PUSH_W-1:0] push;
     logic [15:0]      acc, rows;
     logic             accum;
   } osdesc_t;
@@ -196,6 +198,21 @@ module sa_compute
   assign start_is  = start_o && op == OP_COMPUTE_IS;
   assign start_cfg = start_o && op != OP_PRELOAD && op != OP_COMPUTE && op != OP_COMPUTE_OS &&
                      op != OP_COMPUTE_IS;
+
+  // The opcodes this unit decodes. isa/isa_ops.def must route exactly these here: a new opcode
+  // routed to the compute unit stops elaboration until the unit handles it.
+  localparam logic [NUM_OPCODES-1:0] Decoded = op_bit(OP_PRELOAD) | op_bit(OP_COMPUTE) | op_bit(OP_COMPUTE_OS) |
+                                                op_bit(OP_COMPUTE_IS) | op_bit(OP_LAYER);
+  if (Decoded != UNIT_COMPUTE_OPS) begin : g_isa_check
+    localparam logic [NUM_OPCODES-1:0] Diff = Decoded ^ UNIT_COMPUTE_OPS;
+    localparam logic [OP_W-1:0] First = OP_W'($clog2(Diff & ~(Diff - 1)));   // lowest differing opcode
+    if (UNIT_COMPUTE_OPS[First]) begin : g_new
+      $fatal(1, "sa_compute: isa/isa_ops.def routes opcode 0x%h to the compute unit, which does not decode it", First);
+    end else begin : g_gone
+      $fatal(1, "sa_compute: isa/isa_ops.def no longer routes opcode 0x%h to the compute unit, which decodes it", First);
+    end
+  end
+  `SA_ASSERT(OwnOpcode, start_o |-> UNIT_COMPUTE_OPS[op], "sa_compute: started an opcode routed to another unit")
 
   always_comb begin
     ch_init      = '0;
@@ -438,6 +455,13 @@ module sa_compute
   end
   assign ws_users_d = ws_users_q + (start_cmp ? 16'd1 : 16'd0) - ((arr_end && !last_tag.is) ? 16'd1 : 16'd0);
   assign is_users_d = is_users_q + (start_is ? 16'd1 : 16'd0) - ((arr_end && last_tag.is) ? 16'd1 : 16'd0);
+
+  // An instruction ends only after it started, so no user count goes below zero.
+  `SA_ASSERT(BankUsersNoUnderflow, arr_end |-> bank_users_q[last_tag.bank] != '0,
+             "sa_compute: a weight bank's user count underflows")
+  `SA_ASSERT(ModeUsersNoUnderflow, arr_end |-> (last_tag.is ? is_users_q : ws_users_q) != '0,
+             "sa_compute: the array's COMPUTE or COMPUTE_IS count underflows")
+  `SA_ASSERT(OsUsersNoUnderflow, os_end |-> os_users_q != '0, "sa_compute: the COMPUTE_OS count underflows")
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -1,7 +1,10 @@
 // sa_fetch.sv: the fetch unit (docs/TIMING.md §2). It reads the program word at pc_q (the program
 // memory answers combinationally, as a ROM would) and, when every queue the opcode is routed to
 // had room at the start of the cycle, hands it to those queues (they append it at the clock
-// edge). LAYER goes to all three queues; HALT stops fetching and enters none.
+// edge). Routing follows isa/isa_ops.def (sa_isa_pkg's op_queues): LAYER goes to all three
+// queues; HALT stops fetching and enters none.
+`include "sa_assert.svh"
+
 module sa_fetch
   import sa_isa_pkg::*;
   import sa_pkg::*;
@@ -9,6 +12,7 @@ module sa_fetch
   parameter int unsigned QueueDepth0 = 4,
   parameter int unsigned QueueDepth1 = 4,
   parameter int unsigned QueueDepth2 = 4,
+  parameter bit          IgnoreFull = 1'b0,   // tests only: push into full queues (sa_top)
   localparam int unsigned CntW0 = $clog2(QueueDepth0 + 1),
   localparam int unsigned CntW1 = $clog2(QueueDepth1 + 1),
   localparam int unsigned CntW2 = $clog2(QueueDepth2 + 1)
@@ -20,7 +24,7 @@ module sa_fetch
   input  logic [CntW0-1:0]  count0_i,     // queue occupancies at the start of the cycle
   input  logic [CntW1-1:0]  count1_i,
   input  logic [CntW2-1:0]  count2_i,
-  output logic [2:0]        push_o,       // append insn_i (and pc_o) to queue u at the edge
+  output logic [NUM_UNITS-1:0] push_o,  // append insn_i (and pc_o) to queue u at the edge
   output logic              fetch_o,      // an instruction was fetched into the queues
   output logic              halt_o,       // HALT was fetched this cycle
   output logic              stall_o,      // an instruction waits for queue space (fetch_stall)
@@ -28,8 +32,8 @@ module sa_fetch
 );
   logic [IDX_W-1:0] pc_q;
   logic             halted_q;
-  logic [2:0]       route;
-  logic [2:0]       full;
+  logic [NUM_UNITS-1:0] route;
+  logic [NUM_UNITS-1:0] full;
   logic             is_halt;
   opcode_e          op;
 
@@ -39,27 +43,22 @@ module sa_fetch
   logic unused_insn;
   assign unused_insn = ^insn_i[INSN_W-1:OP_W];
 
-  always_comb begin
-    route   = 3'b000;
-    is_halt = 1'b0;
-    unique case (op)
-      OP_LOAD, OP_CFG_LOAD:              route = 3'b001;
-      OP_PRELOAD, OP_COMPUTE, OP_COMPUTE_OS, OP_COMPUTE_IS: route = 3'b010;
-      OP_STORE, OP_CFG_STORE, OP_CFG_POOL: route = 3'b100;
-      OP_LAYER:                          route = 3'b111;
-      OP_HALT:                           is_halt = 1'b1;
-      default:                           route = 3'b000;  // illegal: the loader rejects it
-    endcase
+  // Routing comes from the ISA table (sa_isa_pkg: op_queues, FETCH_OPS); an illegal opcode goes
+  // nowhere (the loader rejects it). The fetch unit itself implements only HALT.
+  assign route   = op_queues(op);
+  assign is_halt = op == OP_HALT;
+  if (FETCH_OPS != op_bit(OP_HALT)) begin : g_isa_check
+    $fatal(1, "sa_fetch: isa/isa_ops.def has the fetch unit consume opcodes %h; it implements only HALT", FETCH_OPS);
   end
 
-  assign full[0] = 32'(count0_i) >= QueueDepth0;
-  assign full[1] = 32'(count1_i) >= QueueDepth1;
-  assign full[2] = 32'(count2_i) >= QueueDepth2;
+  assign full[0] = !IgnoreFull && 32'(count0_i) >= QueueDepth0;
+  assign full[1] = !IgnoreFull && 32'(count1_i) >= QueueDepth1;
+  assign full[2] = !IgnoreFull && 32'(count2_i) >= QueueDepth2;
 
   assign halt_o   = !halted_q && is_halt;
   assign stall_o  = !halted_q && !is_halt && |(route & full);
   assign fetch_o  = !halted_q && !is_halt && !(|(route & full)) && |route;
-  assign push_o   = fetch_o ? route : 3'b000;
+  assign push_o   = fetch_o ? route : '0;
   assign pc_o     = pc_q;
   assign halted_o = halted_q;
 
@@ -72,4 +71,13 @@ module sa_fetch
       if (halt_o) halted_q <= 1'b1;
     end
   end
+
+  // The loader accepts only legal opcodes, and HALT ends every program, so fetch never meets a
+  // word it cannot route.
+  `SA_ASSERT(LegalOpcode, !halted_q |-> is_halt || route != '0, "sa_fetch: fetched an illegal opcode")
+  // TIMING §2: an instruction enters a queue only if that queue had room at the start of the
+  // cycle (stricter than sa_fifo's rule, which allows a push into a full queue that pops).
+  `SA_ASSERT(LoadQueueRoom, push_o[0] |-> 32'(count0_i) < QueueDepth0, "sa_fetch: pushed into a full load queue")
+  `SA_ASSERT(ComputeQueueRoom, push_o[1] |-> 32'(count1_i) < QueueDepth1, "sa_fetch: pushed into a full compute queue")
+  `SA_ASSERT(StoreQueueRoom, push_o[2] |-> 32'(count2_i) < QueueDepth2, "sa_fetch: pushed into a full store queue")
 endmodule

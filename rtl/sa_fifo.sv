@@ -2,6 +2,8 @@
 // a pop in one cycle both take effect at the clock edge; count_o is the occupancy at the start of
 // the cycle. Used for the instruction queues and the DMA in-flight tables, whose slot numbers are
 // the DRAM tags (responses come back in order: a response carries the head's slot).
+`include "sa_assert.svh"
+
 module sa_fifo #(
   parameter int unsigned Width = 8,
   parameter int unsigned Depth = 4,
@@ -47,12 +49,9 @@ module sa_fifo #(
     if (push_i) mem_q[tail_q] <= wdata_i;
   end
 
-`ifdef SA_ASSERT
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      assert (!(push_i && !pop_i && 32'(count_q) == Depth)) else $error("sa_fifo: push into a full queue");
-      assert (!(pop_i && count_q == '0)) else $error("sa_fifo: pop from an empty queue");
-    end
-  end
-`endif
+  // Users never push into a full queue (a push with a pop in the same cycle is fine) nor pop an
+  // empty one: fetch checks the occupancy, the units start only with a head; a DMA table takes the
+  // beats DRAM accepts (at most dram.max_inflight <= MaxInflight in flight) and pops on responses.
+  `SA_ASSERT(NoPushWhenFull, push_i && !pop_i |-> 32'(count_q) != Depth, "sa_fifo: push into a full queue")
+  `SA_ASSERT(NoPopWhenEmpty, pop_i |-> count_q != '0, "sa_fifo: pop from an empty queue")
 endmodule

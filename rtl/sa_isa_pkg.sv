@@ -29,6 +29,24 @@ package sa_isa_pkg;
     UNIT_STORE = 2'd2
   } unit_e;
 
+  // Routing (the unit column of isa/isa_ops.def): bit op of UNIT_<NAME>_OPS is set when the
+  // fetch unit hands opcode op to that unit's queue (UNIT_ALL opcodes: to each queue); FETCH_OPS
+  // are the opcodes fetch consumes itself. Illegal opcodes are in none (the loader rejects them).
+  // Each unit checks at elaboration that it decodes exactly the opcodes routed to it.
+  localparam int unsigned NUM_OPCODES = 64;
+  localparam logic [NUM_OPCODES-1:0] UNIT_LOAD_OPS = 64'h0000000100000006;  // LOAD CFG_LOAD LAYER
+  localparam logic [NUM_OPCODES-1:0] UNIT_COMPUTE_OPS = 64'h0000000100000f00;  // PRELOAD COMPUTE COMPUTE_OS COMPUTE_IS LAYER
+  localparam logic [NUM_OPCODES-1:0] UNIT_STORE_OPS = 64'h0000000100070000;  // STORE CFG_STORE CFG_POOL LAYER
+  localparam logic [NUM_OPCODES-1:0] FETCH_OPS = 64'h8000000000000000;  // HALT
+  // The queues opcode op enters: bit u for unit u.
+  function automatic logic [NUM_UNITS-1:0] op_queues(opcode_e op);
+    op_queues = {UNIT_STORE_OPS[op], UNIT_COMPUTE_OPS[op], UNIT_LOAD_OPS[op]};
+  endfunction
+  // The one-opcode set {op}, to write a unit's decoded set.
+  function automatic logic [NUM_OPCODES-1:0] op_bit(opcode_e op);
+    op_bit = NUM_OPCODES'(1) << op;
+  endfunction
+
   // Instruction fields: <NAME>_LSB is the first bit in the 128-bit word, <NAME>_W the width.
   localparam int unsigned OP_LSB = 0;  // opcode
   localparam int unsigned OP_W = 6;

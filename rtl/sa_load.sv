@@ -11,6 +11,8 @@
 // the generator keeps r mod C (tcol) and the block's first row (row), and the beat's bytes leave
 // on the column-write port (mw_t_*), nothing zeroed.
 // ready = I_last + 1, and the LOAD ends with its last response (e = I_last + L).
+`include "sa_assert.svh"
+
 module sa_load
   import sa_isa_pkg::*;
   import sa_pkg::*;
@@ -43,7 +45,7 @@ module sa_load
   input  logic [BusBytes-1:0][7:0]      rd_resp_data_i,
   // one row write per cycle into SPAD, WBUF or PARAM (bytes) or ACC (scaled columns)
   output logic                          mw_valid_o,
-  output logic [1:0]                    mw_mem_o,
+  output logic [MEM_W-1:0]              mw_mem_o,
   output logic [15:0]                   mw_row_o,
   output logic [RowBytes-1:0]           mw_be_o,
   output logic [RowBytes-1:0][7:0]      mw_data_o,
@@ -65,18 +67,18 @@ module sa_load
   output logic                          end_cfg_o,    // the instruction started now ends now
   output logic                          end_ld_o,     // a LOAD's last response landed
   output logic [IDX_W-1:0]              end_ld_idx_o,
-  output logic [2:0]                    end_ld_push_o,
+  output logic [PUSH_W-1:0]             end_ld_push_o,
   output logic                          row_o,        // a destination row is complete
   output logic [IDX_W-1:0]              row_idx_o,
   output logic [15:0]                   row_bytes_o,
-  output logic [1:0]                    row_mem_o,
+  output logic [MEM_W-1:0]              row_mem_o,
   output logic                          row_accum_o
 );
   // What travels with a beat in flight (detailed.h LoadBeat).
   typedef struct packed {
     logic [IDX_W-1:0]  idx;
-    logic [2:0]        push;
-    logic [1:0]        mem;
+    logic [PUSH_W-1:0] push;
+    logic [MEM_W-1:0]  mem;
     logic              accum;
     logic              transposed;
     logic [TColW-1:0]  tcol;       // transposed: the WBUF column (LOAD row mod C)
@@ -87,39 +89,42 @@ module sa_load
     logic [BW-1:0]     x_hi;
     logic signed [17:0] pos0;      // row position of beat byte 0 (negative: before the segment)
     logic [15:0]       row_bytes;  // NSEG * SEGLEN
-    logic [31:0]       mult;
-    logic [5:0]        shift;
+    logic [MULT_W-1:0] mult;
+    logic [SHIFT_W-1:0] shift;
   } beat_t;
 
   // The LOAD being issued, with the position of its next beat.
   typedef struct packed {
     logic              issuing;
     logic [IDX_W-1:0]  idx;
-    logic [2:0]        push;
-    logic [1:0]        mem;
+    logic [PUSH_W-1:0] push;
+    logic [MEM_W-1:0]  mem;
     logic              accum;
     logic              transposed;
     logic [TColW-1:0]  tcol;
-    logic [15:0]       tstride;
-    logic [31:0]       addr;
+    logic [TSTRIDE_W-1:0] tstride;
+    logic [DRAM_ADDR_W-1:0] addr;
     logic [15:0]       row;
-    logic [11:0]       outer, inner, o, i;
-    logic [7:0]        nseg, g;
-    logic [15:0]       seglen;
+    logic [OUTER_W-1:0] outer, o;
+    logic [INNER_W-1:0] inner, i;
+    logic [NSEG_W-1:0] nseg, g;
+    logic [SEGLEN_W-1:0] seglen;
     logic [15:0]       seg_pos;
     logic [15:0]       row_bytes;
-    logic [23:0]       so;
-    logic [19:0]       si, ss;
-    logic [31:0]       mult;
-    logic [5:0]        shift;
+    logic [STRIDE_OUTER_W-1:0] so;
+    logic [STRIDE_INNER_W-1:0] si;
+    logic [SEG_STRIDE_W-1:0]   ss;
+    logic [MULT_W-1:0] mult;
+    logic [SHIFT_W-1:0] shift;
     logic [31:0]       beat, beat_last;
   } gen_t;
 
-  // CFG_LOAD registers
-  logic [23:0] so_q;
-  logic [19:0] si_q, ss_q;
-  logic [31:0] mult_q;
-  logic [5:0]  shift_q;
+  // CFG_LOAD registers, as wide as their fields (sa_isa_pkg)
+  logic [STRIDE_OUTER_W-1:0] so_q;
+  logic [STRIDE_INNER_W-1:0] si_q;
+  logic [SEG_STRIDE_W-1:0]   ss_q;
+  logic [MULT_W-1:0]         mult_q;
+  logic [SHIFT_W-1:0]        shift_q;
 
   gen_t  gen_q, gen_cur, gen_d, gen_init;
   opcode_e op;
@@ -131,8 +136,9 @@ module sa_load
   endfunction
 
   // DRAM address of segment s of row (o, i).
-  function automatic logic [31:0] seg_addr(logic [31:0] a, logic [23:0] so, logic [19:0] si, logic [19:0] ss,
-                                           logic [11:0] o, logic [11:0] i, logic [7:0] s);
+  function automatic logic [31:0] seg_addr(logic [31:0] a, logic [STRIDE_OUTER_W-1:0] so,
+                                           logic [STRIDE_INNER_W-1:0] si, logic [SEG_STRIDE_W-1:0] ss,
+                                           logic [OUTER_W-1:0] o, logic [INNER_W-1:0] i, logic [NSEG_W-1:0] s);
     return a + 32'(o) * 32'(so) + 32'(i) * 32'(si) + 32'(s) * 32'(ss);
   endfunction
 
@@ -140,6 +146,20 @@ module sa_load
   assign start_o   = head_valid_i && tok_ok_i && !gen_q.issuing;
   assign start_ld  = start_o && op == OP_LOAD;
   assign start_cfg = start_o && op != OP_LOAD;
+
+  // The opcodes this unit decodes. isa/isa_ops.def must route exactly these here: a new opcode
+  // routed to the load unit stops elaboration until the unit handles it.
+  localparam logic [NUM_OPCODES-1:0] Decoded = op_bit(OP_LOAD) | op_bit(OP_CFG_LOAD) | op_bit(OP_LAYER);
+  if (Decoded != UNIT_LOAD_OPS) begin : g_isa_check
+    localparam logic [NUM_OPCODES-1:0] Diff = Decoded ^ UNIT_LOAD_OPS;
+    localparam logic [OP_W-1:0] First = OP_W'($clog2(Diff & ~(Diff - 1)));   // lowest differing opcode
+    if (UNIT_LOAD_OPS[First]) begin : g_new
+      $fatal(1, "sa_load: isa/isa_ops.def routes opcode 0x%h to the load unit, which does not decode it", First);
+    end else begin : g_gone
+      $fatal(1, "sa_load: isa/isa_ops.def no longer routes opcode 0x%h to the load unit, which decodes it", First);
+    end
+  end
+  `SA_ASSERT(OwnOpcode, start_o |-> UNIT_LOAD_OPS[op], "sa_load: started an opcode routed to another unit")
 
   always_comb begin
     gen_init           = '0;
@@ -214,7 +234,7 @@ module sa_load
         gen_d.beat = gen_cur.beat + 32'(BusBytes);
       end else begin
         if (32'(gen_cur.g) + 1 < 32'(gen_cur.nseg)) begin
-          gen_d.g       = gen_cur.g + 8'd1;
+          gen_d.g       = gen_cur.g + NSEG_W'(1);
           gen_d.seg_pos = gen_cur.seg_pos + gen_cur.seglen;
         end else begin
           gen_d.g       = '0;
@@ -228,11 +248,11 @@ module sa_load
             gen_d.tcol = gen_cur.tcol + TColW'(1);
           end
           if (32'(gen_cur.i) + 1 < 32'(gen_cur.inner)) begin
-            gen_d.i = gen_cur.i + 12'd1;
+            gen_d.i = gen_cur.i + INNER_W'(1);
           end else begin
             gen_d.i = '0;
             if (32'(gen_cur.o) + 1 < 32'(gen_cur.outer)) begin
-              gen_d.o = gen_cur.o + 12'd1;
+              gen_d.o = gen_cur.o + OUTER_W'(1);
             end else begin
               done = 1'b1;
             end
@@ -287,13 +307,9 @@ module sa_load
 
   assign rd_tag_o = tag_q;
 
-`ifdef SA_ASSERT
-  always_ff @(posedge clk_i) begin
-    if (rst_ni && rd_resp_valid_i) begin
-      assert (rd_resp_tag_i == resp_tag_q && fly_count != '0) else $error("sa_load: unexpected read response");
-    end
-  end
-`endif
+  // DRAM answers in order, one response per accepted beat.
+  `SA_ASSERT(ReadRespExpected, rd_resp_valid_i |-> rd_resp_tag_i == resp_tag_q && fly_count != '0,
+             "sa_load: a read response with no beat in flight or out of order")
 
   // The response lands: the beat's bytes at their row positions, then (last beat of the row) zeros
   // past NSEG * SEGLEN, except for an accumulating ACC load.

@@ -115,14 +115,8 @@ module sa_pe #(
     end
   end
 
-`ifdef SA_ASSERT
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      assert (!(drain_sh_i && valid_i && os_mode_i && last_i))
-        else $error("sa_pe: a result reaches the drain register while the column drains");
-    end
-  end
-`endif
+  // The rule that no result reaches drain_q while the column drains (drain_sh_i) is asserted in
+  // sa_array, once for all PEs (a concurrent assertion in each PE would copy its inputs every cycle).
 
   assign valid_o = valid_q;
   assign act_o   = act_q;

@@ -5,6 +5,8 @@
 // c's bank is (rot_i - c) mod C and bank b takes column (rot_i - b) mod C: a fixed reversal of
 // the columns and a rotation by rot_i (a barrel shifter in hardware; a multiplexer per bank
 // here). What each column says its bank is (bank_i, from its row tag) must agree.
+`include "sa_assert.svh"
+
 module sa_rotator #(
   parameter int unsigned Cols = 4,
   parameter int unsigned RowW = 6,
@@ -38,16 +40,10 @@ module sa_rotator #(
     assign data_o[b]  = data_i[src[b]];
   end
 
-`ifdef SA_ASSERT
   // Every column's write reaches the bank its row tag names.
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      for (int c = 0; c < Cols; c++) begin
-        assert (!we_i[c] || 32'(src[bank_i[c]]) == c) else $error("sa_rotator: column %0d misrouted", c);
-      end
-    end
+  for (genvar c = 0; c < Cols; c++) begin : g_chk
+    `SA_ASSERT(BankOfTag, we_i[c] |-> 32'(src[bank_i[c]]) == c, "sa_rotator: a column's write goes to the wrong bank")
   end
-`endif
 
   logic unused_rot;
   assign unused_rot = ^{clk_i, rst_ni, bank_i};

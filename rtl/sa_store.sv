@@ -13,6 +13,8 @@
 //    to the write channel, one per cycle; a refused beat is a stall.
 // ready = the cycle after the last beat was accepted; the STORE ends with that beat's
 // acknowledgement.
+`include "sa_assert.svh"
+
 module sa_store
   import sa_isa_pkg::*;
   import sa_pkg::*;
@@ -62,7 +64,7 @@ module sa_store
   output logic                            end_cfg_o,
   output logic                            end_ack_o,
   output logic [IDX_W-1:0]                end_ack_idx_o,
-  output logic [2:0]                      end_ack_push_o,
+  output logic [PUSH_W-1:0]               end_ack_push_o,
   output logic                            row_o,        // a row's last beat was accepted
   output logic [IDX_W-1:0]                row_idx_o,
   output logic [15:0]                     row_bytes_o,
@@ -73,20 +75,28 @@ module sa_store
   typedef struct packed {
     logic             active;
     logic [IDX_W-1:0] idx;
-    logic [2:0]       push;
+    logic [PUSH_W-1:0] push;
     logic             raw32;
-    logic [15:0]      src;
-    logic [31:0]      addr;
-    logic [11:0]      outer, inner;
+    logic [SRC_W-1:0] src;
+    logic [DRAM_ADDR_W-1:0] addr;
+    logic [OUTER_W-1:0] outer;
+    logic [INNER_W-1:0] inner;
     logic [23:0]      nrows;
     logic [15:0]      nbytes;
-    logic [1:0]       act;
-    logic [7:0]       lo, hi;
-    logic [23:0]      so;
-    logic [19:0]      si;
-    logic [1:0]       pool;
-    logic [3:0]       kh, kw, sh, sw, pad_t, pad_l;
-    logic [11:0]      in_h, in_w;
+    logic [ACT_W-1:0] act;
+    logic [CLAMP_LO_W-1:0] lo;
+    logic [CLAMP_HI_W-1:0] hi;
+    logic [STRIDE_OUTER_W-1:0] so;
+    logic [STRIDE_INNER_W-1:0] si;
+    logic [POOL_W-1:0] pool;
+    logic [KH_W-1:0]  kh;
+    logic [KW_W-1:0]  kw;
+    logic [SH_W-1:0]  sh;
+    logic [SW_W-1:0]  sw;
+    logic [PAD_T_W-1:0] pad_t;
+    logic [PAD_L_W-1:0] pad_l;
+    logic [IN_H_W-1:0] in_h;
+    logic [IN_W_W-1:0] in_w;
   } lat_t;
 
   // Front end and write-port progress.
@@ -104,22 +114,30 @@ module sa_store
 
   typedef struct packed {
     logic [IDX_W-1:0] idx;
-    logic [2:0]       push;
+    logic [PUSH_W-1:0] push;
     logic             last;
   } ack_t;
 
   opcode_e op;
   logic    start_st, start_cfg;
 
-  // CFG_STORE / CFG_POOL registers
-  logic [1:0]  act_q, pool_q;
-  logic        params_q;
-  logic [15:0] prow_q;
-  logic [7:0]  lo_q, hi_q;
-  logic [23:0] so_q;
-  logic [19:0] si_q;
-  logic [3:0]  kh_q, kw_q, sh_q, sw_q, pad_t_q, pad_l_q;
-  logic [11:0] in_h_q, in_w_q;
+  // CFG_STORE / CFG_POOL registers, as wide as their fields (sa_isa_pkg)
+  logic [ACT_W-1:0]          act_q;
+  logic [POOL_W-1:0]         pool_q;
+  logic                      params_q;
+  logic [PROW_W-1:0]         prow_q;
+  logic [CLAMP_LO_W-1:0]     lo_q;
+  logic [CLAMP_HI_W-1:0]     hi_q;
+  logic [STRIDE_OUTER_W-1:0] so_q;
+  logic [STRIDE_INNER_W-1:0] si_q;
+  logic [KH_W-1:0]           kh_q;
+  logic [KW_W-1:0]           kw_q;
+  logic [SH_W-1:0]           sh_q;
+  logic [SW_W-1:0]           sw_q;
+  logic [PAD_T_W-1:0]        pad_t_q;
+  logic [PAD_L_W-1:0]        pad_l_q;
+  logic [IN_H_W-1:0]         in_h_q;
+  logic [IN_W_W-1:0]         in_w_q;
 
   lat_t  l_q, l_cur, l_init, l_d;
   prog_t p_q, p_cur, p_d;
@@ -138,6 +156,20 @@ module sa_store
   assign start_o   = head_valid_i && tok_ok_i && !l_q.active;
   assign start_st  = start_o && op == OP_STORE;
   assign start_cfg = start_o && op != OP_STORE;
+
+  // The opcodes this unit decodes. isa/isa_ops.def must route exactly these here: a new opcode
+  // routed to the store unit stops elaboration until the unit handles it.
+  localparam logic [NUM_OPCODES-1:0] Decoded = op_bit(OP_STORE) | op_bit(OP_CFG_STORE) | op_bit(OP_CFG_POOL) | op_bit(OP_LAYER);
+  if (Decoded != UNIT_STORE_OPS) begin : g_isa_check
+    localparam logic [NUM_OPCODES-1:0] Diff = Decoded ^ UNIT_STORE_OPS;
+    localparam logic [OP_W-1:0] First = OP_W'($clog2(Diff & ~(Diff - 1)));   // lowest differing opcode
+    if (UNIT_STORE_OPS[First]) begin : g_new
+      $fatal(1, "sa_store: isa/isa_ops.def routes opcode 0x%h to the store unit, which does not decode it", First);
+    end else begin : g_gone
+      $fatal(1, "sa_store: isa/isa_ops.def no longer routes opcode 0x%h to the store unit, which decodes it", First);
+    end
+  end
+  `SA_ASSERT(OwnOpcode, start_o |-> UNIT_STORE_OPS[op], "sa_store: started an opcode routed to another unit")
 
   // ---- latch at the start --------------------------------------------------------------------
   logic use_params;
@@ -435,6 +467,10 @@ module sa_store
     end
   end
 
+  // A FIFO slot is taken free (not ready), becomes ready once, when its row leaves the SFU
+  // pipeline, and is freed after its last beat: a row never lands on a slot still waiting to go out.
+  `SA_ASSERT(SlotReadyOnce, sfu_out_v |-> !ready_q[sfu_out_s], "sa_store: a row finished into a FIFO slot not yet written out")
+
   always_ff @(posedge clk_i) begin
     if (alloc) slot_addr_q[tail_q] <= l_cur.addr + 32'(p_cur.no) * 32'(l_cur.so) + 32'(p_cur.ni) * 32'(l_cur.si);
     if (finish) slot_bytes_q[fslot] <= slot_in;
@@ -463,13 +499,9 @@ module sa_store
 
   assign wr_tag_o = tag_q;
 
-`ifdef SA_ASSERT
-  always_ff @(posedge clk_i) begin
-    if (rst_ni && wr_resp_valid_i) begin
-      assert (wr_resp_tag_i == resp_tag_q && fly_count != '0) else $error("sa_store: unexpected write ack");
-    end
-  end
-`endif
+  // DRAM acknowledges in order, one acknowledgement per accepted beat.
+  `SA_ASSERT(WriteAckExpected, wr_resp_valid_i |-> wr_resp_tag_i == resp_tag_q && fly_count != '0,
+             "sa_store: a write acknowledgement with no beat in flight or out of order")
 
   // Events.
   assign inside_o       = start_o || l_cur.active;

@@ -5,6 +5,8 @@
 // token pushed by an instruction ending in cycle e is visible from e + 1. The counters are one bit
 // wider than TokenMax needs; overflow_o says a count went past TokenMax (a program bug; the
 // harness reports it for the cycle the token becomes visible).
+`include "sa_assert.svh"
+
 module sa_tokens #(
   parameter int unsigned TokenMax = 255,
   localparam int unsigned TokW = $clog2(TokenMax + 1) + 2
@@ -39,6 +41,16 @@ module sa_tokens #(
       count_q <= '0;
     end else begin
       count_q <= count_d;
+    end
+  end
+
+  // A unit starts only with a token on each channel it pops (tok_ok in sa_top), and the harness
+  // stops the run at the first count past TokenMax, so no counter ever wraps.
+  for (genvar f = 0; f < 3; f++) begin : g_from
+    for (genvar t = 0; t < 3; t++) begin : g_to
+      `SA_ASSERT(NoPopWhenEmpty, pop_i[t][f] |-> count_q[f][t] != '0, "sa_tokens: a token popped from an empty channel")
+      `SA_ASSERT(NoWrap, 32'(count_q[f][t]) + 32'(push_i[f][t]) < 2 ** TokW,
+                 "sa_tokens: a token counter wraps")
     end
   end
 endmodule

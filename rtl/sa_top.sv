@@ -24,6 +24,9 @@ module sa_top
   parameter int unsigned FifoRows = 2,
   parameter int unsigned SfuLatency = 3,
   parameter int unsigned TokenMax = 255,
+  // Tests only (tests/rtl/assert.sh): 1 makes the fetch unit push into full queues, a planted
+  // violation of sa_fetch's *QueueRoom assertions. 0 in every model sasim-rtl runs.
+  parameter bit TestPushWhenFull = 1'b0,
   localparam int unsigned TagW = (MaxInflight > 1) ? $clog2(MaxInflight) : 1,
   localparam int unsigned TokW = $clog2(TokenMax + 1) + 2,
   localparam int unsigned KW = $clog2(ArrayRows + 1),
@@ -115,7 +118,8 @@ module sa_top
   sa_fetch #(
     .QueueDepth0 (LoadQueue),
     .QueueDepth1 (ComputeQueue),
-    .QueueDepth2 (StoreQueue)
+    .QueueDepth2 (StoreQueue),
+    .IgnoreFull  (TestPushWhenFull)
   ) u_fetch (
     .clk_i    (clk_i),
     .rst_ni   (rst_ni),

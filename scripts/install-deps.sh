@@ -5,6 +5,7 @@
 #        sh scripts/install-deps.sh --onnx [--torch]   (python3-onnx, python3-numpy for scripts/onnx2net;
 #                                                      --torch also python3-torchvision, for make test-onnx)
 #        sh scripts/install-deps.sh --plot              (python3-matplotlib for scripts/sweep's plots)
+#        sh scripts/install-deps.sh --fpga              (yosys, nextpnr-ice40, fpga-icestorm for make fpga)
 set -u
 # make -j runs several of these at once (build, RTL, ONNX and plot deps): apt-get takes the dpkg lock
 # and fails the others, so run one at a time; each checks what is missing only once it holds the lock.
@@ -25,6 +26,11 @@ if [ "${1:-}" = "--onnx" ]; then
 fi
 if [ "${1:-}" = "--plot" ]; then
   /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1 || need="$need python3-matplotlib"
+fi
+if [ "${1:-}" = "--fpga" ]; then
+  command -v yosys >/dev/null 2>&1 || need="$need yosys"
+  command -v nextpnr-ice40 >/dev/null 2>&1 || need="$need nextpnr-ice40"
+  command -v icepack >/dev/null 2>&1 || need="$need fpga-icestorm"
 fi
 [ -z "$need" ] && exit 0
 echo "install-deps: missing Debian packages:$need" >&2

@@ -1,4 +1,5 @@
-// main.c: the `sasim` command line: run a program binary (run_cmd.c), assemble, disassemble.
+// main.c: the `sasim` command line: run a program binary (run_cmd.c), check it for races,
+// assemble, disassemble.
 // Parses arguments (the option tables are in sasim_cli.c), calls the library, prints results;
 // the only place that exits.
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "../isa/asm.h"
+#include "../isa/racecheck.h"
 #include "run_cmd.h"
 #include "sasim_cli.h"
 
@@ -41,6 +43,60 @@ static int cmd_run(int argc, char **argv) {
   if (rc) return rc == 1 ? 0 : rc;
   if (a.engine != RUN_ENGINE_C) return exec_rtl(argv);
   return run_cmd(&a, NULL, NULL);
+}
+
+static int ends_with(const char *s, const char *tail) {
+  size_t n = strlen(s), m = strlen(tail);
+  return n >= m && !strcmp(s + n - m, tail);
+}
+
+// `sasim check PROG`: the static race check (isa/racecheck.h). A .s file is assembled in memory,
+// so the reports carry its line numbers.
+static int cmd_check(int argc, char **argv) {
+  const char *in = NULL, *json = NULL;
+  CliParser cl;
+  cli_init(&cl, &sasim_cli, &sasim_check, argc, argv);
+  for (CliStatus st; (st = cli_next(&cl)) != CLI_END;) {
+    if (st == CLI_ARG) {
+      in = cl.value;
+      continue;
+    }
+    if (st != CLI_OPTION) return cli_finish(&cl, st);
+    switch ((CheckOpt)cl.opt->id) {
+      case CHECKOPT_JSON: json = cl.value; break;
+    }
+  }
+  if (!in) return cli_finish(&cl, cli_error(&cl, "no program given (PROG.bin or PROG.s)"));
+  Diag d;
+  diag_init(&d);
+  Program *p = NULL;
+  uint32_t *lines = NULL;
+  if (ends_with(in, ".s")) {
+    AsmOptions o;
+    asm_options_default(&o);
+    o.insn_lines = &lines;
+    if (asm_assemble_file_opts(in, &o, &p, &d)) return cli_fail(&d);
+  } else if (prog_load(in, &p, &d)) {
+    return cli_fail(&d);
+  }
+  RcReports r = {0};
+  int rc = racecheck_run(p, &r, &d);
+  if (!rc && !(json && !strcmp(json, "-"))) racecheck_print(p, &r, in, lines, 0, stdout);
+  if (!rc && json) {
+    FILE *f = cli_open_out(json, &d);
+    rc = f ? 0 : -1;
+    if (f) {
+      racecheck_print_json(p, &r, in, lines, f);
+      rc = cli_close_out(f, json, &d);
+    }
+  }
+  if (!rc && fflush(stdout)) rc = diag_error(&d, "sasim: error: write failed (stdout)");
+  uint64_t n = racecheck_total(&r);
+  racecheck_reports_free(&r);
+  free(lines);
+  prog_free(p);
+  if (rc) return cli_fail(&d);
+  return n ? 1 : 0;
 }
 
 static int cmd_asm(int argc, char **argv) {
@@ -130,6 +186,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (c == &sasim_run) return cmd_run(argc, argv);
+  if (c == &sasim_check) return cmd_check(argc - 2, argv + 2);
   if (c == &sasim_asm) return cmd_asm(argc - 2, argv + 2);
   return cmd_disasm(argc - 2, argv + 2);
 }

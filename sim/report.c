@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "area.h"
+#include "clock.h"
 #include "stats.h"
 
 
@@ -58,6 +59,21 @@ static void text_ppa(FILE *out, const Arch *a, const SimStats *st, const EnergyT
     fprintf(out, "  %-12s %16.4f mm2 %5.1f%%\n", area_comp_names[c], ar.mm2[c], pct_d(ar.mm2[c], ar.total_mm2));
 }
 
+// The clock the arch claims beside the one its RTL is estimated to make (clock.c, docs/PPA.md
+// "Clock"). Time, power and TOPS/W stay at the arch's clock; a claim faster than the estimate is
+// flagged, since every figure per second then rests on a clock this RTL would not reach.
+static void text_clock(FILE *out, const Arch *a) {
+  ClockEstimate ce;
+  clock_estimate(a, &ce);
+  fprintf(out, "\nclock          %.0f MHz (the arch's; time, power and TOPS/W use it)\n", a->clock_mhz);
+  fprintf(out, "  estimated    %.0f MHz at 45 nm, set by %s (", ce.mhz, ce.critical_name);
+  for (int b = 0; b < CLK_BLOCKS; b++) fprintf(out, "%s%s %.0f ps", b ? ", " : "", clock_block_names[b], ce.block_ps[b]);
+  fprintf(out, ")\n");
+  if (a->clock_mhz > ce.mhz)
+    fprintf(out, "  warning: the arch claims %.0f MHz, %.1fx the %.0f MHz this RTL is estimated to make\n",
+            a->clock_mhz, a->clock_mhz / ce.mhz, ce.mhz);
+}
+
 // The text table's column of a unit's busy cycles per layer.
 static const char *unit_busy_column(Unit u) {
   switch (u) {
@@ -100,6 +116,7 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
             (unsigned long long)st->mem_writes[m]);
   fprintf(out, "  (read/written)\n");
   if (have_e) text_ppa(out, a, st, t, &e);
+  text_clock(out, a);
   int any = 0;
   for (uint32_t i = 0; i <= st->n_layers; i++) any |= st->layers[i].seen && i < st->n_layers;
   if (!any) {
@@ -227,6 +244,16 @@ int report_json(FILE *out, const Sim *s, const char *label, const EnergyTable *t
   for (int c = 0; c < AR_COUNT; c++) json_object_set_new(comps, area_comp_names[c], json_real(ar.mm2[c]));
   json_object_set_new(area, "components", comps);
   json_object_set_new(root, "area", area);
+  ClockEstimate ce;
+  clock_estimate(a, &ce);
+  json_t *clk = json_object(), *blocks = json_object();
+  json_object_set_new(clk, "arch_mhz", json_real(a->clock_mhz));
+  json_object_set_new(clk, "estimated_mhz", json_real(ce.mhz));
+  json_object_set_new(clk, "critical_block", json_string(ce.critical_name));
+  for (int b = 0; b < CLK_BLOCKS; b++) json_object_set_new(blocks, clock_block_names[b], json_real(ce.block_ps[b]));
+  json_object_set_new(clk, "block_ps", blocks);
+  json_object_set_new(clk, "arch_faster_than_estimate", json_boolean(a->clock_mhz > ce.mhz));
+  json_object_set_new(root, "clock", clk);
   json_t *layers = json_array();
   for (uint32_t i = 0; i <= st->n_layers; i++) {
     const LayerStats *l = &st->layers[i];

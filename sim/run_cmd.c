@@ -9,7 +9,9 @@
 #include <time.h>
 #include <zlib.h>
 
+#include "../isa/asm.h"
 #include "../isa/npy.h"
+#include "../isa/racecheck.h"
 #include "energy.h"
 #include "report.h"
 #include "sasim_cli.h"
@@ -170,6 +172,7 @@ static CliStatus run_option(CliParser *cl, RunArgs *a) {
     case RUNOPT_ARCH: a->arch_path = cl->value; break;
     case RUNOPT_INPUT: a->inputs[a->n_inputs++] = cl->value; break;
     case RUNOPT_OUTPUT_DIR: a->outdir = cl->value; break;
+    case RUNOPT_ALLOW_RACES: a->allow_races = 1; break;
     case RUNOPT_FLIP_WRITE_BIT:
       if (count_value(cl, 1, 1000000000ull, &n) != CLI_OPTION) return CLI_ERROR;
       a->flip_write_bit = (int)n;
@@ -222,6 +225,64 @@ int run_args_parse(int argc, char **argv, RunArgs *a) {
   return rc ? rc : 1;   // 1: the help was printed
 }
 
+// The static race check at load (isa/racecheck.h): a program with races or token errors is
+// refused with the reports on stderr (1), or with --allow-races run after a warning (0). A clean
+// program prints nothing.
+static int race_gate(const Program *p, const RunArgs *a) {
+  Diag d;
+  diag_init(&d);
+  RcReports r = {0};
+  if (racecheck_run(p, &r, &d)) {
+    diag_print(&d);
+    return 1;
+  }
+  uint64_t n = racecheck_total(&r);
+  if (n) {
+    racecheck_print(p, &r, a->prog_path, NULL, a->allow_races, stderr);
+    if (a->allow_races)
+      fprintf(stderr, "%s: warning: running a racy program (--allow-races): its results may differ between engines\n",
+              a->prog_path);
+    else
+      fprintf(stderr, "%s: error: refused: the program races (sasim check %s; --allow-races runs it anyway)\n",
+              a->prog_path, a->prog_path);
+  }
+  racecheck_reports_free(&r);
+  return n && !a->allow_races;
+}
+
+// A runtime error names the program as the loader's do: "sim: error: ..." becomes "PROG: error:
+// ...", and every instruction it cites ("insn N (OP)", N in program order, as sasim disasm lists
+// them) gets a note with the instruction's text. The engines' messages stay as they are.
+static void name_program(Diag *d, const Program *p, const char *path) {
+  static const char sim_prefix[] = "sim: error: ";
+  int n = d->count < DIAG_MAX_MSGS ? d->count : DIAG_MAX_MSGS;
+  uint32_t cited[8];
+  int n_cited = 0;
+  for (int i = 0; i < n; i++) {
+    char *m = d->msg[i];
+    if (strncmp(m, sim_prefix, sizeof sim_prefix - 1)) continue;
+    char rest[sizeof d->msg[0]];
+    snprintf(rest, sizeof rest, "%s", m + sizeof sim_prefix - 1);
+    char full[2 * sizeof d->msg[0]];
+    snprintf(full, sizeof full, "%s: error: %s", path, rest);
+    memcpy(m, full, sizeof d->msg[0] - 1);   // truncated as diag_error truncates
+    m[sizeof d->msg[0] - 1] = 0;
+    for (const char *c = rest; (c = strstr(c, "insn ")) != NULL; c++) {
+      char *end;
+      unsigned long k = strtoul(c + 5, &end, 10);
+      if (end == c + 5 || strncmp(end, " (", 2) || k >= p->n_insns) continue;
+      int seen = 0;
+      for (int j = 0; j < n_cited; j++) seen |= cited[j] == (uint32_t)k;
+      if (!seen && n_cited < 8) cited[n_cited++] = (uint32_t)k;
+    }
+  }
+  for (int j = 0; j < n_cited; j++) {
+    const Insn in = prog_insn(p, cited[j]);
+    char text[400];
+    diag_error(d, "%s: insn %u: note: %s", path, cited[j], asm_insn_text(&in, text, sizeof text));
+  }
+}
+
 static const char *engine_label(const RunArgs *a) {
   if (a->engine == RUN_ENGINE_RTL) return "rtl";
   if (a->engine == RUN_ENGINE_BOTH) return "rtl and detailed in lockstep";
@@ -250,6 +311,10 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
       return cli_fail(&d);
     }
   }
+  if (race_gate(p, a)) {
+    prog_free(p);
+    return 1;
+  }
   Sim *s = sim_new(p, engine ? SIM_DETAILED : a->mode, &d);
   int rc = s ? 0 : -1;
   for (int i = 0; i < a->n_inputs && !rc; i++) rc = apply_input(s, a->inputs[i], &d);
@@ -260,6 +325,7 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
   if (!rc && !engine && a->mode == SIM_DETAILED)
     fprintf(stderr, "sasim: running %s cycle by cycle...\n", a->prog_path);
   if (!rc) rc = engine ? engine(ctx, s, a, &d) : sim_run(s, &d);
+  if (rc && s) name_program(&d, p, a->prog_path);
   double host_s = (double)(clock() - t0) / CLOCKS_PER_SEC;
   if (!rc && a->stats) {
     report_text(stdout, s, a->prog_path, &et);

@@ -31,6 +31,7 @@ typedef struct {
   const char *energy_path;           // --energy: the energy and area table (NULL: the built-in one)
   const char *inputs[RUN_MAX_INPUTS];
   int n_inputs, stats, pe_trace;
+  int allow_races;                   // --allow-races: run a program the race check refuses, with a warning
   unsigned long long max_cycles;
   SimMode mode;
   RunEngineKind engine;

@@ -46,6 +46,9 @@ static const CliOpt run_opts[] = {
              "when the program has one input)"},
     {.id = RUNOPT_OUTPUT_DIR, .names = {"--output-dir"}, .metavar = "DIR",
      .help = "write every output tensor as DIR/NAME.npy"},
+    {.id = RUNOPT_ALLOW_RACES, .names = {"--allow-races"},
+     .help = "run a program the race check refuses (sasim check), warning on stderr;\n"
+             "its results may then differ between engines"},
     {.id = RUNOPT_FLIP_WRITE_BIT, .names = {"--flip-write-bit"}, .metavar = "N",
      .help = "(rtl, tests only) flip bit 0 of the Nth DRAM write beat"},
     {.id = RUNOPT_FLIP_ACC_BIT, .names = {"--flip-acc-bit"}, .metavar = "N",
@@ -90,7 +93,27 @@ const CliCommand sasim_disasm = {
     .n_opts = sizeof disasm_opts / sizeof disasm_opts[0],
 };
 
-static const CliCommand *const sasim_cmds[] = {&sasim_run, &sasim_asm, &sasim_disasm};
+static const CliOpt check_opts[] = {
+    {.id = CHECKOPT_JSON, .names = {"--json"}, .metavar = "FILE",
+     .help = "also write the reports as JSON (- for stdout, instead of the text)"},
+};
+
+const CliCommand sasim_check = {
+    .name = "check",
+    .args = "PROG.bin|PROG.s",
+    .summary = "find races and token misuse without running the program",
+    .about = "Checks that tokens order every pair of instructions of different units that touch the same\n"
+             "on-chip rows or DRAM bytes, one of them writing (RAW, WAR, WAW), and that no pop goes\n"
+             "unmatched, no push comes from an instruction that may end early, and no channel can pass\n"
+             "tokens.max. Prints one report per problem with both instructions and a fix (docs/ISA.md,\n"
+             "\"Races\"). The check is exact for this ISA: addresses never depend on data.",
+    .notes = "A file ending in .s is assembled first, and reports carry its line numbers. Exit status: 0\n"
+             "clean, 1 races or token errors (or a program that does not load), 2 usage.",
+    .opts = check_opts,
+    .n_opts = sizeof check_opts / sizeof check_opts[0],
+};
+
+static const CliCommand *const sasim_cmds[] = {&sasim_run, &sasim_check, &sasim_asm, &sasim_disasm};
 
 const CliTool sasim_cli = {
     .name = "sasim",

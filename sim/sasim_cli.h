@@ -23,13 +23,15 @@ typedef enum {
   RUNOPT_ARCH,
   RUNOPT_INPUT,
   RUNOPT_OUTPUT_DIR,
+  RUNOPT_ALLOW_RACES,
   RUNOPT_FLIP_WRITE_BIT,
   RUNOPT_FLIP_ACC_BIT
 } RunOpt;
 typedef enum { ASMOPT_OUT, ASMOPT_COMPRESS } AsmOpt;
 typedef enum { DISASMOPT_OUT } DisasmOpt;
+typedef enum { CHECKOPT_JSON } CheckOpt;
 
-extern const CliCommand sasim_run, sasim_asm, sasim_disasm;
+extern const CliCommand sasim_run, sasim_check, sasim_asm, sasim_disasm;
 extern const CliTool sasim_cli;
 
 #endif

@@ -48,6 +48,27 @@ for n in layout_twin reshape_of_input reshape_rank2_to_4; do
   done
 done
 
+# tokens.max 1 to 4 (issue 18: the compiler ignored it and sasim stopped with "token overflow"):
+# each small network compiles, on the default arch (queues 16) and on tiny (queues 4), to a
+# program that runs in both engine modes with the outputs of `sacc ref`.
+for at in default:1 default:2 default:3 default:4 tiny:1 tiny:2; do
+  a=${at%:*} t=${at#*:}
+  sed "s/\"max\": 255/\"max\": $t/" workloads/arch/$a.json >"$T/tok.json"
+  for n in tiny_cnn residual lenet5 edge_float_bn depthwise edge_residual; do
+    for df in ws os is; do
+      c="tokens-max-$t-$a-$n-$df"
+      if $SACC compile workloads/nets/$n.json --dataflow $df --arch "$T/tok.json" -o "$T/tok.bin" >"$T/err" 2>&1; then
+        for m in fast detailed; do
+          if $SASIM run "$T/tok.bin" --mode $m >"$T/tok.out" 2>&1 &&
+             [ "$(outputs "$T/tok.out")" = "$(outputs tests/golden/$n.ref.txt)" ]
+          then pass "$c-$m"
+          else fail "$c-$m" "$(head -c 300 "$T/tok.out")"; fi
+        done
+      else fail "$c" "$(head -c 300 "$T/err")"; fi
+    done
+  done
+done
+
 # Assembly round trip: the text assembles into the identical (compressed) binary.
 $SACC compile workloads/nets/residual.json -o "$T/r.bin" >/dev/null 2>&1
 $SACC compile workloads/nets/residual.json --emit asm -o "$T/r.s" >/dev/null 2>&1

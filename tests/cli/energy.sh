@@ -18,6 +18,16 @@ grep -qE '^energy +[0-9.]+ uJ per inference \(table default-45nm, 45nm\)' "$T/ou
   grep -qE '^  leakage ' "$T/out" && grep -qE '^  pe_array ' "$T/out" && grep -qE 'energy_uJ$' "$T/out" &&
   pass stats-sections || fail stats-sections "no energy, area or per-layer energy in: $(head -c 300 "$T/out")"
 
+# The clock section: the arch's clock beside the one its RTL is estimated to make (sim/clock.c),
+# and a warning when the arch claims more; an arch at 100 MHz claims less and gets none.
+grep -qE '^clock +1000 MHz' "$T/out" && grep -qE '^  estimated +[0-9]+ MHz at 45 nm, set by [a-z_]+ \(pe_array [0-9]+ ps' "$T/out" &&
+  grep -qE '^  warning: the arch claims 1000 MHz, [0-9.]+x the [0-9]+ MHz this RTL is estimated to make$' "$T/out" &&
+  pass stats-clock || fail stats-clock "no clock section or warning in: $(grep -A3 '^clock' "$T/out" | head -c 300)"
+sed 's/^\.arch default$/.arch {"name": "slow", "clock_mhz": 100}/' workloads/asm/gemm_tiled.s >"$T/slow.s"
+if $SASIM asm "$T/slow.s" -o "$T/slow.bin" >/dev/null 2>&1 && $SASIM run "$T/slow.bin" --stats >"$T/slow.out" 2>&1 &&
+   grep -qE '^clock +100 MHz' "$T/slow.out" && ! grep -q 'warning: the arch claims' "$T/slow.out"; then pass stats-clock-slow-arch
+else fail stats-clock-slow-arch "$(grep -A3 '^clock' "$T/slow.out" 2>/dev/null | head -c 300)"; fi
+
 expect json 0 '' -- $SASIM run "$T/g.bin" --json "$T/d.json" --csv "$T/d.csv"
 python3 - "$T/d.json" <<'EOF'
 import json, sys
@@ -33,6 +43,10 @@ if abs(e["tops_per_w"] - 2 * d["macs"] / e["total_pj"]) > 1e-9 * e["tops_per_w"]
 if abs(e["power_mw"] - e["total_pj"] / d["time_us"] / 1000) > 1e-9 * e["power_mw"]: why.append("power_mw")
 if sorted(a["components"]) != sorted(["pe_array", "spad", "wbuf", "acc", "param", "post", "control"]): why.append("area components")
 if a["node"] != "45nm" or abs(sum(a["components"].values()) - a["total_mm2"]) > 1e-9: why.append("area total/node")
+c = d["clock"]
+if c["arch_mhz"] != 1000 or not (0 < c["estimated_mhz"] < c["arch_mhz"]) or c["arch_faster_than_estimate"] is not True: why.append("clock %s" % c)
+if sorted(c["block_ps"]) != ["pe_array", "post", "rotator"] or abs(1e6 / max(c["block_ps"].values()) - c["estimated_mhz"]) > 1e-6: why.append("clock blocks")
+if c["critical_block"] != max(c["block_ps"], key=c["block_ps"].get): why.append("critical block")
 for l in d["layers"]:
     if "energy_pj" not in l or sorted(l.get("energy_components", {})) != sorted(comps): why.append("layer " + l["name"])
 print("FAIL energy-json-keys: " + "; ".join(why) if why else "PASS energy-json-keys")

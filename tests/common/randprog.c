@@ -1,18 +1,6 @@
-// randprog.c: seeded random legal programs and the static race checker (randprog.h).
-//
-// Both rest on one analysis, done in program order. Tokens are counts, so a POP only tells its
-// unit that "the k-th PUSH on this channel is visible". That means "the k-th pusher is done" only
-// if pushes become visible in push order; we get that by letting only *dominating* instructions
-// push: those whose end can be no earlier than the end of any instruction before them in their
-// unit (docs/TIMING.md: every LOAD, COMPUTE and STORE; a CFG_* only when the DMA before it is
-// known done or dram.latency is 1; a PRELOAD only when no COMPUTE since the previous PRELOAD
-// may still run or the array has one column). A dominating pusher being done also means every
-// earlier instruction of its unit is done. So each unit v carries a knowledge vector K[v][u]:
-// every u-instruction with index <= K[v][u] is known to have ended when v's next instruction
-// starts. A POP of the push of instruction P (unit u) raises K[v] to P's own knowledge and
-// K[v][u] to P. An access is safe when every conflicting access of another unit (last writer;
-// for a write also the readers since then) is covered by K. Same-unit accesses need nothing:
-// units are in order and their memory accesses happen in order.
+// randprog.c: seeded random legal programs (randprog.h). The race analysis is the product's
+// (isa/racecheck.h: knowledge vectors, dominating pushers); the generator runs its incremental
+// tracker as it emits, and asks it which instructions a candidate must wait for.
 //
 // The generator draws an instruction, computes which instructions it must wait for, and adds
 // the tokens: it pops the channel's pending push when that push covers the need, or moves the
@@ -27,6 +15,7 @@
 #include <string.h>
 
 #include "../../isa/footprint.h"
+#include "../../isa/racecheck.h"
 
 #define UNIT_BIT(u) (1 << (u))
 #define PAGE_BYTES 4096u
@@ -51,339 +40,19 @@ static int rng_chance(Rng *r, unsigned percent) { return rng_below(r, 100) < per
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-// --- Memory cells -------------------------------------------------------------------------------
-
-// Who touched one on-chip row or DRAM byte last.
-typedef struct {
-  int32_t w;                 // last writer: index * 4 + unit, or -1
-  int32_t r[NUM_UNITS];      // per unit, the last reader since that write, or -1
-} Cell;
-_Static_assert(NUM_UNITS <= 4, "Cell.w keeps the writer's unit in its low 2 bits");
-
-// What one element of a space is called in messages.
-static const char *elem_name(FpSpace sp) {
-  switch (sp) {
-  case FP_SPAD: return "SPAD row";
-  case FP_WBUF: return "WBUF row";
-  case FP_ACC: return "ACC row";
-  case FP_PARAM: return "PARAM row";
-  case FP_DRAM: return "DRAM byte";
-  case FP_NUM_SPACES: /* not a space */ break;
-  }
-  return "?";
-}
-
-// How an access is looked at: collect needs, check them against K, or record it.
-typedef enum { V_NEED, V_CHECK, V_COMMIT } VisitMode;
-
-typedef struct {
-  VisitMode mode;
-  int v;                     // unit of the instruction
-  int32_t x;                 // its index
-  const int32_t *k;          // V_CHECK: the unit's knowledge
-  int32_t need[NUM_UNITS];   // V_NEED: latest instruction of each unit that must be done
-  int bad;                   // V_CHECK: a conflict is not covered
-  int32_t bad_other;         // the other instruction
-  FpSpace bad_space;         // where
-  int bad_write;             // whether this instruction writes
-  int bad_other_wrote;       // whether the other instruction wrote (else it read)
-  uint64_t bad_elem;
-} Visit;
-
-typedef struct {
-  int32_t k[NUM_UNITS];      // knowledge of the instruction's unit once it has popped
-  uint8_t unit;              // NUM_UNITS for LAYER and HALT
-  uint8_t dominating;        // may push (see the file comment)
-} InsnInfo;
-
-typedef struct {
-  uint32_t *idx;             // pushing instructions, in program order
-  uint32_t n, cap;
-  uint32_t popped;           // pops taken so far (program order)
-} Chan;
-
-typedef struct {
-  const Program *p;
-  const Arch *a;
-  Cell *mem[FP_DRAM];        // on-chip rows, per space
-  Cell **page;               // DRAM, allocated a page at a time
-  uint64_t n_pages;
-  int32_t K[NUM_UNITS][NUM_UNITS];   // K[v][u]
-  Chan ch[NUM_UNITS][NUM_UNITS];     // ch[from][to]
-  InsnInfo *info;            // one per instruction analysed
-  uint32_t n_info, cap_info;
-  uint32_t *unit_insns[NUM_UNITS];   // indices of each unit's instructions, ascending
-  uint32_t n_unit[NUM_UNITS];
-  int32_t last_dma[NUM_UNITS];       // last LOAD / STORE
-  int32_t last_compute;
-  int compute_since_preload;
-  ProgCheckState st;         // configuration registers, as prog_check tracks them
-  int oom;
-} Tracker;
-
-// max_insns: how many instructions will be analysed at most.
-static int tracker_init(Tracker *t, const Program *p, uint32_t max_insns) {
-  memset(t, 0, sizeof *t);
-  t->p = p;
-  t->a = &p->arch;
-  for (int sp = 0; sp < FP_DRAM; sp++) {
-    uint64_t n = fp_space_size(t->a, (FpSpace)sp);
-    t->mem[sp] = malloc((size_t)n * sizeof(Cell));
-    if (!t->mem[sp]) return -1;
-    memset(t->mem[sp], 0xff, (size_t)n * sizeof(Cell));   // all -1
-  }
-  t->n_pages = (t->a->dram_bytes + PAGE_BYTES - 1) / PAGE_BYTES;
-  t->page = calloc(t->n_pages, sizeof *t->page);
-  for (int u = 0; u < NUM_UNITS; u++) {
-    t->unit_insns[u] = malloc(((size_t)max_insns + 1) * sizeof(uint32_t));
-    if (!t->unit_insns[u]) return -1;
-    t->last_dma[u] = -1;
-    for (int w = 0; w < NUM_UNITS; w++) t->K[u][w] = -1;
-  }
-  t->last_compute = -1;
-  return t->page ? 0 : -1;
-}
-
-static void tracker_free(Tracker *t) {
-  for (int sp = 0; sp < FP_DRAM; sp++) free(t->mem[sp]);
-  for (uint64_t i = 0; t->page && i < t->n_pages; i++) free(t->page[i]);
-  free(t->page);
-  for (int u = 0; u < NUM_UNITS; u++) {
-    free(t->unit_insns[u]);
-    for (int w = 0; w < NUM_UNITS; w++) free(t->ch[u][w].idx);
-  }
-  free(t->info);
-}
-
-static Cell *cell_at(Tracker *t, FpSpace sp, uint64_t e) {
-  if (sp != FP_DRAM) return &t->mem[sp][e];
-  Cell **pg = &t->page[e / PAGE_BYTES];
-  if (!*pg) {
-    *pg = malloc(PAGE_BYTES * sizeof(Cell));
-    if (!*pg) {
-      t->oom = 1;
-      return NULL;
-    }
-    memset(*pg, 0xff, PAGE_BYTES * sizeof(Cell));
-  }
-  return &(*pg)[e % PAGE_BYTES];
-}
-
-// One conflicting earlier access by instruction `other` of unit u.
-static void visit_conflict(Visit *vis, int u, int32_t other, int other_wrote, FpSpace sp, uint64_t e, int write) {
-  if (u == vis->v || other < 0) return;
-  if (vis->mode == V_NEED) {
-    if (other > vis->need[u]) vis->need[u] = other;
-  } else if (vis->mode == V_CHECK && other > vis->k[u] && !vis->bad) {
-    vis->bad = 1;
-    vis->bad_other = other;
-    vis->bad_space = sp;
-    vis->bad_write = write;
-    vis->bad_elem = e;
-    vis->bad_other_wrote = other_wrote;
-  }
-}
-
-static void visit_range(Tracker *t, Visit *vis, FpSpace sp, uint64_t first, uint64_t n, int write) {
-  for (uint64_t e = first; e < first + n; e++) {
-    Cell *c = cell_at(t, sp, e);
-    if (!c) return;
-    if (vis->mode == V_COMMIT) {
-      if (write) {
-        c->w = vis->x * 4 + vis->v;
-        for (int u = 0; u < NUM_UNITS; u++) c->r[u] = -1;
-      } else if (vis->x > c->r[vis->v]) {
-        c->r[vis->v] = vis->x;
-      }
-      continue;
-    }
-    if (c->w >= 0) visit_conflict(vis, c->w & 3, c->w >> 2, 1, sp, e, write);
-    if (write)
-      for (int u = 0; u < NUM_UNITS; u++) visit_conflict(vis, u, c->r[u], 0, sp, e, write);
-  }
-}
-
-// Every row and byte `in` reads or writes (isa/footprint.h), with the configuration registers in
-// t->st, run by run in the footprint's order. Reads come before writes, so an instruction that
-// reads and writes a row records the write last.
-static void visit_insn(Tracker *t, Visit *vis, const Insn *in) {
-  Footprint fp;
-  fp_insn(t->a, &t->st, in, &fp);
-  for (unsigned k = 0; k < fp.n; k++) {
-    FpIter it;
-    FpRange run;
-    for (fp_iter_start(&it, &fp.a[k]); fp_iter_next(&it, &run);)
-      visit_range(t, vis, fp.a[k].space, run.first, run.end - run.first, fp.a[k].write);
-  }
-}
-
-// May instruction `op` of unit v push, given what v knows about its own earlier instructions?
-static int is_dominating(const Tracker *t, int v, Opcode op, int32_t k_own) {
-  switch (op) {
-  case OP_LOAD:
-  case OP_COMPUTE:
-  case OP_COMPUTE_OS:   // waits for all weight-stationary work; its drain follows the previous one's
-  case OP_COMPUTE_IS:   // ends after its PRELOAD, any earlier stream (ready order) and COMPUTE_OS
-  case OP_STORE:
-    return 1;
-  case OP_CFG_LOAD:
-  case OP_CFG_STORE:
-  case OP_CFG_POOL:
-    return t->a->dram_latency <= 1 || t->last_dma[v] <= k_own;
-  case OP_PRELOAD:
-    return t->a->cols == 1 || !t->compute_since_preload || t->last_compute <= k_own;
-  case OP_LAYER:   /* no unit, no tokens */
-  case OP_HALT:    /* no unit, no tokens */
-    return 0;
-  }
-  return 0;
-}
-
-static void merge_knowledge(int32_t *k, const InsnInfo *pusher, int u, int32_t pusher_idx) {
-  for (int w = 0; w < NUM_UNITS; w++)
-    if (pusher->k[w] > k[w]) k[w] = pusher->k[w];
-  if (pusher_idx > k[u]) k[u] = pusher_idx;
-}
-
-static int chan_append(Chan *c, uint32_t idx) {
-  if (c->n == c->cap) {
-    uint32_t nc = c->cap ? 2 * c->cap : 16;
-    uint32_t *ni = realloc(c->idx, nc * sizeof *ni);
-    if (!ni) return -1;
-    c->idx = ni;
-    c->cap = nc;
-  }
-  c->idx[c->n++] = idx;
-  return 0;
-}
-
-static const char *op_name(const Program *p, int32_t i) { return isa_ops[prog_op(p, (uint32_t)i)].name; }
-
-// Analyses instruction x (the next one in program order): its pops, its accesses, its pushes.
-// Returns 0, or -1 with a message for the first rule it breaks.
-static int tracker_apply(Tracker *t, uint32_t x, Diag *d) {
-  const Insn insn = prog_insn(t->p, x), *in = &insn;
-  char where[64];
-  snprintf(where, sizeof where, "randprog: insn %u", x);
-  if (prog_check_insn(t->p, &t->st, in, where, d)) return -1;   // also the registers it sets
-  if (t->n_info == t->cap_info) {
-    uint32_t nc = t->cap_info ? 2 * t->cap_info : 64;
-    InsnInfo *ni = realloc(t->info, nc * sizeof *ni);
-    if (!ni) return diag_error(d, "randprog: error: out of memory");
-    t->info = ni;
-    t->cap_info = nc;
-  }
-  InsnInfo *inf = &t->info[t->n_info++];
-  memset(inf, 0, sizeof *inf);
-  Unit unit = isa_ops[in->op].unit;
-  if (unit >= NUM_UNITS) {   // LAYER, HALT: no tokens, no memory
-    inf->unit = NUM_UNITS;
-    for (int w = 0; w < NUM_UNITS; w++) inf->k[w] = -1;
-    return 0;
-  }
-  int v = (int)unit;
-  t->unit_insns[v][t->n_unit[v]++] = x;
-  for (int u = 0; u < NUM_UNITS; u++) {
-    if (!((in->f[FLD_POP] >> u) & 1)) continue;
-    Chan *c = &t->ch[u][v];
-    if (c->popped == c->n)
-      return diag_error(d, "%s: error: %s pops %s->%s, but no earlier instruction pushed it", where,
-                        op_name(t->p, (int32_t)x), isa_unit_names[u], isa_unit_names[v]);
-    uint32_t pusher = c->idx[c->popped++];
-    merge_knowledge(t->K[v], &t->info[pusher], u, (int32_t)pusher);
-  }
-  inf->unit = (uint8_t)v;
-  inf->dominating = (uint8_t)is_dominating(t, v, in->op, t->K[v][v]);
-  memcpy(inf->k, t->K[v], sizeof inf->k);
-  Visit vis = {.mode = V_CHECK, .v = v, .x = (int32_t)x, .k = t->K[v]};
-  visit_insn(t, &vis, in);
-  if (t->oom) return diag_error(d, "randprog: error: out of memory");
-  if (vis.bad)
-    return diag_error(d, "%s: error: %s (%s) %s %s %llu, which insn %d (%s, %s) %s, with no token between them", where,
-                      op_name(t->p, (int32_t)x), isa_unit_names[v], vis.bad_write ? "writes" : "reads",
-                      elem_name(vis.bad_space), (unsigned long long)vis.bad_elem, vis.bad_other,
-                      op_name(t->p, vis.bad_other), isa_unit_names[t->info[vis.bad_other].unit],
-                      vis.bad_other_wrote ? "wrote" : "read");
-  vis.mode = V_COMMIT;
-  visit_insn(t, &vis, in);
-  for (int w = 0; w < NUM_UNITS; w++) {
-    if (!((in->f[FLD_PUSH] >> w) & 1)) continue;
-    if (!inf->dominating)
-      return diag_error(d,
-                        "%s: error: %s pushes %s->%s but may end before an earlier %s instruction (token order would "
-                        "not be completion order)",
-                        where, op_name(t->p, (int32_t)x), isa_unit_names[v], isa_unit_names[w], isa_unit_names[v]);
-    if (chan_append(&t->ch[v][w], x)) return diag_error(d, "randprog: error: out of memory");
-  }
-  switch (in->op) {
-  case OP_LOAD:
-  case OP_STORE:
-    t->last_dma[v] = (int32_t)x;
-    break;
-  case OP_COMPUTE:
-  case OP_COMPUTE_IS:   // both hold a bank until they end
-    t->last_compute = (int32_t)x;
-    t->compute_since_preload = 1;
-    break;
-  case OP_PRELOAD:
-  case OP_COMPUTE_OS:   // a PRELOAD after a COMPUTE_OS starts after it has ended, which waited for every COMPUTE
-    t->compute_since_preload = 0;
-    break;
-  case OP_CFG_LOAD:    /* no DMA, no bank */
-  case OP_CFG_STORE:   /* no DMA, no bank */
-  case OP_CFG_POOL:    /* no DMA, no bank */
-  case OP_LAYER:       /* not a unit's: returned above */
-  case OP_HALT:        /* not a unit's: returned above */
-    break;
-  }
-  return 0;
-}
-
 int randprog_check_races(const Program *p, Diag *d) {
-  Tracker t;
-  int rc = tracker_init(&t, p, p->n_insns) ? diag_error(d, "randprog: error: out of memory") : 0;
-  for (uint32_t x = 0; rc == 0 && x < p->n_insns; x++) rc = tracker_apply(&t, x, d);
-  tracker_free(&t);
+  RcReports r = {0};
+  if (prog_check(p, "randprog", d) || racecheck_run(p, &r, d)) return -1;   // racecheck_run trusts its input
+  int rc = 0;
+  char buf[1024];
+  for (uint32_t i = 0; i < r.n && rc == 0; i++)   // the token bound is randprog_token_bound's
+    if (r.r[i].kind != RC_OVERFLOW) rc = diag_error(d, "%s", racecheck_format(p, &r.r[i], "randprog", NULL, 0, buf, sizeof buf));
+  if (rc == 0 && r.dropped) rc = diag_error(d, "randprog: error: %llu races", (unsigned long long)r.dropped);
+  racecheck_reports_free(&r);
   return rc;
 }
 
-uint32_t randprog_token_bound(const Program *p) {
-  // Count of channel u->v while v has started j queue entries: at most the pushes of the
-  // instructions fetched so far, which all come before v's entry j + Q_v, less v's pops so far.
-  uint32_t n = p->n_insns, bound = 0;
-  uint32_t *entries = malloc((n + 1) * sizeof *entries);
-  uint32_t *pushes = malloc((n + 1) * sizeof *pushes);   // pushes[i]: pushes u->v in insns [0, i)
-  if (!entries || !pushes) {
-    free(entries);
-    free(pushes);
-    return UINT32_MAX;
-  }
-  for (int u = 0; u < NUM_UNITS; u++)
-    for (int v = 0; v < NUM_UNITS; v++) {
-      if (u == v) continue;
-      uint32_t ne = 0;
-      pushes[0] = 0;
-      for (uint32_t i = 0; i < n; i++) {
-        const Insn insn = prog_insn(p, i), *in = &insn;
-        Unit un = isa_ops[in->op].unit;
-        pushes[i + 1] = pushes[i] + (un == (Unit)u && isa_has_field(in->op, FLD_PUSH) && ((in->f[FLD_PUSH] >> v) & 1));
-        if (un == (Unit)v || un == UNIT_ALL) entries[ne++] = i;
-      }
-      uint32_t q = p->arch.queue_depth[v], pops = 0;
-      for (uint32_t j = 0; j <= ne; j++) {
-        uint32_t limit = j + q < ne ? entries[j + q] : n;
-        uint32_t count = pushes[limit] - pops;
-        if (count > bound) bound = count;
-        if (j < ne) {
-          const Insn insn = prog_insn(p, entries[j]), *in = &insn;
-          if (isa_has_field(in->op, FLD_POP) && ((in->f[FLD_POP] >> u) & 1)) pops++;
-        }
-      }
-    }
-  free(entries);
-  free(pushes);
-  return bound;
-}
+uint32_t randprog_token_bound(const Program *p) { return racecheck_token_bound(p); }
 
 // --- The generator ------------------------------------------------------------------------------
 
@@ -391,7 +60,7 @@ typedef struct {
   Rng rng;
   Program *p;
   const Arch *a;
-  Tracker t;
+  RcTracker t;
   uint64_t win;              // DRAM bytes used: [0, win)
   uint32_t lim[FP_DRAM];     // rows used of each on-chip memory
   int no_os;                 // RandProgOptions.no_compute_os
@@ -683,7 +352,7 @@ static int gen_candidate(Gen *g, Insn *in) {
 }
 
 // The earliest dominating instruction of unit u with index >= need, or -1.
-static int32_t find_pusher(const Tracker *t, int u, int32_t need) {
+static int32_t find_pusher(const RcTracker *t, int u, int32_t need) {
   for (uint32_t i = 0; i < t->n_unit[u]; i++) {
     uint32_t x = t->unit_insns[u][i];
     if ((int32_t)x >= need && t->info[x].dominating) return (int32_t)x;
@@ -695,10 +364,9 @@ static int32_t find_pusher(const Tracker *t, int u, int32_t need) {
 // pushes of earlier instructions where needed. Returns -1, changing nothing, when a need cannot
 // be met yet.
 static int place_tokens(Gen *g, Insn *in, int v) {
-  Tracker *t = &g->t;
-  Visit vis = {.mode = V_NEED, .v = v, .x = (int32_t)g->p->n_insns};
-  for (int u = 0; u < NUM_UNITS; u++) vis.need[u] = -1;
-  visit_insn(t, &vis, in);
+  RcTracker *t = &g->t;
+  int32_t need_of[NUM_UNITS];
+  rc_tracker_needs(t, v, in, need_of);
   if (t->oom) return -1;
   int32_t k[NUM_UNITS];
   memcpy(k, t->K[v], sizeof k);
@@ -707,19 +375,19 @@ static int place_tokens(Gen *g, Insn *in, int v) {
   for (int u = 0; u < NUM_UNITS; u++) {
     move_from[u] = push_at[u] = -1;
     if (u == v) continue;
-    Chan *c = &t->ch[u][v];
+    RcChan *c = &t->ch[u][v];
     uint32_t pending = c->n - c->popped;   // 0 or 1 by construction
-    int32_t need = vis.need[u];
+    int32_t need = need_of[u];
     if (need <= k[u]) {
       if (pending && rng_chance(&g->rng, 25)) {   // a harmless extra pop
         pop |= UNIT_BIT(u);
-        merge_knowledge(k, &t->info[c->idx[c->popped]], u, (int32_t)c->idx[c->popped]);
+        rc_merge_knowledge(k, &t->info[c->idx[c->popped]], u, (int32_t)c->idx[c->popped]);
       }
       continue;
     }
     if (pending && (int32_t)c->idx[c->popped] >= need) {
       pop |= UNIT_BIT(u);
-      merge_knowledge(k, &t->info[c->idx[c->popped]], u, (int32_t)c->idx[c->popped]);
+      rc_merge_knowledge(k, &t->info[c->idx[c->popped]], u, (int32_t)c->idx[c->popped]);
       continue;
     }
     int32_t at = find_pusher(t, u, need);
@@ -727,17 +395,17 @@ static int place_tokens(Gen *g, Insn *in, int v) {
     if (pending) move_from[u] = (int32_t)c->idx[c->popped];
     push_at[u] = at;
     pop |= UNIT_BIT(u);
-    merge_knowledge(k, &t->info[at], u, at);
+    rc_merge_knowledge(k, &t->info[at], u, at);
   }
   // Commit the edits: move or add the pushes on earlier instructions.
   for (int u = 0; u < NUM_UNITS; u++) {
     if (push_at[u] < 0) continue;
-    Chan *c = &t->ch[u][v];
+    RcChan *c = &t->ch[u][v];
     if (move_from[u] >= 0) {
       InsnWord *w = &g->p->code[move_from[u]];
       isa_word_set(w, FLD_PUSH, isa_word_field(w, FLD_PUSH) & ~(int64_t)UNIT_BIT(v));
       c->idx[c->popped] = (uint32_t)push_at[u];
-    } else if (chan_append(c, (uint32_t)push_at[u])) {
+    } else if (rc_chan_append(c, (uint32_t)push_at[u])) {
       t->oom = 1;
       return -1;
     }
@@ -746,7 +414,7 @@ static int place_tokens(Gen *g, Insn *in, int v) {
   }
   in->f[FLD_POP] = pop;
   // Harmless extra pushes, on channels with nothing pending, from an instruction that may push.
-  if (is_dominating(t, v, in->op, k[v]))
+  if (rc_is_dominating(t, v, in->op, k[v]))
     for (int w = 0; w < NUM_UNITS; w++)
       if (w != v && t->ch[v][w].n == t->ch[v][w].popped && rng_chance(&g->rng, 10)) in->f[FLD_PUSH] |= UNIT_BIT(w);
   return 0;
@@ -754,7 +422,14 @@ static int place_tokens(Gen *g, Insn *in, int v) {
 
 static int emit(Gen *g, const Insn *in) {
   if (prog_add_insn(g->p, in)) return diag_error(g->d, "randprog: error: out of memory");
-  return tracker_apply(&g->t, g->p->n_insns - 1, g->d);
+  RcReports r = {0};
+  int rc = rc_tracker_apply(&g->t, g->p->n_insns - 1, &r, g->d);
+  if (rc == 0 && r.n) {
+    char buf[1024];
+    rc = diag_error(g->d, "randprog: internal error: %s", racecheck_format(g->p, &r.r[0], "randprog", NULL, 0, buf, sizeof buf));
+  }
+  racecheck_reports_free(&r);
+  return rc;
 }
 
 // One more instruction: a candidate whose tokens can be placed, else a plain CFG_LOAD.
@@ -821,13 +496,13 @@ Program *randprog_generate(uint64_t seed, const RandProgOptions *o, Diag *d) {
   }
   if (rc == 0) rc = gen_data(&g);
   if (rc) diag_error(d, "randprog: error: out of memory");
-  if (rc == 0 && tracker_init(&g.t, g.p, n + 1)) rc = diag_error(d, "randprog: error: out of memory");
+  if (rc == 0 && rc_tracker_init(&g.t, g.p, n + 1, 1, 1)) rc = diag_error(d, "randprog: error: out of memory");
   while (rc == 0 && g.p->n_insns < n) rc = gen_one(&g);
   if (rc == 0) {
     Insn halt = blank(OP_HALT);
     rc = emit(&g, &halt);
   }
-  tracker_free(&g.t);
+  rc_tracker_free(&g.t);
   if (rc == 0) {
     uint32_t need = randprog_token_bound(g.p);
     if (!(o && o->arch))

@@ -1,6 +1,6 @@
 // randprog.h: seeded random LEGAL programs, for comparing the simulator's two engines (and
-// later the RTL) on programs nobody would write by hand; and the static race checker that
-// defines "legal".
+// later the RTL) on programs nobody would write by hand. "Legal" is defined by the product's
+// static race checker (isa/racecheck.h), which randprog_check_races calls.
 //
 // A generated program:
 //   - passes prog_check (fields, ranges, HALT last, layers named, data inside DRAM);
@@ -34,14 +34,16 @@ Program *randprog_generate(uint64_t seed, const RandProgOptions *o, Diag *d);
 // to what the program needs).
 void randprog_arch(uint64_t seed, Arch *a);
 
-// Static check of the token discipline above. Returns 0, or -1 with the first violation:
+// Static check of the token discipline above, by racecheck_run (tokens.max aside: that is
+// randprog_token_bound's). Returns 0, or -1 with the first violation:
 // an unordered conflicting pair (both instructions, the memory and the row or byte), a POP with
 // no earlier PUSH, or a PUSH from an instruction whose end can precede an earlier end of its
 // unit (so token order would not be completion order).
 int randprog_check_races(const Program *p, Diag *d);
 
-// An upper bound of every token channel's count during any run of p (fetch runs at most a queue
-// ahead of the slowest consumer). p never overflows if this is <= p->arch.token_max.
+// racecheck_token_bound: an upper bound of every token channel's count during any run of p
+// (fetch runs at most a queue ahead of the slowest consumer); p never overflows if this is <=
+// p->arch.token_max.
 uint32_t randprog_token_bound(const Program *p);
 
 // A readable listing: the arch, then one line per instruction with its fields.

@@ -158,8 +158,34 @@ static void test_qerror(void) {
   check_case("qerror_measure");
 }
 
+// docs/NETJSON.md "Exact arithmetic of the float path": a zero gamma zeroes an int8 channel's
+// weights and integer bias but keeps its weight scale; the real offset is rounded (halves away
+// from zero) before the integer bias is added. conv 1x1, int8 weights [[1, 2], [3, 4]], scale
+// 0.25, integer bias [5, -3]; batchnorm gamma [0, 1], var 0, eps 1 (a = [0, 1]), mean 0, beta
+// [0.25, 0.3125]: b / (s_in s_w) = [2, 2.5]. bias_q = [0 + 2, -3 + round(2.5) = 0] (rounding
+// after the add would give round(-0.5) = -1).
+static void test_zero_gamma_bias_order(void) {
+  const char *net = IN
+      "{\"name\": \"c\", \"op\": \"conv2d\", \"inputs\": [\"x\"], \"output\": \"a\", \"kernel\": 1, \"cout\": 2,"
+      " \"weights\": [1, 2, 3, 4], \"weight_scale\": 0.25, \"bias\": [5, -3]},"
+      "{\"name\": \"bn\", \"op\": \"batchnorm\", \"inputs\": [\"a\"], \"output\": \"y\", \"scale\": 0.25,"
+      " \"gamma\": [0, 1], \"beta\": [0.25, 0.3125], \"mean\": [0, 0], \"var\": [0, 0], \"epsilon\": 1}],"
+      " \"outputs\": [\"y\"]}";
+  Graph *g = load(net, NULL);
+  if (!g) return check_case("fold_zero_gamma_bias_order");
+  const Layer *l = &g->layers[0];
+  CHECK(l->wscale[0] == 0.25 && l->wscale[1] == 0.25, "weight scales %g %g: a zero gamma keeps it", l->wscale[0],
+        l->wscale[1]);
+  CHECK(l->w[0] == 0 && l->w[2] == 0 && l->w[1] == 2 && l->w[3] == 4, "channel 0 zeroed: %d %d %d %d", l->w[0], l->w[1],
+        l->w[2], l->w[3]);
+  CHECK(l->bias_q[0] == 2 && l->bias_q[1] == 0, "bias_q %d %d, want 2 0", l->bias_q[0], l->bias_q[1]);
+  graph_free(g);
+  check_case("fold_zero_gamma_bias_order");
+}
+
 int main(void) {
   test_batchnorm_int8();
+  test_zero_gamma_bias_order();
   test_bias_layer();
   test_float_calibration();
   test_qerror();

@@ -1,8 +1,9 @@
 #!/bin/sh
-# lint.sh: verilator --lint-only -Wall over the whole sa_top in a few configurations (the default
-# parameters, a 2x2 with one-slot queues and a 1-byte bus, a 16x16, the 32x32 large arch, whose
-# 128-byte PARAM rows once hit Verilator's 64-iteration unroll limit): no warning may appear
-# (waivers live in rtl/lint.vlt, each with its reason). Prints PASS/FAIL lines for tests/run.sh.
+# lint.sh: verilator --lint-only -Wall over the whole sa_top, without and with the assertions
+# (--assert), in a few configurations (the default parameters, a 2x2 with one-slot queues and a
+# 1-byte bus, a 16x16, the 32x32 large arch, whose 128-byte PARAM rows once hit Verilator's
+# 64-iteration unroll limit): no warning may appear (waivers live in rtl/lint.vlt, and for the
+# assertions in rtl/lint_assert.vlt, each with its reason). Prints PASS/FAIL lines for tests/run.sh.
 set -u
 command -v verilator >/dev/null 2>&1 || { echo "FAIL rtl-lint: verilator is not installed (make deps)"; exit 0; }
 SV="rtl/sa_isa_pkg.sv rtl/sa_pkg.sv $(ls rtl/sa_*.sv | grep -v -e sa_isa_pkg.sv -e sa_pkg.sv)"
@@ -13,10 +14,18 @@ for cfg in "" \
   "-GArrayRows=16 -GArrayCols=16 -GBusBytes=16 -GMaxInflight=128 -GSpadRows=8192 -GWbufRows=2048 -GAccRows=2048 -GParamRows=64 -GSfuLatency=3 -GFifoRows=4" \
   "$(sh rtl/config.sh R32_C32_SP16384_WB4096_AC4096_PA64_B32_F128_QL32_QC32_QS32_D8_S3_T255)"; do
   n=$((n + 1))
+  # Twice: the design alone (Verilator ignores assertions without --assert) under rtl/lint.vlt,
+  # then with the assertions, which need one more waiver (rtl/lint_assert.vlt says why).
   # shellcheck disable=SC2086
-  if verilator --lint-only -Wall --top-module sa_top rtl/lint.vlt $SV $cfg >"$T" 2>&1; then
+  if verilator --lint-only -Wall -Irtl --top-module sa_top rtl/lint.vlt $SV $cfg >"$T" 2>&1; then
     echo "PASS rtl-lint-$n"
   else
     echo "FAIL rtl-lint-$n: $(grep -m3 '%' "$T" | tr '\n' ' ')"
+  fi
+  # shellcheck disable=SC2086
+  if verilator --lint-only -Wall --assert -Irtl --top-module sa_top rtl/lint.vlt rtl/lint_assert.vlt $SV $cfg >"$T" 2>&1; then
+    echo "PASS rtl-lint-assert-$n"
+  else
+    echo "FAIL rtl-lint-assert-$n: $(grep -m3 '%' "$T" | tr '\n' ' ')"
   fi
 done

@@ -1,0 +1,22 @@
+; racy_war_acc.s -- WAR on ACC: the second COMPUTE overwrites ACC rows 0..1 while the STORE of
+; the first result may still be reading them (no pop=store). Fix: the STORE pushes compute, the
+; second COMPUTE pops store.
+; expect: race WAR ACC 0..1 insn=9 other=8 fix=push_pop
+.arch "../../workloads/arch/tiny.json"
+.layer gemm
+.tensor A dtype=int8  shape=[2,3] addr=0x100 role=input data=[1,2,3, 4,5,6]
+.tensor B dtype=int8  shape=[3,2] addr=0x200 role=const data=[1,-1, 1,0, -1,0]
+.tensor C dtype=int32 shape=[2,2] addr=0x300 role=output
+.tensor D dtype=int32 shape=[2,2] addr=0x340 role=output
+LAYER layer_id=0
+CFG_LOAD stride_inner=2
+LOAD mem=wbuf dst=0 dram_addr=B outer=1 inner=3 nseg=1 seglen=2 push=compute
+CFG_LOAD stride_inner=3
+LOAD mem=spad dst=0 dram_addr=A outer=1 inner=2 nseg=1 seglen=3 push=compute
+PRELOAD src=0 rows=3 pop=load
+COMPUTE src=0 acc_addr=0 rows=2 accum=0 pop=load push=store
+CFG_STORE stride_inner=8
+STORE raw32=1 src=0 dram_addr=C outer=1 inner=2 cols=2 pop=compute
+COMPUTE src=0 acc_addr=0 rows=2 accum=0 push=store
+STORE raw32=1 src=0 dram_addr=D outer=1 inner=2 cols=2 pop=compute
+HALT

@@ -1,0 +1,22 @@
+; racy_waw_acc.s -- WAW on ACC: a LOAD into ACC (a bias, say) and a COMPUTE with accum=0 both
+; write ACC rows 0..1, and no token orders them: which value survives depends on timing. (Two
+; LOADs never race with each other: one unit runs its instructions in order. Across units only
+; ACC has two writers, the load unit and the compute unit.) Fix: load ACC before the SPAD rows,
+; so that the push the COMPUTE pops (the SPAD LOAD's) comes after the ACC LOAD.
+; expect: race WAW ACC 0..1 insn=7 other=5 fix=later_push
+.arch "../../workloads/arch/tiny.json"
+.layer gemm
+.tensor A dtype=int8  shape=[2,3] addr=0x100 role=input data=[1,2,3, 4,5,6]
+.tensor B dtype=int8  shape=[3,2] addr=0x200 role=const data=[1,-1, 1,0, -1,0]
+.tensor C dtype=int32 shape=[2,2] addr=0x300 role=output
+LAYER layer_id=0
+CFG_LOAD stride_inner=2
+LOAD mem=wbuf dst=0 dram_addr=B outer=1 inner=3 nseg=1 seglen=2 push=compute
+CFG_LOAD stride_inner=3
+LOAD mem=spad dst=0 dram_addr=A outer=1 inner=2 nseg=1 seglen=3 push=compute
+LOAD mem=acc dst=0 dram_addr=A outer=1 inner=2 nseg=1 seglen=3 accum=0
+PRELOAD src=0 rows=3 pop=load
+COMPUTE src=0 acc_addr=0 rows=2 accum=0 pop=load push=store
+CFG_STORE stride_inner=8
+STORE raw32=1 src=0 dram_addr=C outer=1 inner=2 cols=2 pop=compute
+HALT

@@ -38,6 +38,7 @@ void cli_calib_free(CliCalib *c) {
 void cli_net_options(const CliCalib *c, NetOptions *opt) {
   net_options_default(opt);
   if (c && c->n) opt->calib = (const float *const *)c->data;
+  if (c && c->allow_large) opt->max_macs = opt->max_bytes = 0;
 }
 
 static int read_calib(const Graph *g, CliCalib *c, Diag *d) {
@@ -74,7 +75,7 @@ static int read_calib(const Graph *g, CliCalib *c, Diag *d) {
 // their data, which calibrates the scales a network leaves out.
 int cli_load(const char *path, CliCalib *calib, Graph **g, Diag *d) {
   NetOptions opt;
-  net_options_default(&opt);
+  cli_net_options(NULL, &opt);
   if (net_load(path, &opt, g, d)) return -1;
   if (calib && calib->n && read_calib(*g, calib, d)) return -1;
   cli_net_options(calib, &opt);

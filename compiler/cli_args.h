@@ -11,6 +11,7 @@ typedef struct {
   const char *args[64];    // as given on the command line (the option table allows at most 64)
   int n;
   float *data[64];         // per network input (Graph.inputs order), filled by load(); owned
+  int allow_large;         // --allow-large: no limit on the network's MACs and bytes (NetOptions)
 } CliCalib;
 
 // Which network input a `[NAME=]FILE` argument is for: NAME's, or the first one not yet taken.

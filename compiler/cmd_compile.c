@@ -83,6 +83,7 @@ int cmd_compile(int argc, char **argv) {
       }
       case COMPILE_NO_COMPRESS: compress = 0; break;
       case COMPILE_CALIB: calib.args[calib.n++] = cl.value; break;
+      case COMPILE_ALLOW_LARGE: calib.allow_large = 1; break;
     }
   }
   if (!net) return cli_finish(&cl, cli_error(&cl, "needs a network file (NET.json)"));

@@ -19,8 +19,11 @@
 // for add, a post-processed STORE (requantize, activation, max/avg pool, a concat slice).
 #include "lower.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../isa/grow.h"
 
 #define ID_MULT (1 << 30)      // the identity (mult, shift) of docs/NETJSON.md
 #define ID_SHIFT 30u
@@ -113,10 +116,10 @@ static void fuse(Lw *w) {
 static int add_dtensor(Lw *w, int gt) {
   MachProg *mp = w->mp;
   if (mp->n_tensors == mp->cap_tensors) {
-    int cap = mp->cap_tensors ? 2 * mp->cap_tensors : 16;
-    DTensor *n = realloc(mp->tensors, (size_t)cap * sizeof *n);
+    size_t cap = grow_cap((size_t)mp->cap_tensors, (size_t)mp->n_tensors + 1, 16, sizeof *mp->tensors, INT_MAX);
+    DTensor *n = cap ? realloc(mp->tensors, cap * sizeof *n) : NULL;
     if (!n) return oom(w);
-    mp->tensors = n, mp->cap_tensors = cap;
+    mp->tensors = n, mp->cap_tensors = (int)cap;
   }
   const Tensor *t = &w->g->tensors[gt];
   if (strlen(t->name) >= PROG_NAME_MAX)
@@ -219,12 +222,13 @@ static int layout(Lw *w) {
     if (shared && needs_halo(l, mp->tensors[src].h, mp->tensors[src].w, to->dims[1], to->dims[2])) {
       if (w->padded[src] < 0) {
         if (mp->n_tensors == mp->cap_tensors) {
-          DTensor *nt = realloc(mp->tensors, (size_t)(2 * mp->cap_tensors + 1) * sizeof *nt);
+          size_t cap = grow_cap((size_t)mp->cap_tensors, (size_t)mp->n_tensors + 1, 16, sizeof *mp->tensors, INT_MAX);
+          DTensor *nt = cap ? realloc(mp->tensors, cap * sizeof *nt) : NULL;
           if (!nt) {
             rc = oom(w);
             break;
           }
-          mp->tensors = nt, mp->cap_tensors = 2 * mp->cap_tensors + 1;
+          mp->tensors = nt, mp->cap_tensors = (int)cap;
         }
         DTensor *twin = &mp->tensors[mp->n_tensors];
         *twin = mp->tensors[src];
@@ -246,10 +250,10 @@ static int layout(Lw *w) {
 static MachOp *new_op(Lw *w, MopKind kind, int layer, const char *what) {
   MachProg *mp = w->mp;
   if (mp->n_ops == mp->cap_ops) {
-    int cap = mp->cap_ops ? 2 * mp->cap_ops : 16;
-    MachOp *n = realloc(mp->ops, (size_t)cap * sizeof *n);
+    size_t cap = grow_cap((size_t)mp->cap_ops, (size_t)mp->n_ops + 1, 16, sizeof *mp->ops, INT_MAX);
+    MachOp *n = cap ? realloc(mp->ops, cap * sizeof *n) : NULL;
     if (!n) return NULL;
-    mp->ops = n, mp->cap_ops = cap;
+    mp->ops = n, mp->cap_ops = (int)cap;
   }
   MachOp *op = &mp->ops[mp->n_ops++];
   memset(op, 0, sizeof *op);
@@ -617,6 +621,48 @@ static void liveness(MachProg *mp) {
   }
 }
 
+// ---- what the ISA can encode -------------------------------------------------------------------
+
+// A DRAM stride emit.c will put in a CFG_LOAD or CFG_STORE field: it must fit the field
+// (isa/isa_fields.def), else the layer is too large for the machine and the error says why.
+static int stride_fits(const Lw *w, const Layer *l, int64_t bytes, Opcode op, FieldId f, const char *what) {
+  if (bytes <= isa_field_max(f)) return 0;
+  return graph_layer_error(w->g, l, w->d, "%s %lld bytes apart in DRAM, more than %s %s can hold (%lld)", what,
+                           (long long)bytes, isa_ops[op].name, isa_fields[f].name, (long long)isa_field_max(f));
+}
+
+static int view_fits(const Lw *w, const Layer *l, const TView *v, int64_t sh, int64_t sw, Opcode op, const char *rows,
+                     const char *pixels) {
+  return stride_fits(w, l, sh * v->row_stride, op, FLD_STRIDE_OUTER, rows) ||
+         stride_fits(w, l, sw * v->pix_stride, op, FLD_STRIDE_INNER, pixels);
+}
+
+// The strides of the ops lowered from layer l (ops first.. of mp): the same values emit.c
+// configures (weights: K*C or, input-stationary, K; im2col: the input's scaled by the conv
+// stride; element-wise inputs and every output as they are). The other fields are kept in
+// range by tiling (tile.c) and memory planning.
+static int ops_encodable(const Lw *w, const Layer *l, int first) {
+  const MachProg *mp = w->mp;
+  for (int i = first; i < mp->n_ops; i++) {
+    const MachOp *op = &mp->ops[i];
+    switch (op->kind) {
+    case MOP_GEMM: {
+      int64_t wrow = mp->dataflow == DF_IS ? op->K : op->K * (int64_t)w->a->cols;
+      if (stride_fits(w, l, wrow, OP_CFG_LOAD, FLD_STRIDE_OUTER, "the weight rows are") ||
+          view_fits(w, l, &op->in[0], op->sh, op->sw, OP_CFG_LOAD, "the input rows are", "the input pixels are"))
+        return -1;
+      break;
+    }
+    case MOP_ELT:
+      for (int k = 0; k < op->n_in; k++)
+        if (view_fits(w, l, &op->in[k], 1, 1, OP_CFG_LOAD, "the input rows are", "the input pixels are")) return -1;
+      break;
+    }
+    if (view_fits(w, l, &op->out, 1, 1, OP_CFG_STORE, "the output rows are", "the output pixels are")) return -1;
+  }
+  return 0;
+}
+
 int lower_graph(const Graph *g, const Arch *a, Dataflow df, MachProg *mp, Diag *d) {
   memset(mp, 0, sizeof *mp);
   mp->arch = a;
@@ -657,7 +703,8 @@ int lower_graph(const Graph *g, const Arch *a, Dataflow df, MachProg *mp, Diag *
     if (graph_op_is(l->op, GOPF_ALIAS)) continue;
     int id = mp->n_layers++;
     snprintf(mp->layer_names[id], PROG_NAME_MAX, "%.*s", PROG_NAME_MAX - 1, l->name);
-    rc = lower_layer(&w, i, id);
+    int first = mp->n_ops;
+    rc = lower_layer(&w, i, id) || ops_encodable(&w, l, first) ? -1 : 0;
     int out = rc ? -1 : dt_owner(mp, w.dt[g->layers[w.gtail[i]].out]);
     for (int t = 0; t < mp->n_tensors && !rc; t++)   // its padded twins, and its aliases' ones
       if (w.padded[t] >= 0 && dt_owner(mp, t) == out) rc = copy_to_twin(&w, t, id);

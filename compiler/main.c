@@ -38,6 +38,7 @@ static int cmd_check(int argc, char **argv) {
     switch ((CheckOpt)cl.opt->id) {
       case CHECK_DUMP_IR: dump = 1; break;
       case CHECK_CALIB: calib.args[calib.n++] = cl.value; break;
+      case CHECK_ALLOW_LARGE: calib.allow_large = 1; break;
     }
   }
   if (!path) return cli_finish(&cl, cli_error(&cl, "needs a network file (NET.json)"));
@@ -107,6 +108,7 @@ static int cmd_ref(int argc, char **argv) {
       case REF_OUTPUT_DIR: outdir = cl.value; break;
       case REF_LAYER_STATS: layer_stats = 1; break;
       case REF_CALIB: calib.args[calib.n++] = cl.value; break;
+      case REF_ALLOW_LARGE: calib.allow_large = 1; break;
     }
   }
   if (!path) return cli_finish(&cl, cli_error(&cl, "needs a network file (NET.json)"));

@@ -1,8 +1,11 @@
 // memplan.c: liveness-based DRAM allocation (memplan.h).
 #include "memplan.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../isa/grow.h"
 
 #define ALIGN 64u
 
@@ -46,10 +49,10 @@ static int has_halo(const DTensor *t) { return t->halo_t || t->halo_b || t->halo
 
 static int heap_push(Heap *h, Block b) {
   if (h->n == h->cap) {
-    int cap = h->cap ? 2 * h->cap : 32;
-    Block *n = realloc(h->v, (size_t)cap * sizeof *n);
+    size_t cap = grow_cap((size_t)h->cap, (size_t)h->n + 1, 32, sizeof *h->v, INT_MAX);
+    Block *n = cap ? realloc(h->v, cap * sizeof *n) : NULL;
     if (!n) return -1;
-    h->v = n, h->cap = cap;
+    h->v = n, h->cap = (int)cap;
   }
   h->v[h->n++] = b;
   return 0;

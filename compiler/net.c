@@ -11,13 +11,16 @@
 #include <string.h>
 
 #include "../isa/fileio.h"
+#include "../isa/fileread.h"
+#include "../isa/grow.h"
+#include "../isa/program.h"
 #include "calib.h"
 #include "fold.h"
 #include "quant.h"
 #include "shape.h"
 
 #define NET_MAX_LAYERS 4096
-#define NET_MAX_NAME 64
+#define NET_MAX_NAME (PROG_NAME_MAX - 1)   // the program binary holds a name and its NUL in PROG_NAME_MAX
 
 typedef struct {
   Graph *g;
@@ -220,8 +223,8 @@ static int flatten(Net *n, const char *where, const char *key, json_t *v, int de
                        (long long)x, (long long)lo, (long long)hi);
   }
   if ((src->count & (src->count - 1)) == 0) {  // grow at powers of two
-    size_t cap = src->count ? (size_t)src->count * 2 : 1;
-    void *p = reals ? realloc(src->reals, cap * sizeof(double)) : realloc(src->values, cap * sizeof(int64_t));
+    size_t cap = grow_cap((size_t)src->count, (size_t)src->count + 1, 1, sizeof(double), SIZE_MAX);
+    void *p = !cap ? NULL : reals ? realloc(src->reals, cap * sizeof(double)) : realloc(src->values, cap * sizeof(int64_t));
     if (!p) return net_error(n, where, "out of memory");
     if (reals) src->reals = p;
     else src->values = p;
@@ -678,6 +681,8 @@ static int parse_root(Net *n, json_t *root) {
 void net_options_default(NetOptions *opt) {
   opt->allow_files = 1;
   opt->max_elems = (int64_t)1 << 28;
+  opt->max_macs = NET_MAX_MACS;
+  opt->max_bytes = NET_MAX_BYTES;
   opt->calib = NULL;
   opt->max_calib_macs = 0;
 }
@@ -712,7 +717,9 @@ int net_load(const char *path, const NetOptions *opt, Graph **out, Diag *d) {
   *out = NULL;
   uint8_t *buf;
   size_t len;
-  if (file_read_all(path, &buf, &len, d)) return -1;
+  FileReadLimits lim = {NET_FILE_MAX_BYTES, "the limit of a net.json (large weights go in .npy files)", 4096,
+                        file_head_text, NULL};
+  if (file_read_limited(path, &lim, &buf, &len, d)) return -1;
   char *dir = dup_str(path);
   if (!dir) {
     free(buf);
@@ -727,7 +734,8 @@ int net_load(const char *path, const NetOptions *opt, Graph **out, Diag *d) {
 }
 
 int net_prepare(Graph *g, const NetOptions *opt, Diag *d) {
-  if (shape_infer(g, opt->max_elems, d) || fold_graph(g, d) || quant_weights(g, d) || calib_scales(g, opt, d))
+  ShapeLimits lim = {opt->max_elems, opt->max_macs, opt->max_bytes};
+  if (shape_infer(g, &lim, d) || fold_graph(g, d) || quant_weights(g, d) || calib_scales(g, opt, d))
     return -1;
   return quant_graph(g, d);
 }

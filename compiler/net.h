@@ -18,14 +18,24 @@ typedef struct {
                               // calibration values (NHWC, the input's shape), NULL entries
                               // generated (calib.h); given, it calibrates every missing scale
   int64_t max_calib_macs;     // 0, or a cap on the MACs of a calibration run (fuzzing)
+  int64_t max_macs;           // 0, or a cap on the network's MACs (NET_MAX_MACS; --allow-large: 0)
+  int64_t max_bytes;          // 0, or a cap on its activation and weight bytes (NET_MAX_BYTES)
 } NetOptions;
+
+// The default limits on what a network may cost (docs/NETJSON.md "Limits"): 10^11 MACs (VGG-16
+// has 1.55 * 10^10; the reference interpreter takes minutes per 10^11) and 2 GiB of int8
+// activations plus weights (float32 weights at 4 bytes). sacc's --allow-large lifts both.
+#define NET_MAX_MACS ((int64_t)100000000000)
+#define NET_MAX_BYTES ((int64_t)2 << 30)
 
 void net_options_default(NetOptions *opt);
 // Parses net.json text. file names the text in messages; base_dir (may be NULL: ".") is where
 // relative weight files are looked up. On success *out is a new Graph (graph_free).
 int net_parse(const char *text, size_t len, const char *file, const char *base_dir, const NetOptions *opt,
               Graph **out, Diag *d);
-// Reads path and parses it, with weight files relative to path's directory.
+// Reads path (at most NET_FILE_MAX_BYTES, docs/NETJSON.md; text, no NUL byte) and parses it,
+// with weight files relative to path's directory.
+#define NET_FILE_MAX_BYTES ((size_t)1 << 30)
 int net_load(const char *path, const NetOptions *opt, Graph **out, Diag *d);
 // Shape inference and weight materialization (shape.c), folding of batchnorm and bias layers
 // (fold.c), quantization of float weights, calibration of missing scales (calib.c), then

@@ -9,10 +9,15 @@
   {.id = ID, .names = {"--calib"}, .metavar = "[NAME=]X.npy", .max_count = SACC_MAX_FILES,               \
    .help = "real (float32/float64) input values that calibrate the scales a network leaves\n"            \
            "out (float weights); without it, the generated input of `sacc ref` is used"}
+#define ALLOW_LARGE_ROW(ID)                                                                              \
+  {.id = ID, .names = {"--allow-large"},                                                                 \
+   .help = "accept a network past the limits on work and memory (10^11 MACs, 2 GiB of\n"                  \
+           "activations and weights; docs/NETJSON.md \"Limits\"): it may take hours"}
 
 static const CliOpt check_opts[] = {
     {.id = CHECK_DUMP_IR, .names = {"--dump-ir"}, .help = "print one line per layer, and the error per layer"},
     CALIB_ROW(CHECK_CALIB),
+    ALLOW_LARGE_ROW(CHECK_ALLOW_LARGE),
 };
 
 const CliCommand sacc_check = {
@@ -37,6 +42,7 @@ static const CliOpt ref_opts[] = {
     {.id = REF_LAYER_STATS, .names = {"--layer-stats"},
      .help = "print min, max, mean, % zeros and % saturated of every layer's output"},
     CALIB_ROW(REF_CALIB),
+    ALLOW_LARGE_ROW(REF_ALLOW_LARGE),
 };
 
 const CliCommand sacc_ref = {
@@ -80,6 +86,7 @@ static const CliOpt compile_opts[] = {
      .help = "the binary's default inputs are the bytes `sacc ref --seed N` uses (default N = 1)"},
     {.id = COMPILE_NO_COMPRESS, .names = {"--no-compress"}, .help = "store the data section without deflate"},
     CALIB_ROW(COMPILE_CALIB),
+    ALLOW_LARGE_ROW(COMPILE_ALLOW_LARGE),
 };
 
 const CliCommand sacc_compile = {

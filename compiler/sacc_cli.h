@@ -7,8 +7,8 @@
 
 #define SACC_MAX_FILES 64   // --calib and --input files per command
 
-typedef enum { CHECK_DUMP_IR, CHECK_CALIB } CheckOpt;
-typedef enum { REF_INPUT, REF_SEED, REF_OUTPUT_DIR, REF_LAYER_STATS, REF_CALIB } RefOpt;
+typedef enum { CHECK_DUMP_IR, CHECK_CALIB, CHECK_ALLOW_LARGE } CheckOpt;
+typedef enum { REF_INPUT, REF_SEED, REF_OUTPUT_DIR, REF_LAYER_STATS, REF_CALIB, REF_ALLOW_LARGE } RefOpt;
 typedef enum {
   COMPILE_OUT,
   COMPILE_ARCH,
@@ -20,7 +20,8 @@ typedef enum {
   COMPILE_JSON,
   COMPILE_SEED,
   COMPILE_NO_COMPRESS,
-  COMPILE_CALIB
+  COMPILE_CALIB,
+  COMPILE_ALLOW_LARGE
 } CompileOpt;
 
 typedef enum { EMIT_BIN, EMIT_ASM } EmitKind;   // --emit

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../isa/grow.h"
+
 enum { HIST = 1024 };   // the largest queue depth arch.c allows
 
 // The state of one interval of a memory: who wrote it last, who read it since.
@@ -66,8 +68,8 @@ static size_t seg_find(const SegList *l, uint64_t x) {
 
 static int seg_insert(SegList *l, size_t at, const Seg *sg) {
   if (l->n == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 64;
-    Seg *n = realloc(l->v, cap * sizeof *n);
+    size_t cap = grow_cap(l->cap, l->n + 1, 64, sizeof *l->v, SIZE_MAX);
+    Seg *n = cap ? realloc(l->v, cap * sizeof *n) : NULL;
     if (!n) return -1;
     l->v = n, l->cap = cap;
   }

@@ -342,7 +342,25 @@ int shape_scales(Graph *g, const double *calib, Diag *d) {
   return 0;
 }
 
-int shape_infer(Graph *g, int64_t max_elems, Diag *d) {
+// Checks the running cost after layer l against lim (see shape.h).
+static int check_budget(const Graph *g, const Layer *l, const ShapeLimits *lim, int64_t macs, int64_t bytes,
+                        int64_t layer_bytes, Diag *d) {
+  if (lim->max_macs && macs > lim->max_macs)
+    return graph_layer_error(g, l, d,
+                             "the network needs %.3g MACs up to this layer (%.3g in it), more than the limit of %.3g "
+                             "(docs/NETJSON.md \"Limits\"; --allow-large lifts it)",
+                             (double)macs, (double)l->macs, (double)lim->max_macs);
+  if (lim->max_bytes && bytes > lim->max_bytes)
+    return graph_layer_error(g, l, d,
+                             "the network needs %.3g bytes of activations and weights up to this layer (%.3g in it), "
+                             "more than the limit of %.3g (docs/NETJSON.md \"Limits\"; --allow-large lifts it)",
+                             (double)bytes, (double)layer_bytes, (double)lim->max_bytes);
+  return 0;
+}
+
+int shape_infer(Graph *g, const ShapeLimits *lim, Diag *d) {
+  int64_t max_elems = lim->max_elems, macs = 0, bytes = 0;
+  for (int i = 0; i < g->n_inputs; i++) bytes += graph_tensor_count(&g->tensors[g->inputs[i]]);
   for (int i = 0; i < g->n_layers; i++) {
     Layer *l = &g->layers[i];
     if (infer_layer(g, l, max_elems, d)) return -1;
@@ -356,6 +374,11 @@ int shape_infer(Graph *g, int64_t max_elems, Diag *d) {
     }
     if (graph_op_is(l->op, GOPF_WEIGHTS))  // each output value takes w_count / cout products
       l->macs = count * (l->w_count / l->cout);
+    // int8 activations, weights as float32 or int8 (each term below 2^31 * 4: no overflow)
+    int64_t layer_bytes = count + l->w_count * (l->w_is_float ? 4 : 1);
+    macs = l->macs > INT64_MAX - macs ? INT64_MAX : macs + l->macs;
+    bytes = layer_bytes > INT64_MAX - bytes ? INT64_MAX : bytes + layer_bytes;
+    if (check_budget(g, l, lim, macs, bytes, layer_bytes, d)) return -1;
   }
   return 0;
 }

@@ -2,6 +2,7 @@
 #include "arch.h"
 
 #include "fileio.h"
+#include "fileread.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -152,7 +153,8 @@ out:
 int arch_load_file(const char *path, Arch *a, Diag *d) {
   uint8_t *buf;
   size_t len;
-  if (file_read_all(path, &buf, &len, d)) return -1;
+  FileReadLimits lim = {ARCH_FILE_MAX_BYTES, "the limit of an arch file", 4096, file_head_text, NULL};
+  if (file_read_limited(path, &lim, &buf, &len, d)) return -1;
   int rc = arch_parse((const char *)buf, len, path, a, d);
   free(buf);
   return rc;

@@ -36,6 +36,8 @@ typedef struct {
 
 // Fills *a from JSON text. `file` names the source in messages. Unknown keys are errors.
 int arch_parse(const char *text, size_t len, const char *file, Arch *a, Diag *d);
+// Reads a file of at most ARCH_FILE_MAX_BYTES (docs/ARCH.md) and parses it.
+#define ARCH_FILE_MAX_BYTES ((size_t)1 << 20)
 int arch_load_file(const char *path, Arch *a, Diag *d);
 // Checks every value against its range; messages name the key ("dram.bus_bytes").
 int arch_validate(const Arch *a, const char *file, Diag *d);

@@ -6,6 +6,7 @@
 #include "asm.h"
 
 #include "fileio.h"
+#include "fileread.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,7 +93,7 @@ static int parse_dram_addr(Asm *a, Tok v, int64_t *out) {
   char name[PROG_NAME_MAX];
   if (i >= sizeof name) return asm_error(a, v.col, "undeclared tensor '%.*s'", (int)i, v.s);
   tok_cstr((Tok){v.s, i, v.col}, name, sizeof name);
-  const TensorInfo *t = prog_find_tensor(a->p, name);
+  const TensorInfo *t = asm_find_tensor(a, name);
   if (!t) return asm_error(a, v.col, "undeclared tensor '%s' (declare it with .tensor before its use)", name);
   int64_t off = 0;
   if (i < v.n) {
@@ -277,7 +278,7 @@ static int data_bytes(Asm *a, uint32_t ci) {
     DataChunk *c = &a->p->chunks[ci];
     if (asm_data_fits(a, b.col, c->addr, c->len, 1)) return -1;
     if ((c->len & (c->len - 1)) == 0 && c->len) {   // grow at powers of two
-      uint8_t *nb = realloc(c->bytes, c->len * 2);
+      uint8_t *nb = c->len <= SIZE_MAX / 2 ? realloc(c->bytes, (size_t)c->len * 2) : NULL;
       if (!nb) return asm_error(a, b.col, "out of memory");
       c->bytes = nb;
     }
@@ -418,6 +419,7 @@ int asm_assemble_opts(const char *text, size_t len, const char *file, const AsmO
   }
   free(a.base_dir);
   free(a.chunk_line);
+  free(a.tensor_slot);
   if (opt->insn_lines) *opt->insn_lines = NULL;
   if (a.errors) {
     free(a.insn_line);
@@ -446,7 +448,8 @@ int asm_assemble_file_opts(const char *path, const AsmOptions *opt, Program **ou
   if (opt->insn_lines) *opt->insn_lines = NULL;
   uint8_t *buf;
   size_t len;
-  if (file_read_all(path, &buf, &len, d)) return -1;
+  FileReadLimits lim = {ASM_FILE_MAX_BYTES, "the limit of an assembly source", 4096, file_head_text, NULL};
+  if (file_read_limited(path, &lim, &buf, &len, d)) return -1;
   int rc = asm_assemble_opts((const char *)buf, len, path, opt, out, d);
   free(buf);
   return rc;

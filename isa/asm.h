@@ -27,7 +27,8 @@ void asm_options_default(AsmOptions *o);
 // Program (caller frees with prog_free) and 0 is returned; on error -1, *out = NULL, messages in d.
 int asm_assemble(const char *text, size_t len, const char *file, Program **out, Diag *d);
 int asm_assemble_opts(const char *text, size_t len, const char *file, const AsmOptions *opt, Program **out, Diag *d);
-// Reads and assembles a file.
+// Reads and assembles a file (at most ASM_FILE_MAX_BYTES, docs/ASM.md; text, no NUL byte).
+#define ASM_FILE_MAX_BYTES ((size_t)1 << 30)
 int asm_assemble_file(const char *path, Program **out, Diag *d);
 int asm_assemble_file_opts(const char *path, const AsmOptions *opt, Program **out, Diag *d);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "asm_lex.h"
+#include "grow.h"
 
 #define BYTES_PER_LINE 32
 
@@ -35,8 +36,9 @@ static void buf_printf(Buf *b, const char *fmt, ...) {
       b->n += (size_t)k;
       return;
     }
-    size_t nc = b->cap * 2 + (size_t)k + 1;
-    char *ns = realloc(b->s, nc);
+    size_t need = (size_t)k + 1 <= SIZE_MAX - b->n ? b->n + (size_t)k + 1 : SIZE_MAX;
+    size_t nc = need < SIZE_MAX ? grow_cap(b->cap, need, 256, 1, SIZE_MAX) : 0;
+    char *ns = nc ? realloc(b->s, nc) : NULL;
     if (!ns) {
       b->oom = 1;
       return;

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "grow.h"
+
 int asm_error(Asm *a, int col, const char *fmt, ...) {
   char msg[400];
   va_list ap;
@@ -243,11 +245,11 @@ int asm_data_fits(Asm *a, int col, uint64_t addr, uint64_t len, uint64_t more) {
 int asm_add_chunk(Asm *a, int col, uint64_t addr, const void *bytes, uint64_t len) {
   uint32_t n = a->p->n_chunks;
   if (n >= a->cap_chunk_line) {
-    uint32_t nc = a->cap_chunk_line ? a->cap_chunk_line * 2 : 16;
-    int *nl = realloc(a->chunk_line, nc * sizeof *nl);
+    size_t nc = grow_cap(a->cap_chunk_line, (size_t)n + 1, 16, sizeof *a->chunk_line, UINT32_MAX);
+    int *nl = nc ? realloc(a->chunk_line, nc * sizeof *nl) : NULL;
     if (!nl) return asm_error(a, col, "out of memory");
     a->chunk_line = nl;
-    a->cap_chunk_line = nc;
+    a->cap_chunk_line = (uint32_t)nc;
   }
   if (prog_add_data(a->p, addr, bytes, len)) return asm_error(a, col, "out of memory");
   a->chunk_line[n] = a->lineno;

@@ -40,6 +40,8 @@ typedef struct {
   int last_insn_col;
   int *chunk_line;        // source line of each data chunk (for overlap messages), owned
   uint32_t cap_chunk_line;
+  uint32_t *tensor_slot;  // hash index of p->tensors by name: tensor index + 1, 0 empty; owned
+  size_t n_tensor_slots;  // a power of two, at least twice the tensors (asm_tensor.c)
   uint32_t *insn_line;    // source line of each instruction (opt.insn_lines set), owned until handed out
   uint32_t cap_insn_line;
 } Asm;
@@ -90,6 +92,9 @@ int asm_name_is_bare(const char *name);
 
 // .tensor directive (asm_tensor.c). The scan position is after ".tensor".
 int asm_tensor(Asm *a);
+// The declared tensor of that name, or NULL: a hash lookup (a program may declare hundreds of
+// thousands of tensors, and every dram_addr=NAME looks one up).
+const TensorInfo *asm_find_tensor(const Asm *a, const char *name);
 // Checks that `bytes` more bytes of initial data at addr fit in DRAM and the data cap; `col`
 // points at the offending token.
 int asm_data_fits(Asm *a, int col, uint64_t addr, uint64_t len, uint64_t more);

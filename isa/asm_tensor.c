@@ -9,11 +9,52 @@
 #include <string.h>
 
 #include "asm_lex.h"
+#include "grow.h"
 #include "npy.h"
 
 enum { TK_DTYPE, TK_SHAPE, TK_ADDR, TK_ROLE, TK_STRIDES, TK_SCALE, TK_DATA, TK_COUNT };
 static const char *const tensor_keys[TK_COUNT] = {"dtype", "shape", "addr", "role", "strides", "scale", "data"};
 static const char *const role_names[] = {NULL, "input", "output", "const", "scratch"};
+
+// ---- the name index: open addressing, linear probing, FNV-1a ----
+
+static uint64_t name_hash(const char *s) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (; *s; s++) h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+  return h;
+}
+
+const TensorInfo *asm_find_tensor(const Asm *a, const char *name) {
+  if (!a->n_tensor_slots) return NULL;
+  size_t mask = a->n_tensor_slots - 1;
+  for (size_t s = (size_t)name_hash(name) & mask;; s = (s + 1) & mask) {
+    uint32_t v = a->tensor_slot[s];
+    if (!v) return NULL;
+    if (!strcmp(a->p->tensors[v - 1].name, name)) return &a->p->tensors[v - 1];
+  }
+}
+
+static void slot_put(uint32_t *slot, size_t mask, const char *name, uint32_t v) {
+  size_t s = (size_t)name_hash(name) & mask;
+  while (slot[s]) s = (s + 1) & mask;
+  slot[s] = v;
+}
+
+// Indexes the last tensor of a->p (just added). 0, or -1 when out of memory.
+static int index_last_tensor(Asm *a) {
+  uint32_t n = a->p->n_tensors;
+  if ((size_t)n * 2 > a->n_tensor_slots) {   // keep the load at most 1/2
+    size_t ns = grow_cap(a->n_tensor_slots, (size_t)n * 2, 64, sizeof *a->tensor_slot, SIZE_MAX);
+    uint32_t *slot = ns ? calloc(ns, sizeof *slot) : NULL;
+    if (!slot) return -1;
+    for (uint32_t i = 0; i + 1 < n; i++) slot_put(slot, ns - 1, a->p->tensors[i].name, i + 1);
+    free(a->tensor_slot);
+    a->tensor_slot = slot;
+    a->n_tensor_slots = ns;
+  }
+  slot_put(a->tensor_slot, a->n_tensor_slots - 1, a->p->tensors[n - 1].name, n);
+  return 0;
+}
 
 // splitmix64 (Steele, Lea, Flood 2014): the generator behind data=seed:N.
 static uint64_t splitmix64_next(uint64_t *state) {
@@ -231,7 +272,7 @@ int asm_tensor(Asm *a) {
   TensorInfo t;
   memset(&t, 0, sizeof t);
   if (tok_name(a, name, "tensor name", 0, t.name, sizeof t.name)) return -1;
-  if (prog_find_tensor(a->p, t.name)) return asm_error(a, name.col, "duplicate tensor '%s'", t.name);
+  if (asm_find_tensor(a, t.name)) return asm_error(a, name.col, "duplicate tensor '%s'", t.name);
   Tok v[TK_COUNT];
   int have[TK_COUNT] = {0};
   while (!lex_at_end(a)) {
@@ -249,6 +290,6 @@ int asm_tensor(Asm *a) {
   for (int k = TK_DTYPE; k <= TK_ROLE; k++)
     if (!have[k]) return asm_error(a, name.col, "tensor '%s' lacks %s=", t.name, tensor_keys[k]);
   if (tensor_fields(a, &t, v, have)) return -1;
-  if (prog_add_tensor(a->p, &t)) return asm_error(a, name.col, "out of memory");
+  if (prog_add_tensor(a->p, &t) || index_last_tensor(a)) return asm_error(a, name.col, "out of memory");
   return have[TK_DATA] ? tensor_data(a, &t, v[TK_DATA]) : 0;
 }

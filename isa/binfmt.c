@@ -8,6 +8,7 @@
 #include "program.h"
 
 #include "fileio.h"
+#include "fileread.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -51,6 +52,8 @@ enum {
   MAX_CHUNKS = 1 << 20,       // DATA chunks at most
   MAX_ARCH_BYTES = 65536,     // ARCH JSON text at most
   DEFLATE_MAX_RATIO = 1032,   // deflate cannot expand a stored byte to more than this
+  DATA_INFLATE_FREE = 16 << 20,   // DATA may inflate to this many bytes at any ratio,
+  DATA_INFLATE_RATIO = 16,        // and past them to at most this many times its stored bytes
 };
 
 #define SEC_DEFLATE 1u        // entry flag: stored bytes are a zlib stream (compress2)
@@ -83,6 +86,12 @@ static uint64_t get_u64(const uint8_t *p) {
 }
 
 static uint32_t crc_of(const uint8_t *p, size_t n) { return (uint32_t)crc32_z(crc32_z(0, Z_NULL, 0), p, n); }
+
+// 1 when deflated bytes inflating to `raw` bytes are a bomb the format refuses (docs/BINARY.md §4):
+// more than DATA_INFLATE_FREE bytes and more than DATA_INFLATE_RATIO times the stored bytes.
+static int inflate_too_far(uint64_t stored, uint64_t raw) {
+  return raw > DATA_INFLATE_FREE && (raw - 1) / DATA_INFLATE_RATIO >= stored;
+}
 
 // =====================================================================================
 // Writer
@@ -247,7 +256,8 @@ static uint32_t deflate_data(const Program *p, size_t raw, Buf *b) {
   uLongf zlen = bound;
   int ok = plain && z;
   if (ok) data_bytes(p, 0, plain, raw);
-  ok = ok && compress2(z, &zlen, plain, (uLong)raw, Z_DEFAULT_COMPRESSION) == Z_OK && zlen < raw;
+  ok = ok && compress2(z, &zlen, plain, (uLong)raw, Z_DEFAULT_COMPRESSION) == Z_OK && zlen < raw &&
+       !inflate_too_far(zlen, raw);   // the reader would refuse it: stored plain instead
   free(plain);
   if (!ok) {   // stored plain: still a valid file
     free(z);
@@ -487,7 +497,8 @@ static int err_sec(const Reader *r, const Section *s, uint64_t pos, const char *
 }
 
 // Header: magic, version, CRC, reserved bytes, section count, table position and CRC.
-static int read_header(const Reader *r, uint32_t *nsect, uint64_t *file_bytes) {
+// The 64-byte header alone (magic, version, CRC, reserved bytes, section count, table offset).
+static int read_header_fixed(const Reader *r, uint32_t *nsect, uint64_t *file_bytes) {
   size_t n = r->len < 8 ? r->len : 8;
   if (n && memcmp(r->buf, PROG_MAGIC, n)) return err_at(r, 0, "bad magic (not a sacc program)");
   if (r->len < HDR_BYTES)
@@ -511,12 +522,18 @@ static int read_header(const Reader *r, uint32_t *nsect, uint64_t *file_bytes) {
   if (table_off != HDR_BYTES)
     return err_at(r, HDR_TABLE_OFF, "section table at 0x%llx, expected 0x%x (right after the header)",
                   (unsigned long long)table_off, HDR_BYTES);
+  return 0;
+}
+
+static int read_header(const Reader *r, uint32_t *nsect, uint64_t *file_bytes) {
+  if (read_header_fixed(r, nsect, file_bytes)) return -1;
+  const uint8_t *h = r->buf;
   uint64_t table_end = HDR_BYTES + (uint64_t)*nsect * ENT_BYTES;
   if (r->len < table_end)
     return err_at(r, r->len, "truncated: section table needs 0x%llx bytes, file has 0x%zx",
                   (unsigned long long)table_end, r->len);
-  stored = get_u32(h + HDR_TABLE_CRC);
-  computed = crc_of(r->buf + HDR_BYTES, (size_t)(table_end - HDR_BYTES));
+  uint32_t stored = get_u32(h + HDR_TABLE_CRC);
+  uint32_t computed = crc_of(r->buf + HDR_BYTES, (size_t)(table_end - HDR_BYTES));
   if (stored != computed)
     return err_at(r, HDR_BYTES, "section table crc mismatch (stored 0x%08x, computed 0x%08x)", stored, computed);
   return 0;
@@ -614,12 +631,18 @@ static int read_table(const Reader *r, uint32_t nsect, uint64_t file_bytes, Sect
 }
 
 // Makes s->data point at the raw bytes, inflating a deflated section into s->inflated. The raw
-// size must not exceed `limit` and must be exactly what the stream inflates to.
+// size must not exceed `limit` nor inflate_too_far(), and must be exactly what the stream inflates to.
 static int section_bytes(const Reader *r, Section *s, uint64_t limit) {
   const char *name = sec_names[s->kind];
   if (s->raw > limit)
     return err_at(r, s->offset, "section %s: raw size 0x%llx exceeds the limit 0x%llx", name,
                   (unsigned long long)s->raw, (unsigned long long)limit);
+  if ((s->flags & SEC_DEFLATE) && inflate_too_far(s->stored, s->raw))
+    return err_at(r, s->offset,
+                  "section %s: 0x%llx deflated bytes would inflate to 0x%llx, more than %d times and more than %d MiB "
+                  "(a deflate bomb; such data must be stored plain)",
+                  name, (unsigned long long)s->stored, (unsigned long long)s->raw, DATA_INFLATE_RATIO,
+                  DATA_INFLATE_FREE >> 20);
   const uint8_t *src = r->buf + s->offset;
   if (!(s->flags & SEC_DEFLATE)) {
     s->data = src;
@@ -833,6 +856,24 @@ int prog_read(const uint8_t *buf, size_t len, const char *file, Program **out, D
   return read_program(buf, len, NULL, 0, file, out, &kept, d);
 }
 
+// prog_load's head check for a stream (isa/fileread.h): the header, before more is read; then
+// the file may be no longer than the header's file_bytes (`cat /dev/zero | sasim run -` stops
+// at the magic, a stream longer than its header says at that size).
+static long long prog_head(const uint8_t *buf, size_t n, int at_eof, size_t *max_bytes, void *ctx, const char *path,
+                           Diag *d) {
+  (void)at_eof, (void)ctx;
+  Reader r = {buf, n, path, d, NULL, 0};
+  uint32_t nsect;
+  uint64_t file_bytes;
+  if (n < HDR_BYTES) {   // a short file: the magic on what there is, the rest is read_program's
+    size_t k = n < 8 ? n : 8;
+    return k && memcmp(buf, PROG_MAGIC, k) ? err_at(&r, 0, "bad magic (not a sacc program)") : 0;
+  }
+  if (read_header_fixed(&r, &nsect, &file_bytes)) return -1;
+  if (file_bytes < *max_bytes) *max_bytes = file_bytes < HDR_BYTES ? HDR_BYTES : (size_t)file_bytes;
+  return 0;
+}
+
 int prog_load(const char *path, Program **out, Diag *d) {
   *out = NULL;
   uint8_t *buf;
@@ -840,7 +881,8 @@ int prog_load(const char *path, Program **out, Diag *d) {
   Diag quiet;   // a file that cannot be mapped (empty, say) is read, and reported, the usual way
   diag_init(&quiet);
   int mapped = strcmp(path, "-") && file_map(path, &buf, &len, &quiet) == 0;   // "-": stdin, never a file named -
-  if (!mapped && file_read_all(path, &buf, &len, d)) return -1;
+  FileReadLimits lim = {SIZE_MAX, "its header gives", HDR_BYTES, prog_head, NULL};
+  if (!mapped && file_read_limited(path, &lim, &buf, &len, d)) return -1;
   int kept = 0;
   int rc = read_program(buf, len, buf, mapped, path, out, &kept, d);
   if (!kept) mapped ? file_unmap(buf, len) : free(buf);

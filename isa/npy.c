@@ -6,6 +6,7 @@
 #include "npy.h"
 
 #include "fileio.h"
+#include "fileread.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,8 +212,10 @@ static int hdr_parse(const char *text, size_t len, const char *file, NpyArray *o
   return 0;
 }
 
-int npy_parse(const uint8_t *buf, size_t len, const char *file, NpyArray *out, Diag *d) {
-  memset(out, 0, sizeof *out);
+// The header of a .npy file in buf (len bytes, the data may be missing): fills out's type and
+// shape, and *data_at (where the data starts) and *count (elements). 0 or -1.
+static int parse_header(const uint8_t *buf, size_t len, const char *file, NpyArray *out, size_t *data_at,
+                        uint64_t *count_out, Diag *d) {
   if (len < 10 || memcmp(buf, NPY_MAGIC, NPY_MAGIC_LEN))
     return diag_error(d, "%s: error: not a .npy file (bad magic)", file);
   unsigned major = buf[6];
@@ -236,8 +239,18 @@ int npy_parse(const uint8_t *buf, size_t len, const char *file, NpyArray *out, D
       return diag_error(d, "%s: error: npy shape is too large", file);
     count *= out->dims[i];
   }
+  *data_at = hstart + hlen;
+  *count_out = count;
+  return 0;
+}
+
+int npy_parse(const uint8_t *buf, size_t len, const char *file, NpyArray *out, Diag *d) {
+  memset(out, 0, sizeof *out);
+  size_t data_at = 0;
+  uint64_t count = 0;
+  if (parse_header(buf, len, file, out, &data_at, &count, d)) return -1;
   size_t esize = npy_type_size(out->type);
-  size_t avail = len - hstart - hlen;
+  size_t avail = len - data_at;
   if (count > avail / esize)
     return diag_error(d, "%s: error: truncated .npy data: %llu elements of %zu bytes need %llu bytes, file has %zu",
                       file, (unsigned long long)count, esize,
@@ -249,8 +262,31 @@ int npy_parse(const uint8_t *buf, size_t len, const char *file, NpyArray *out, D
   out->count = count;
   out->data = malloc(count ? count * esize : 1);
   if (!out->data) return diag_error(d, "%s: error: out of memory", file);
-  memcpy(out->data, buf + hstart + hlen, count * esize);
+  memcpy(out->data, buf + data_at, count * esize);
   if (!host_is_little_endian()) swap_elements(out->data, count, esize);
+  return 0;
+}
+
+// npy_read's head check (isa/fileread.h): the magic, then the whole header, whose shape and dtype
+// give the file's exact size; so a file with a bad magic or more bytes than its header gives is
+// refused before its body is read. Short files are left to npy_parse's messages.
+static long long npy_head(const uint8_t *buf, size_t n, int at_eof, size_t *max_bytes, void *ctx, const char *path,
+                          Diag *d) {
+  (void)ctx;
+  if (n >= NPY_MAGIC_LEN && memcmp(buf, NPY_MAGIC, NPY_MAGIC_LEN))
+    return diag_error(d, "%s: error: not a .npy file (bad magic)", path);
+  size_t hstart = n > 6 && buf[6] == 1 ? 10 : 12;
+  if (n < hstart) return at_eof ? 0 : (long long)hstart;
+  size_t hlen = hstart == 10 ? ((size_t)buf[8] | (size_t)buf[9] << 8)
+                             : ((size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 | (size_t)buf[11] << 24);
+  if (n < hstart + hlen) return at_eof || hlen > (1u << 20) ? 0 : (long long)(hstart + hlen);
+  NpyArray a;
+  memset(&a, 0, sizeof a);
+  size_t data_at = 0;
+  uint64_t count = 0;
+  if (parse_header(buf, n, path, &a, &data_at, &count, d)) return -1;
+  size_t esize = npy_type_size(a.type);
+  if (count <= (SIZE_MAX - data_at) / esize && data_at + count * esize < *max_bytes) *max_bytes = data_at + count * esize;
   return 0;
 }
 
@@ -258,7 +294,8 @@ int npy_read(const char *path, NpyArray *out, Diag *d) {
   memset(out, 0, sizeof *out);
   uint8_t *buf;
   size_t len;
-  if (file_read_all(path, &buf, &len, d)) return -1;
+  FileReadLimits lim = {SIZE_MAX, "its .npy header gives", 12, npy_head, NULL};
+  if (file_read_limited(path, &lim, &buf, &len, d)) return -1;
   int rc = npy_parse(buf, len, path, out, d);
   free(buf);
   return rc;

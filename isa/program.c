@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "fileio.h"
+#include "grow.h"
 #include <string.h>
 
 Program *prog_new(const Arch *arch) {
@@ -29,14 +30,15 @@ void prog_free(Program *p) {
 }
 
 // Grows *arr (elements of size elem) so that index n fits. Returns 0 or -1.
+// Counts are uint32 (the format's), so the capacity stops at UINT32_MAX and index UINT32_MAX fails.
 static int grow(void **arr, uint32_t *cap, uint32_t n, size_t elem) {
   if (n < *cap) return 0;
-  uint32_t nc = *cap ? *cap * 2 : 16;
-  while (nc <= n) nc *= 2;
-  void *na = realloc(*arr, (size_t)nc * elem);
+  size_t nc = n < UINT32_MAX ? grow_cap(*cap, (size_t)n + 1, 16, elem, UINT32_MAX) : 0;
+  if (!nc) return -1;
+  void *na = realloc(*arr, nc * elem);
   if (!na) return -1;
   *arr = na;
-  *cap = nc;
+  *cap = (uint32_t)nc;
   return 0;
 }
 

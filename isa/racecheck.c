@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 #define PAGE_CELLS 4096u
 
 // ---- Cells -------------------------------------------------------------------------------------
@@ -203,8 +205,8 @@ static int runs_push(Run **r, uint64_t *n, uint64_t *cap, uint64_t first, uint64
     return 0;
   }
   if (*n == *cap) {
-    uint64_t nc = *cap ? 2 * *cap : 256;
-    Run *nr = realloc(*r, nc * sizeof *nr);
+    size_t nc = *n < SIZE_MAX ? grow_cap((size_t)*cap, (size_t)*n + 1, 256, sizeof **r, SIZE_MAX) : 0;
+    Run *nr = nc ? realloc(*r, nc * sizeof *nr) : NULL;
     if (!nr) return -1;
     *r = nr;
     *cap = nc;
@@ -374,11 +376,11 @@ void rc_merge_knowledge(int32_t *k, const RcInsnInfo *pusher, int u, int32_t pus
 
 int rc_chan_append(RcChan *c, uint32_t idx) {
   if (c->n == c->cap) {
-    uint32_t nc = c->cap ? 2 * c->cap : 16;
-    uint32_t *ni = realloc(c->idx, nc * sizeof *ni);
+    size_t nc = grow_cap(c->cap, (size_t)c->n + 1, 16, sizeof *c->idx, UINT32_MAX);
+    uint32_t *ni = nc ? realloc(c->idx, nc * sizeof *ni) : NULL;
     if (!ni) return -1;
     c->idx = ni;
-    c->cap = nc;
+    c->cap = (uint32_t)nc;
   }
   c->idx[c->n++] = idx;
   return 0;
@@ -391,15 +393,14 @@ static void add_report(RcReports *out, const RcReport *r) {
     return;
   }
   if (out->n == out->cap) {
-    uint32_t nc = out->cap ? 2 * out->cap : 16;
-    if (nc > max) nc = max;
-    RcReport *nr = realloc(out->r, nc * sizeof *nr);
+    size_t nc = grow_cap(out->cap, (size_t)out->n + 1, 16, sizeof *out->r, max);
+    RcReport *nr = nc ? realloc(out->r, nc * sizeof *nr) : NULL;
     if (!nr) {   // keep counting; the caller still sees a failed check
       out->dropped++;
       return;
     }
     out->r = nr;
-    out->cap = nc;
+    out->cap = (uint32_t)nc;
   }
   out->r[out->n++] = *r;
 }
@@ -409,11 +410,11 @@ int rc_tracker_apply(RcTracker *t, uint32_t x, RcReports *out, Diag *d) {
   if (update_registers(t->p, &t->st, in, t->trusted, d))
     return diag_error(d, "racecheck: error: insn %u is illegal (the program must pass prog_check first)", x);
   if (t->n_info == t->cap_info) {
-    uint32_t nc = t->cap_info ? 2 * t->cap_info : 64;
-    RcInsnInfo *ni = realloc(t->info, nc * sizeof *ni);
+    size_t nc = grow_cap(t->cap_info, (size_t)t->n_info + 1, 64, sizeof *t->info, UINT32_MAX);
+    RcInsnInfo *ni = nc ? realloc(t->info, nc * sizeof *ni) : NULL;
     if (!ni) return diag_error(d, "racecheck: error: out of memory");
     t->info = ni;
-    t->cap_info = nc;
+    t->cap_info = (uint32_t)nc;
   }
   RcInsnInfo *inf = &t->info[t->n_info++];
   memset(inf, 0, sizeof *inf);

@@ -2,8 +2,9 @@
 # the Makefile. One model per arch configuration (array size, memory rows, bus width, queues...),
 # cached in $(BUILD)/rtl/<config>/; $(BUILD)/bin/sasim-rtl picks the model of a program's arch.
 #   make rtl        sasim-rtl and the models of $(RTL_ARCHS) and $(RTL_VCD_ARCHS) (what the tests use)
-#   make rtl-model RTL_CONFIG=<config>   one model (sasim-rtl runs this for a new arch)
-#   make rtl-model-vcd RTL_CONFIG=<config>   its traced variant (--vcd), in $(BUILD)/rtl-vcd/
+#   make rtl-model ARCH=<arch.json> (or RTL_CONFIG=<config>)   one model: the explicit step before
+#                   sasim --engine rtl on a new arch (size guard and lock: rtl/build-model.sh)
+#   make rtl-model-vcd ARCH=... (or RTL_CONFIG=...)   its traced variant (--vcd), in $(BUILD)/rtl-vcd/
 #   make rtl-model-broken RTL_CONFIG=<config>   one with a planted assertion violation (tests)
 #   make lint-rtl   verilator --lint-only -Wall over sa_top in a few configurations
 #   make synth [ARRAY=RxC]   yosys: cell counts and transistor estimates of sa_pe, an RxC sa_array
@@ -71,11 +72,13 @@ $(BUILD)/rtl-vcd/%/sasim-rtl-model: $(RTL_MODEL_PREREQS) | $(RTL_DEPS_OK)
 $(BUILD)/rtl-broken/%/sasim-rtl-model: $(RTL_MODEL_PREREQS) | $(RTL_DEPS_OK)
 	$(call rtl_model_recipe,-GTestPushWhenFull=1,model with a planted violation)
 
-rtl-model: $(BUILD)/rtl/$(RTL_CONFIG)/sasim-rtl-model
+rtl-model: $(SASIM_RTL)
+	@sh rtl/build-model.sh "$(MAKE)" "$(BUILD)" rtl "$(ARCH)" "$(RTL_CONFIG)"
+
+rtl-model-vcd: $(SASIM_RTL)
+	@sh rtl/build-model.sh "$(MAKE)" "$(BUILD)" rtl-vcd "$(ARCH)" "$(RTL_CONFIG)"
 
 rtl-model-broken: $(BUILD)/rtl-broken/$(RTL_CONFIG)/sasim-rtl-model
-
-rtl-model-vcd: $(BUILD)/rtl-vcd/$(RTL_CONFIG)/sasim-rtl-model
 
 rtl: $(SASIM) $(SASIM_RTL) $(RTL_TOOLS)
 	@for a in $(RTL_ARCHS); do \

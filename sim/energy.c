@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../isa/fileio.h"
+#include "../isa/fileread.h"
 #include "area.h"
 
 const char *const energy_comp_names[EN_COUNT] = {"mac", "pe_regs", "spad", "wbuf", "acc",
@@ -305,7 +306,8 @@ out:
 int energy_load_file(const char *path, EnergyTable *t, Diag *d) {
   uint8_t *buf;
   size_t len;
-  if (file_read_all(path, &buf, &len, d)) return -1;
+  FileReadLimits lim = {ENERGY_FILE_MAX_BYTES, "the limit of an energy table", 4096, file_head_text, NULL};
+  if (file_read_limited(path, &lim, &buf, &len, d)) return -1;
   int rc = energy_parse((const char *)buf, len, path, t, d);
   free(buf);
   return rc;

@@ -64,6 +64,8 @@ void energy_default(EnergyTable *t);
 // Parses a table from JSON text; `file` names it in messages ("f.json:12:5: energy.dram_byte_pj:
 // error: ..."). Unknown and missing keys are errors. Returns 0, or -1 with a message in d.
 int energy_parse(const char *text, size_t len, const char *file, EnergyTable *t, Diag *d);
+// Reads a file of at most ENERGY_FILE_MAX_BYTES and parses it.
+#define ENERGY_FILE_MAX_BYTES ((size_t)1 << 20)
 int energy_load_file(const char *path, EnergyTable *t, Diag *d);
 // 1 when every figure is equal.
 int energy_equal(const EnergyTable *x, const EnergyTable *y);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../isa/grow.h"
 #include "../isa/numerics.h"
 #include "sim_internal.h"
 #include "stats.h"
@@ -86,11 +87,11 @@ typedef struct {
 static int chan_push(Fast *f, int ch, uint64_t visible) {
   Channel *c = &f->ch[ch];
   if (c->n == c->cap) {
-    uint32_t nc = c->cap ? c->cap * 2 : 16;
-    uint64_t *nt = realloc(c->t, nc * sizeof *nt);
+    size_t nc = grow_cap(c->cap, (size_t)c->n + 1, 16, sizeof *c->t, UINT32_MAX);
+    uint64_t *nt = nc ? realloc(c->t, nc * sizeof *nt) : NULL;
     if (!nt) return diag_error(f->d, "sim: error: out of memory");
     c->t = nt;
-    c->cap = nc;
+    c->cap = (uint32_t)nc;
   }
   uint32_t i = c->n++;
   while (i > 0 && c->t[i - 1] > visible) {
@@ -172,24 +173,27 @@ static void transpose8x8(const uint8_t *in, size_t stride, int8_t *out, size_t o
 }
 
 // A transposed LOAD (TIMING §5): byte b of row r goes to WBUF[DST + (r div C)*TSTRIDE + b][r mod C];
-// nothing else is written. tile holds the rows, nbytes each.
-static void commit_transposed(Fast *f, const Insn *in, const uint8_t *tile, uint64_t rows, uint32_t nbytes) {
+// nothing else is written. tile holds the rows r0..r0+rows-1, nbytes each.
+static void commit_transposed(Fast *f, const Insn *in, const uint8_t *tile, uint64_t first, uint64_t rows,
+                              uint32_t nbytes) {
   uint32_t C = f->a->cols;
   uint64_t dst = (uint64_t)in->f[FLD_DST], tstride = (uint64_t)in->f[FLD_TSTRIDE];
-  for (uint64_t r = 0; r < rows; r++) {
+  for (uint64_t r = first; r < first + rows; r++) {
     int8_t *col = f->s->wbuf + (dst + (r / C) * tstride) * C + r % C;
-    const uint8_t *src = tile + r * nbytes;
+    const uint8_t *src = tile + (r - first) * nbytes;
     for (uint32_t b = 0; b < nbytes; b++) col[(size_t)b * C] = (int8_t)src[b];
   }
 }
 
 // Writes a LOAD's gathered rows (rows x width bytes in tile) into its target memory. The
 // transposed memories are written one column at a time, so every write stream is sequential.
-static void commit_rows(Fast *f, const Insn *in, const uint8_t *tile, uint64_t rows, uint32_t width, uint32_t nbytes) {
+// A transposed LOAD comes in chunks (exec_load): `first` is the LOAD row tile starts with.
+static void commit_rows(Fast *f, const Insn *in, const uint8_t *tile, uint64_t first, uint64_t rows, uint32_t width,
+                        uint32_t nbytes) {
   const Arch *a = f->a;
   uint64_t dst = (uint64_t)in->f[FLD_DST];
   if (in->f[FLD_TRANSPOSE]) {
-    commit_transposed(f, in, tile, rows, nbytes);
+    commit_transposed(f, in, tile, first, rows, nbytes);
     return;
   }
   switch (sim_mem_stat((uint32_t)in->f[FLD_MEM])) {
@@ -246,17 +250,27 @@ static int exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   uint32_t nbytes = nseg * seglen;
   uint32_t width = in->f[FLD_TRANSPOSE] ? nbytes : row_bytes(a, in->f[FLD_MEM]);   // transposed: no row limit
   int64_t mem = in->f[FLD_MEM];
-  if (rows * width > f->tile_cap) {
-    uint8_t *nt = realloc(f->tile, rows * width);
+  // The rows are gathered and committed in chunks of at most one WBUF's bytes: a plain LOAD's rows
+  // fit its memory (prog_check), so it is one chunk; a transposed one may have 4095 x 4095 rows,
+  // each rewriting the same WBUF columns (rows x width would be gigabytes). DRAM is only read and
+  // WBUF only written, so the chunks give the same bytes as one pass.
+  uint64_t chunk = rows;
+  if (in->f[FLD_TRANSPOSE]) {
+    uint64_t cap_rows = (uint64_t)a->wbuf_rows * a->cols / width;   // >= 1: width = nbytes <= WBUF rows
+    if (cap_rows < 1) cap_rows = 1;
+    if (chunk > cap_rows) chunk = cap_rows;
+  }
+  if (chunk * width > f->tile_cap) {
+    uint8_t *nt = realloc(f->tile, chunk * width);
     if (!nt) return diag_error(f->d, "sim: error: out of memory");
     f->tile = nt;
-    f->tile_cap = rows * width;
+    f->tile_cap = chunk * width;
   }
   uint64_t beats = 0, stall = 0;
   int fast_beats = f->rd.F >= f->rd.L;   // the in-flight limit can never bind (TIMING §5)
-  for (uint64_t r = 0; r < rows; r++) {
+  for (uint64_t r = 0, r0 = 0; r < rows; r++) {   // r0: the first row of the chunk in f->tile
     uint64_t o = r / inner, i = r % inner;
-    uint8_t *row = f->tile + r * width;
+    uint8_t *row = f->tile + (r - r0) * width;
     memset(row + nbytes, 0, width - nbytes);
     for (uint32_t g = 0; g < nseg; g++) {
       uint64_t addr = (uint64_t)in->f[FLD_DRAM_ADDR] + o * (uint64_t)c[FLD_STRIDE_OUTER] +
@@ -275,8 +289,11 @@ static int exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
       }
       beats += n;
     }
+    if (r + 1 == rows || r + 1 - r0 == chunk) {
+      commit_rows(f, in, f->tile, r0, r + 1 - r0, width, nbytes);
+      r0 = r + 1;
+    }
   }
-  commit_rows(f, in, f->tile, rows, width, nbytes);
   MemStatId m = sim_mem_stat(mem);
   // A transposed LOAD touches NSEG*SEGLEN WBUF rows per block of C LOAD rows (TIMING §10).
   uint64_t written = in->f[FLD_TRANSPOSE] ? sim_transposed_load_rows(a, in) : rows;

@@ -1,8 +1,9 @@
 // dispatch.cpp: sasim-rtl, the RTL engine's entry point. A Verilated model has its array and
 // memory sizes built in, so there is one model per arch configuration, in
 // $(BUILD)/rtl/<config>/sasim-rtl-model; sasim-rtl reads the program's arch, names its config
-// (config_key), builds the model when it is missing (make rtl-model, progress on stderr) and
-// runs it with the same arguments. `sasim-rtl --config-key ARCH.json` prints a config's name.
+// (config_key) and runs its model with the same arguments. It never builds one: a missing model
+// is an error that names the command (make rtl-model ARCH=..., which has a size guard and a
+// lock, docs/RTL.md). `sasim-rtl --config-key ARCH.json` prints a config's name.
 // --vcd needs the model built with Verilator --trace, a separate variant in
 // $(BUILD)/rtl-vcd/<config>/ (make rtl-model-vcd), so the untraced models stay small and fast.
 #include <unistd.h>
@@ -66,15 +67,12 @@ int main(int argc, char **argv) {
   const bool traced = a.vcd != nullptr;
   std::string model = build + (traced ? "/rtl-vcd/" : "/rtl/") + key + "/sasim-rtl-model";
   if (access(model.c_str(), X_OK)) {
-    std::string cmd = "make --no-print-directory -C '" SA_REPO_ROOT "' BUILD='" + build + "' " +
-                      (traced ? "rtl-model-vcd" : "rtl-model") + " RTL_CONFIG=" + key;
-    fprintf(stderr, "sasim-rtl: no %sRTL model for arch \"%s\" yet: building it (%s)\n", traced ? "traced " : "",
-            arch_name.c_str(), cmd.c_str());
-    std::string quiet = cmd + " 1>&2";
-    if (system(quiet.c_str()) != 0 || access(model.c_str(), X_OK)) {
-      fprintf(stderr, "sasim-rtl: error: building the RTL model failed; run by hand: %s\n", cmd.c_str());
-      return 1;
-    }
+    fprintf(stderr,
+            "sasim-rtl: error: no %sRTL model for arch \"%s\" (%s); build it first: make %s ARCH=<its arch.json> "
+            "(or RTL_CONFIG=%s) BUILD='%s' in %s (docs/RTL.md; a minute for a 32x32 array)\n",
+            traced ? "traced " : "", arch_name.c_str(), key.c_str(), traced ? "rtl-model-vcd" : "rtl-model", key.c_str(),
+            build.c_str(), SA_REPO_ROOT);
+    return 1;
   }
   argv[0] = const_cast<char *>(model.c_str());
   execv(model.c_str(), argv);

@@ -258,6 +258,75 @@ static char *find(uint8_t *p, size_t n, const char *s) {
 
 // ---- cases ----
 
+// f with its DATA section (stored plain) replaced by the zlib stream of the same bytes, as a
+// hostile writer would make it: the offsets, sizes, flags and CRCs are all consistent.
+static File deflated_copy(File f) {
+  uint8_t *e = entry_of(f, K_DATA);
+  uint64_t off = rd64(e + E_OFFSET), stored = rd64(e + E_STORED);
+  uLongf zlen = compressBound((uLong)stored);
+  uint8_t *z = malloc(zlen);
+  File g = {NULL, 0};
+  if (!z || compress2(z, &zlen, f.p + off, (uLong)stored, 9) != Z_OK) {
+    free(z);
+    CHECK(0, "compress2");
+    return g;
+  }
+  g.len = f.len - stored + zlen;
+  g.p = malloc(g.len);
+  memcpy(g.p, f.p, off);
+  memcpy(g.p + off, z, zlen);
+  memcpy(g.p + off + zlen, f.p + off + stored, f.len - off - stored);
+  free(z);
+  uint32_t n = rd32(g.p + H_NSECT);
+  for (uint32_t i = 0; i < n; i++) {   // sections after DATA move by the difference
+    uint8_t *ge = g.p + HDR + i * ENT;
+    if (rd64(ge + E_OFFSET) > off) wr64(ge + E_OFFSET, rd64(ge + E_OFFSET) - stored + zlen);
+  }
+  uint8_t *ge = entry_of(g, K_DATA);
+  wr32(ge + E_FLAGS, 1);
+  wr64(ge + E_STORED, zlen);
+  wr64(g.p + H_FILE_BYTES, g.len);
+  fix_crcs(g);
+  return g;
+}
+
+// A deflate bomb inside every size limit (issue 18 item 10): 32 MiB of zeros in a 64 MiB DRAM
+// deflate to 32 KiB. The reader refuses DATA that inflates more than 16 times and past 16 MiB
+// before allocating it, and the writer stores such DATA plain, so that it never writes a file
+// the reader refuses.
+static void test_deflate_bomb(void) {
+  Arch a = tiny_arch();
+  a.dram_bytes = 64u << 20;
+  Program *p = prog_new(&a);
+  Insn halt = {.op = OP_HALT};
+  add(p, halt);
+  uint8_t *zeros = calloc(1, 32u << 20);
+  prog_add_data_owned(p, 0, zeros, 32u << 20);
+  File plain = file_of(p, 0);
+  File bomb = deflated_copy(plain);
+  CHECK(bomb.len < 64 * 1024, "the bomb is %zu bytes", bomb.len);
+  uint64_t off = rd64(entry_of(bomb, K_DATA) + E_OFFSET);
+  char want[200];
+  snprintf(want, sizeof want, "prog.bin: +0x%llx: error: section DATA: 0x%llx deflated bytes would inflate to 0x%llx",
+           (unsigned long long)off, (unsigned long long)rd64(entry_of(bomb, K_DATA) + E_STORED),
+           (unsigned long long)rd64(entry_of(bomb, K_DATA) + E_RAW));
+  expect_reject(bomb, want);
+  File w = file_of(p, 1);
+  CHECK(rd32(entry_of(w, K_DATA) + E_FLAGS) == 0, "the writer deflated DATA 1000 times");
+  prog_free(expect_accept(w));
+  // Inside the free allowance: 15 MiB of zeros still deflate, at any ratio.
+  p->chunks[0].len = 15u << 20;
+  File small = file_of(p, 1);
+  CHECK(rd32(entry_of(small, K_DATA) + E_FLAGS) == 1, "15 MiB of zeros not deflated");
+  prog_free(expect_accept(small));
+  free(plain.p);
+  free(bomb.p);
+  free(w.p);
+  free(small.p);
+  prog_free(p);
+  check_case("deflate_bomb_refused");
+}
+
 static void test_round_trip(void) {
   Program *p = gemm_program(), *r = rich_program();
   for (int compress = 0; compress <= 1; compress++) {
@@ -770,5 +839,6 @@ int main(void) {
   test_code_section();
   test_records();
   test_deflate();
+  test_deflate_bomb();
   return check_status();
 }

@@ -264,7 +264,8 @@ int npy_read(const char *path, NpyArray *out, Diag *d) {
   return rc;
 }
 
-int npy_write(const char *path, NpyType type, uint32_t ndim, const uint64_t *dims, const void *data, Diag *d) {
+int npy_write_to(FileOut *o, NpyType type, uint32_t ndim, const uint64_t *dims, const void *data, Diag *d) {
+  const char *path = o->path;
   const char *descr = npy_descr(type);
   if (!descr) return diag_error(d, "%s: error: unknown npy type %d", path, (int)type);
   if (ndim > NPY_MAX_DIMS) return diag_error(d, "%s: error: %u dimensions (at most %d)", path, ndim, NPY_MAX_DIMS);
@@ -295,22 +296,26 @@ int npy_write(const char *path, NpyType type, uint32_t ndim, const uint64_t *dim
   pre[9] = (uint8_t)(hlen >> 8);
   size_t esize = npy_type_size(type);
   if (count > SIZE_MAX / esize) return diag_error(d, "%s: error: shape is too large", path);
-  FILE *f = fopen(path, "wb");
-  if (!f) return diag_error(d, "%s: error: cannot create: %s", path, strerror(errno));
-  int ok = fwrite(pre, 1, sizeof pre, f) == sizeof pre && fwrite(hdr, 1, hlen, f) == hlen;
+  int ok = !file_out_write(o, pre, sizeof pre) && !file_out_write(o, hdr, hlen);
   if (ok && count) {
     if (host_is_little_endian()) {
-      ok = fwrite(data, esize, count, f) == count;
+      ok = !file_out_write(o, data, count * esize);
     } else {
       const uint8_t *p = data;
       for (uint64_t i = 0; ok && i < count; i++, p += esize) {
         uint8_t e[8];
         for (size_t b = 0; b < esize; b++) e[b] = p[esize - 1 - b];
-        ok = fwrite(e, 1, esize, f) == esize;
+        ok = !file_out_write(o, e, esize);
       }
     }
   }
-  if (fclose(f)) ok = 0;
-  if (!ok) return diag_error(d, "%s: error: write error", path);
+  if (!ok) return diag_error(d, "%s: error: cannot write: %s", path, strerror(errno));
   return 0;
+}
+
+int npy_write(const char *path, NpyType type, uint32_t ndim, const uint64_t *dims, const void *data, Diag *d) {
+  FileOut o;
+  if (file_out_open(&o, path, 1, d)) return -1;
+  int ok = !npy_write_to(&o, type, ndim, dims, data, d);
+  return file_out_close(&o, ok, d);
 }

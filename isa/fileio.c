@@ -336,6 +336,7 @@ int file_stdout_check(const char *tool) {
   int e = errno;
   if (!bad && !ferror(stdout)) return 0;
   fprintf(stderr, "%s: error: cannot write stdout: %s\n", tool, e ? strerror(e) : "write error");
+  clearerr(stdout);   // reported once
   return 1;
 }
 int file_map(const char *path, uint8_t **out, size_t *len, Diag *d) {

@@ -75,7 +75,8 @@ FileOut *file_set_open(FileOutSet *s, const char *path, Diag *d);
 int file_set_close(FileOutSet *s, int ok, Diag *d);
 
 // At the end of a command: flushes stdout and reports a write error on it (a full disk, a closed
-// pipe, /dev/full) as "tool: error: cannot write stdout: reason". Returns 0, or 1 after printing.
+// pipe, /dev/full) as "tool: error: cannot write stdout: reason". Returns 0, or 1 after printing
+// (once: the error is cleared).
 int file_stdout_check(const char *tool);
 
 #endif

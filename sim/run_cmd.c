@@ -280,5 +280,6 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
   if (!rc) rc = emit_outputs(s, a->outdir, &d);
   sim_free(s);
   prog_free(p);
-  return rc ? cli_fail(&d) : 0;
+  if (rc) return cli_fail(&d);
+  return file_stdout_check("sasim");   // sasim-rtl too (sasim's main checks again, silently)
 }

@@ -197,3 +197,18 @@ printf '{"name": "a\\rb"}' >"$T/escarch.json"
 printf '{"name": "a\\u009bb"}' >"$T/escarch1.json"
 expect escape-arch-c1 1 'name: error: control character U\+009B' -- $SACC compile $NET --arch "$T/escarch1.json" -o "$T/x.bin"
 expect escape-arch-json 1 'name: error: control character U\+000D' -- $SACC compile $NET --arch "$T/escarch.json" -o "$T/x.bin"
+# A bad name in net.json is echoed escaped in the error (it used to print the ESC and newline).
+cat >"$T/escnet.json" <<'JSON'
+{"inputs": [{"name": "x", "shape": [1, 4], "scale": 0.05}],
+ "layers": [{"name": "fc", "op": "fc", "inputs": ["x"], "output": "y\u001b[2K\routput z\nq", "cout": 2, "scale": 0.1,
+             "weights": {"seed": 1}, "weight_scale": 0.01}],
+ "outputs": ["y\u001b[2K\routput z\nq"]}
+JSON
+$SACC check "$T/escnet.json" >"$T/out" 2>&1; rc=$?
+if [ $rc -ne 1 ]; then fail escape-net-name "exit $rc"
+elif LC_ALL=C grep -q "$(printf '[\001-\011\013-\037\177]')" "$T/out" || [ "$(wc -l <"$T/out")" -ne 1 ]; then
+  fail escape-net-name "control bytes in the message: $(cat -A "$T/out" | head -c 300)"
+elif ! grep -qF 'bad name "y\x1b[2K\x0doutput z\x0aq"' "$T/out"; then fail escape-net-name "$(cat -A "$T/out" | head -c 300)"
+else pass escape-net-name; fi
+sed 's/"weight_scale": 0.01}/"weight_scale": 0.01, "bad\\u0007key": 1}/' "$T/small.json" >"$T/esckey.json"
+expect escape-net-key 1 'unknown key "bad\\x07key"' -- $SACC check "$T/esckey.json"

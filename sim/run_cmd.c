@@ -108,7 +108,10 @@ static int emit_outputs(const Sim *s, const char *dir, Diag *d) {
     if (t->role != ROLE_OUTPUT) continue;
     uint64_t n = tensor_elems(t), bytes = n * prog_dtype_size(t->dtype);
     void *buf = malloc(bytes ? bytes : 1);
-    if (!buf) return diag_error(d, "sasim: error: out of memory");
+    if (!buf) {
+      diag_error(d, "sasim: error: out of memory");
+      return file_set_close(&set, 0, d);   // removes the temporaries written so far
+    }
     sim_get_tensor(s, t, buf);
     uLong crc = crc32_z(0L, buf, (z_size_t)bytes);
     char shown[4 * PROG_NAME_MAX];

@@ -42,13 +42,14 @@ DEPS_OK  := $(BUILD)/.deps-ok
 # "rm ..." lines after the test summary).
 .SECONDARY:
 
-.PHONY: all deps deps-onnx test test-asan test-fast test-onnx demo docs golden fuzz bench exercises clean help
+.PHONY: all deps deps-onnx test test-asan test-fast test-hostile test-onnx demo docs golden fuzz bench exercises clean help
 all: $(SASIM) $(SACC) $(GEN_ISA) $(TESTS) $(CMP_TESTS) $(FUZZ_REPLAY) $(BENCHES)
 
 help:
 	@echo "make demo       build, compile ResNet-18 (workloads/nets), simulate it, print the stats"
 	@echo "make test       build and run every test (also under ASan+UBSan); last line 'N passed, N failed'"
 	@echo "make test-fast  the suite once, without the sanitizer pass"
+	@echo "make test-hostile  tests/hostile/*.sh: kills, a full disk, concurrent writers, FIFOs (slow)"
 	@echo "make docs       regenerate docs/ISA.md and rtl/sa_isa_pkg.sv from isa/*.def"
 	@echo "make golden     rewrite tests/golden/ (stats, ref, perf) from the current tools (review the diff)"
 	@echo "make fuzz       run the libFuzzer targets (clang) for FUZZ_SECONDS each (default 60)"
@@ -124,6 +125,13 @@ test-fast: all
 test: all
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 CFLAGS="-O1 -g $(SAN)" all
 	@sh tests/run.sh $(BUILD) build-asan
+
+# Hostile conditions (tests/hostile/*.sh: kill -9 at random points, a full tmpfs, concurrent
+# writers, FIFOs, big inputs): slow, so not in make test. Last line 'N passed, N failed'.
+test-hostile: all
+	@log=$$(mktemp); for s in tests/hostile/*.sh; do echo "== $$s" >&2; sh $$s $(BUILD) | tee -a $$log; done; \
+	  p=$$(grep -c '^PASS ' $$log); f=$$(grep -c '^FAIL ' $$log); rm -f $$log; \
+	  echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
 
 test-asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 CFLAGS="-O1 -g $(SAN)" all

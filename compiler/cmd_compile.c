@@ -115,12 +115,13 @@ int cmd_compile(int argc, char **argv) {
   }
   if (!rc && stats) compile_stats_print(&st, &arch, stdout);
   if (!rc && json) {
-    FILE *f = !strcmp(json, "-") ? stdout : fopen(json, "w");
-    if (!f) {
-      rc = diag_error(&d, "%s: error: cannot write: %s", json, strerror(errno));
-    } else {
+    FileOut jo;   // never left half-written; a write error is reported with its reason
+    FILE *f = NULL;
+    rc = file_out_open(&jo, json, 0, &d);
+    if (!rc && !(f = file_out_stream(&jo, &d))) rc = file_out_close(&jo, 0, &d);
+    if (f) {
       compile_stats_json(&st, f);
-      if (f != stdout && fclose(f)) rc = diag_error(&d, "%s: error: write failed", json);
+      rc = file_out_close(&jo, 1, &d);
     }
   }
   if (rc) diag_print(&d);

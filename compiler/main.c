@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "../isa/fileio.h"
+#include "../isa/names.h"
 #include "cli_args.h"
 #include "cmd_compile.h"
 #include "net.h"
@@ -137,11 +139,19 @@ static int cmd_ref(int argc, char **argv) {
   if (!rc && layer_stats) print_layer_stats(g, &v);
   if (!rc && outdir && mkdir(outdir, 0777) && errno != EEXIST)
     rc = diag_error(&d, "%s: error: cannot create directory: %s", outdir, strerror(errno));
+  FileOutSet set = {0};   // the .npy files, renamed into outdir once all are written
   for (int i = 0; i < g->n_outputs && !rc; i++) {
     const Tensor *t = &g->tensors[g->outputs[i]];
     int64_t count = graph_tensor_count(t);
     unsigned long crc = crc32_z(0L, (const Bytef *)v.data[g->outputs[i]], (z_size_t)count);
-    printf("output %s: int8 [", t->name);   // the same line as `sasim run` prints
+    size_t nlen = 4 * strlen(t->name) + 1;
+    char *shown = malloc(nlen);
+    if (!shown) {
+      rc = diag_error(&d, "sacc: error: out of memory");
+      break;
+    }
+    printf("output %s: int8 [", name_escape(t->name, shown, nlen));   // the same line as `sasim run` prints
+    free(shown);
     for (int k = 0; k < t->rank; k++) printf("%s%lld", k ? "," : "", (long long)t->dims[k]);
     printf("] crc32 %08lx\n", crc);
     if (!outdir) continue;
@@ -154,10 +164,11 @@ static int cmd_ref(int argc, char **argv) {
     snprintf(file, len, "%s/%s.npy", outdir, t->name);
     uint64_t dims[GRAPH_MAX_RANK];
     for (int k = 0; k < t->rank; k++) dims[k] = (uint64_t)t->dims[k];
-    rc = npy_write(file, NPY_I8, (uint32_t)t->rank, dims, v.data[g->outputs[i]], &d);
+    FileOut *o = file_set_open(&set, file, &d);
+    rc = !o ? -1 : file_out_finish(o, !npy_write_to(o, NPY_I8, (uint32_t)t->rank, dims, v.data[g->outputs[i]], &d), &d);
     free(file);
-    if (rc) break;
   }
+  if (file_set_close(&set, !rc, &d)) rc = -1;
   ref_values_free(&v);
   for (int i = 0; i < 64; i++) free(data[i]);
   if (rc) return fail(&d, g);
@@ -165,7 +176,7 @@ static int cmd_ref(int argc, char **argv) {
   return 0;
 }
 
-int main(int argc, char **argv) {
+static int run_main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "sacc: missing command\n");
     cli_help_tool(stderr, &sacc_cli);
@@ -193,4 +204,12 @@ int main(int argc, char **argv) {
   if (c == &sacc_check) return cmd_check(argc - 2, argv + 2);
   if (c == &sacc_ref) return cmd_ref(argc - 2, argv + 2);
   return cmd_compile(argc - 2, argv + 2);
+}
+
+// Every command, then stdout's last bytes: a write error on it (a full disk, /dev/full) is an
+// error of the command, not an exit 0 with the output cut.
+int main(int argc, char **argv) {
+  file_track_inputs();   // no output may replace one of the inputs
+  int rc = run_main(argc, argv);
+  return file_stdout_check("sacc") && !rc ? 1 : rc;
 }

@@ -13,6 +13,7 @@
 #include "../isa/fileio.h"
 #include "../isa/fileread.h"
 #include "../isa/grow.h"
+#include "../isa/names.h"
 #include "../isa/program.h"
 #include "calib.h"
 #include "fold.h"
@@ -83,7 +84,8 @@ static int check_keys(Net *n, const char *where, json_t *obj, const char *allowe
   json_t *v;
   json_object_foreach(obj, key, v) {
     if (!strcmp(key, "comment") || key_listed(allowed, key) || (extra && key_listed(extra, key))) continue;
-    return net_error(n, where, "unknown key \"%s\"", key);
+    char shown[4 * 80 + 1];
+    return net_error(n, where, "unknown key \"%s\"", name_escape(key, shown, sizeof shown));
   }
   return 0;
 }
@@ -92,9 +94,10 @@ static int get_name(Net *n, const char *where, json_t *obj, const char *key, con
   json_t *v = json_object_get(obj, key);
   if (!v) return net_error(n, where, "missing \"%s\"", key);
   if (!json_is_string(v)) return net_error(n, where, "\"%s\" must be a string", key);
+  char shown[4 * 80 + 1];   // the bad name as \xNN where not printable: no ESC or newline in messages
   if (!name_ok(json_string_value(v)))
-    return net_error(n, where, "\"%s\": bad name \"%.80s\" (1 to %d of A-Z a-z 0-9 _ . -, not starting with '.')",
-                     key, json_string_value(v), NET_MAX_NAME);
+    return net_error(n, where, "\"%s\": bad name \"%s\" (1 to %d of A-Z a-z 0-9 _ . -, not starting with '.')",
+                     key, name_escape(json_string_value(v), shown, sizeof shown), NET_MAX_NAME);
   *out = json_string_value(v);
   return 0;
 }

@@ -103,6 +103,13 @@ int arch_parse(const char *text, size_t len, const char *file, Arch *a, Diag *d)
         rc = diag_error(d, "%s: name: error: expected a string of at most %zu characters", file, sizeof a->name - 1);
         goto out;
       }
+      // Printed raw in reports: an ESC, a CR or a newline could forge lines. No control character
+      // but the tab (C0, DEL, C1 as UTF-8); other UTF-8 is fine (jansson checked that it is valid).
+      for (const unsigned char *c = (const unsigned char *)json_string_value(val); *c; c++)
+        if ((*c < 0x20 && *c != '\t') || *c == 0x7f || (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f)) {
+          rc = diag_error(d, "%s: name: error: control character U+%04X", file, *c == 0xc2 ? c[1] : *c);
+          goto out;
+        }
       snprintf(a->name, sizeof a->name, "%s", json_string_value(val));
     } else if (!strcmp(key, "clock_mhz")) {
       if (!json_is_number(val)) {

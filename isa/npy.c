@@ -1,5 +1,7 @@
 // npy.c: reads and writes NumPy .npy files (npy.h). Reads format versions 1.0, 2.0 and 3.0
-// (the header is a Python dict literal: 'descr', 'fortran_order', 'shape'); writes 1.0.
+// (the header is a Python dict literal: 'descr', 'fortran_order', 'shape', each once, parsed
+// strictly as numpy writes them: printable ASCII strings, descr '<i4'-like with no sign, space or
+// leading zero in its size, dimensions without sign or leading zero); writes 1.0.
 // Only C-order arrays of little-endian (or byte-order-free) i1 u1 i2 i4 i8 f4 f8 are accepted;
 // anything else is refused with a message naming the file. Conversions to other types are the
 // caller's business (the assembler checks that values convert exactly).
@@ -94,8 +96,9 @@ static int hdr_string(HdrScan *h, char *out, size_t cap) {
   if (h->pos >= h->len || (h->s[h->pos] != '\'' && h->s[h->pos] != '"')) return -1;
   char q = h->s[h->pos++];
   size_t n = 0;
-  while (h->pos < h->len && h->s[h->pos] != q) {
-    if (h->s[h->pos] == '\\' || n + 1 >= cap) return -1;
+  while (h->pos < h->len && h->s[h->pos] != q) {   // printable ASCII: no escape, no NUL, no control
+    unsigned char c = (unsigned char)h->s[h->pos];
+    if (c == '\\' || c < 0x20 || c > 0x7e || n + 1 >= cap) return -1;
     out[n++] = h->s[h->pos++];
   }
   if (h->pos >= h->len) return -1;
@@ -118,10 +121,12 @@ static int hdr_word(HdrScan *h, char *out, size_t cap) {
   return n ? 0 : -1;
 }
 
-// A non-negative integer (Python may append 'L' in files written by Python 2). 0 or -1.
+// A non-negative integer as Python writes it: digits, no sign, no leading zero (Python 2 may
+// append 'L'). 0 or -1.
 static int hdr_uint(HdrScan *h, uint64_t *v) {
   hdr_skip_space(h);
   if (h->pos >= h->len || h->s[h->pos] < '0' || h->s[h->pos] > '9') return -1;
+  if (h->s[h->pos] == '0' && h->pos + 1 < h->len && h->s[h->pos + 1] >= '0' && h->s[h->pos + 1] <= '9') return -1;
   uint64_t x = 0;
   while (h->pos < h->len && h->s[h->pos] >= '0' && h->s[h->pos] <= '9') {
     unsigned dgt = (unsigned)(h->s[h->pos++] - '0');
@@ -150,15 +155,15 @@ static int hdr_shape(HdrScan *h, NpyArray *out, const char *file, Diag *d) {
   }
 }
 
-// Maps a descr string ("<i4", "|u1") to a type; reports what is unsupported.
+// Maps a descr string ("<i4", "|u1") to a type; reports what is unsupported. The form is
+// numpy's exactly: a byte order, a kind letter, a size of 1 to 2 digits without sign or leading zero.
 static int hdr_descr(const char *descr, NpyType *t, const char *file, Diag *d) {
   size_t n = strlen(descr);
-  if (n < 3) return diag_error(d, "%s: error: npy dtype '%s' is not supported", file, descr);
+  if (n < 3 || n > 4 || !strchr("<>|=", descr[0]) || descr[1] < 'a' || descr[1] > 'z' || descr[2] < '1' ||
+      descr[2] > '9' || (n == 4 && (descr[3] < '0' || descr[3] > '9')))
+    return diag_error(d, "%s: error: npy dtype '%s' is not supported", file, descr);
   char order = descr[0], kind = descr[1];
-  char *end;
-  errno = 0;
-  unsigned long size = strtoul(descr + 2, &end, 10);
-  if (*end || errno) return diag_error(d, "%s: error: npy dtype '%s' is not supported", file, descr);
+  unsigned long size = strtoul(descr + 2, NULL, 10);
   if (order == '>' && size > 1)
     return diag_error(d, "%s: error: npy dtype '%s' is big-endian; only little-endian is supported", file, descr);
   if (order != '<' && order != '|' && !(order == '>' && size == 1))
@@ -180,6 +185,9 @@ static int hdr_parse(const char *text, size_t len, const char *file, NpyArray *o
     char key[32], val[32];
     if (hdr_string(&h, key, sizeof key)) return diag_error(d, "%s: error: npy header: expected a quoted key", file);
     if (!hdr_accept(&h, ':')) return diag_error(d, "%s: error: npy header: expected ':' after '%s'", file, key);
+    if ((!strcmp(key, "descr") && have_descr) || (!strcmp(key, "fortran_order") && have_order) ||
+        (!strcmp(key, "shape") && have_shape))
+      return diag_error(d, "%s: error: npy header: '%s' given twice", file, key);
     if (!strcmp(key, "descr")) {
       if (hdr_string(&h, val, sizeof val))
         return diag_error(d, "%s: error: npy header: 'descr' is not a simple dtype string (structured arrays are "
@@ -301,7 +309,8 @@ int npy_read(const char *path, NpyArray *out, Diag *d) {
   return rc;
 }
 
-int npy_write(const char *path, NpyType type, uint32_t ndim, const uint64_t *dims, const void *data, Diag *d) {
+int npy_write_to(FileOut *o, NpyType type, uint32_t ndim, const uint64_t *dims, const void *data, Diag *d) {
+  const char *path = o->path;
   const char *descr = npy_descr(type);
   if (!descr) return diag_error(d, "%s: error: unknown npy type %d", path, (int)type);
   if (ndim > NPY_MAX_DIMS) return diag_error(d, "%s: error: %u dimensions (at most %d)", path, ndim, NPY_MAX_DIMS);
@@ -332,22 +341,26 @@ int npy_write(const char *path, NpyType type, uint32_t ndim, const uint64_t *dim
   pre[9] = (uint8_t)(hlen >> 8);
   size_t esize = npy_type_size(type);
   if (count > SIZE_MAX / esize) return diag_error(d, "%s: error: shape is too large", path);
-  FILE *f = fopen(path, "wb");
-  if (!f) return diag_error(d, "%s: error: cannot create: %s", path, strerror(errno));
-  int ok = fwrite(pre, 1, sizeof pre, f) == sizeof pre && fwrite(hdr, 1, hlen, f) == hlen;
+  int ok = !file_out_write(o, pre, sizeof pre) && !file_out_write(o, hdr, hlen);
   if (ok && count) {
     if (host_is_little_endian()) {
-      ok = fwrite(data, esize, count, f) == count;
+      ok = !file_out_write(o, data, count * esize);
     } else {
       const uint8_t *p = data;
       for (uint64_t i = 0; ok && i < count; i++, p += esize) {
         uint8_t e[8];
         for (size_t b = 0; b < esize; b++) e[b] = p[esize - 1 - b];
-        ok = fwrite(e, 1, esize, f) == esize;
+        ok = !file_out_write(o, e, esize);
       }
     }
   }
-  if (fclose(f)) ok = 0;
-  if (!ok) return diag_error(d, "%s: error: write error", path);
+  if (!ok) return diag_error(d, "%s: error: cannot write: %s", path, strerror(errno));
   return 0;
+}
+
+int npy_write(const char *path, NpyType type, uint32_t ndim, const uint64_t *dims, const void *data, Diag *d) {
+  FileOut o;
+  if (file_out_open(&o, path, 1, d)) return -1;
+  int ok = !npy_write_to(&o, type, ndim, dims, data, d);
+  return file_out_close(&o, ok, d);
 }

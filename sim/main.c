@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../isa/asm.h"
+#include "../isa/fileio.h"
 #include "../isa/racecheck.h"
 #include "run_cmd.h"
 #include "sasim_cli.h"
@@ -83,11 +84,12 @@ static int cmd_check(int argc, char **argv) {
   int rc = racecheck_run(p, &r, &d);
   if (!rc && !(json && !strcmp(json, "-"))) racecheck_print(p, &r, in, lines, 0, stdout);
   if (!rc && json) {
-    FILE *f = cli_open_out(json, &d);
+    FileOut o;
+    FILE *f = cli_open_out(&o, json, &d);
     rc = f ? 0 : -1;
     if (f) {
       racecheck_print_json(p, &r, in, lines, f);
-      rc = cli_close_out(f, json, &d);
+      rc = cli_close_out(&o, 1, &d);
     }
   }
   if (!rc && fflush(stdout)) rc = diag_error(&d, "sasim: error: write failed (stdout)");
@@ -151,17 +153,18 @@ static int cmd_disasm(int argc, char **argv) {
     diag_error(&d, "sasim: error: out of memory");
     return cli_fail(&d);
   }
-  FILE *f = cli_open_out(out, &d);
-  int rc = f ? 0 : -1;
-  if (f) {
-    fputs(text, f);
-    rc = cli_close_out(f, out, &d);
+  FileOut o;   // never left half-written; a write error is reported with its reason
+  int rc = file_out_open(&o, out, 0, &d);
+  if (!rc) {
+    int ok = !file_out_write(&o, text, strlen(text));
+    if (!ok) diag_error(&d, "%s: error: cannot write: %s", out, strerror(errno));
+    rc = file_out_close(&o, ok, &d);
   }
   free(text);
   return rc ? cli_fail(&d) : 0;
 }
 
-int main(int argc, char **argv) {
+static int run_main(int argc, char **argv) {
   if (argc < 2) {
     cli_help_tool(stderr, &sasim_cli);
     return 2;
@@ -189,4 +192,12 @@ int main(int argc, char **argv) {
   if (c == &sasim_check) return cmd_check(argc - 2, argv + 2);
   if (c == &sasim_asm) return cmd_asm(argc - 2, argv + 2);
   return cmd_disasm(argc - 2, argv + 2);
+}
+
+// Every command, then stdout's last bytes: a write error on it (a full disk, /dev/full) is an
+// error of the command, not an exit 0 with the output cut.
+int main(int argc, char **argv) {
+  file_track_inputs();   // no output may replace one of the inputs
+  int rc = run_main(argc, argv);
+  return file_stdout_check("sasim") && !rc ? 1 : rc;
 }

@@ -10,6 +10,8 @@
 #include <zlib.h>
 
 #include "../isa/asm.h"
+#include "../isa/fileio.h"
+#include "../isa/names.h"
 #include "../isa/npy.h"
 #include "../isa/racecheck.h"
 #include "energy.h"
@@ -22,19 +24,14 @@ int cli_fail(const Diag *d) {
   return 1;
 }
 
-FILE *cli_open_out(const char *path, Diag *d) {
-  if (!strcmp(path, "-")) return stdout;
-  FILE *f = fopen(path, "w");
-  if (!f) diag_error(d, "%s: error: cannot write: %s", path, strerror(errno));
+FILE *cli_open_out(FileOut *o, const char *path, Diag *d) {
+  if (file_out_open(o, path, 0, d)) return NULL;
+  FILE *f = file_out_stream(o, d);
+  if (!f) file_out_close(o, 0, d);
   return f;
 }
 
-int cli_close_out(FILE *f, const char *path, Diag *d) {
-  if (f == stdout) return fflush(f) ? diag_error(d, "%s: error: write failed", path) : 0;
-  int bad = ferror(f);
-  if (fclose(f) || bad) return diag_error(d, "%s: error: write failed", path);
-  return 0;
-}
+int cli_close_out(FileOut *o, int ok, Diag *d) { return file_out_close(o, ok, d); }
 
 // --input NAME=X.npy: checks shape and dtype against the tensor, then writes it into DRAM.
 static int apply_input(Sim *s, const char *spec, Diag *d) {
@@ -97,10 +94,14 @@ static int name_is_file_safe(const char *name) {
 // Lists output tensors with a CRC32 of their bytes; writes .npy files when dir is set.
 static int emit_outputs(const Sim *s, const char *dir, Diag *d) {
   const Program *p = sim_program(s);
+  FileOutSet set = {0};   // the .npy files, renamed into dir once all are written
   if (dir) {
     for (uint32_t i = 0; i < p->n_tensors; i++)   // refuse before writing anything
-      if (p->tensors[i].role == ROLE_OUTPUT && !name_is_file_safe(p->tensors[i].name))
-        return diag_error(d, "sasim: tensor \"%s\": error: not usable as a file name in --output-dir", p->tensors[i].name);
+      if (p->tensors[i].role == ROLE_OUTPUT && !name_is_file_safe(p->tensors[i].name)) {
+        char shown[4 * PROG_NAME_MAX];
+        return diag_error(d, "sasim: tensor \"%s\": error: not usable as a file name in --output-dir",
+                          name_escape(p->tensors[i].name, shown, sizeof shown));
+      }
     if (mkdir(dir, 0777) && errno != EEXIST)
       return diag_error(d, "%s: error: cannot create directory: %s", dir, strerror(errno));
   }
@@ -109,10 +110,14 @@ static int emit_outputs(const Sim *s, const char *dir, Diag *d) {
     if (t->role != ROLE_OUTPUT) continue;
     uint64_t n = tensor_elems(t), bytes = n * prog_dtype_size(t->dtype);
     void *buf = malloc(bytes ? bytes : 1);
-    if (!buf) return diag_error(d, "sasim: error: out of memory");
+    if (!buf) {
+      diag_error(d, "sasim: error: out of memory");
+      return file_set_close(&set, 0, d);   // removes the temporaries written so far
+    }
     sim_get_tensor(s, t, buf);
     uLong crc = crc32_z(0L, buf, (z_size_t)bytes);
-    printf("output %s: %s [", t->name, t->dtype == DT_INT8 ? "int8" : "int32");
+    char shown[4 * PROG_NAME_MAX];
+    printf("output %s: %s [", name_escape(t->name, shown, sizeof shown), t->dtype == DT_INT8 ? "int8" : "int32");
     for (uint32_t k = 0; k < t->ndim; k++) printf("%s%u", k ? "," : "", t->dims[k]);
     printf("] crc32 %08lx\n", crc);
     int rc = 0;
@@ -120,29 +125,33 @@ static int emit_outputs(const Sim *s, const char *dir, Diag *d) {
       char path[4096];
       uint64_t dims[PROG_MAX_DIMS];
       for (uint32_t k = 0; k < t->ndim; k++) dims[k] = t->dims[k];
+      FileOut *o = NULL;
       if ((size_t)snprintf(path, sizeof path, "%s/%s.npy", dir, t->name) >= sizeof path)
         rc = diag_error(d, "%s: error: output path too long", dir);
+      else if (!(o = file_set_open(&set, path, d)))
+        rc = -1;
       else
-        rc = npy_write(path, t->dtype == DT_INT8 ? NPY_I8 : NPY_I32, t->ndim, dims, buf, d);
+        rc = file_out_finish(o, !npy_write_to(o, t->dtype == DT_INT8 ? NPY_I8 : NPY_I32, t->ndim, dims, buf, d), d);
     }
     free(buf);
-    if (rc) return -1;
+    if (rc) return file_set_close(&set, 0, d);
   }
-  return 0;
+  return file_set_close(&set, 1, d);
 }
 
 static int write_report(const char *path, const Sim *s, const char *label, const EnergyTable *et, int kind, Diag *d) {
-  FILE *f = cli_open_out(path, d);
+  FileOut o;
+  FILE *f = cli_open_out(&o, path, d);
   if (!f) return -1;
   int rc = 0;
   if (kind == 0) rc = report_json(f, s, label, et);
   if (kind == 1) rc = report_layers_csv(f, s, et);
   if (kind == 2) rc = report_trace(f, s);
-  if (rc) {
-    cli_close_out(f, path, d);
+  if (rc && !ferror(f) && !o.err) {   // not a write error (that one is reported with its reason)
+    cli_close_out(&o, 0, d);
     return diag_error(d, "%s: error: cannot write the report (out of memory)", path);
   }
-  return cli_close_out(f, path, d);
+  return cli_close_out(&o, 1, d);
 }
 
 // A count option (--max-cycles, --flip-*-bit): a whole number >= min, capped at cap.
@@ -290,6 +299,7 @@ static const char *engine_label(const RunArgs *a) {
 }
 
 int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
+  file_track_inputs();   // sasim-rtl too: no output may replace one of the inputs
   Diag d;
   diag_init(&d);
   Program *p = NULL;
@@ -339,5 +349,6 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
   if (!rc) rc = emit_outputs(s, a->outdir, &d);
   sim_free(s);
   prog_free(p);
-  return rc ? cli_fail(&d) : 0;
+  if (rc) return cli_fail(&d);
+  return file_stdout_check("sasim");   // sasim-rtl too (sasim's main checks again, silently)
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../isa/fileio.h"
 #include "sim.h"
 
 #ifdef __cplusplus
@@ -57,9 +58,11 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx);
 
 // Command-line helpers. cli_fail prints the recorded errors and returns 1.
 int cli_fail(const Diag *d);
-// "-" is stdout. cli_close_out reports write errors.
-FILE *cli_open_out(const char *path, Diag *d);
-int cli_close_out(FILE *f, const char *path, Diag *d);
+// An output for formatted writing through o (fileio.h: a temporary renamed into place; "-" is
+// stdout): the stream, or NULL with an error. cli_close_out(o, ok) finishes it (ok: renames it,
+// reporting a write error with its reason; else removes it).
+FILE *cli_open_out(FileOut *o, const char *path, Diag *d);
+int cli_close_out(FileOut *o, int ok, Diag *d);
 
 #ifdef __cplusplus
 }

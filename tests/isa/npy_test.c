@@ -55,6 +55,25 @@ static void test_numpy_files(void) {
     CHECK(a.type == NPY_I64 && a.ndim == 0 && a.count == 1 && ((int64_t *)a.data)[0] == 42, "scalar");
     npy_free(&a);
   }
+  // More files np.save wrote (numpy 1.24.2): each shape form, dtype and padding it produces.
+  static const struct {
+    const char *file;
+    NpyType type;
+    uint32_t ndim;
+    uint64_t count;
+  } more[] = {
+      {"np_f4_1x8.npy", NPY_F32, 2, 8},     {"np_i1_1.npy", NPY_I8, 1, 1},
+      {"np_u1_empty.npy", NPY_U8, 2, 0},    {"np_i8_3x1x2.npy", NPY_I64, 3, 6},
+      {"np_f8_scalar.npy", NPY_F64, 0, 1},  {"np_i2_8dims.npy", NPY_I16, 8, 2},
+      {"np_i4_10x12.npy", NPY_I32, 2, 120},
+  };
+  for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
+    char path[128];
+    snprintf(path, sizeof path, DATA "%s", more[i].file);
+    if (read_ok(path, &a)) continue;
+    CHECK(a.type == more[i].type && a.ndim == more[i].ndim && a.count == more[i].count, "%s: type/shape", path);
+    npy_free(&a);
+  }
   check_case("npy_read_numpy_files");
 }
 
@@ -161,6 +180,41 @@ static void test_errors(void) {
   expect_error("huge shape", buf, n, "truncated .npy data");
   n = make_npy(buf, "{'descr': '<i4', 'fortran_order': False, 'shape': (2,), 'extra': 1}\n", 8);
   expect_error("unknown key", buf, n, "unknown key 'extra'");
+  // Lenient headers that are not what numpy writes nor what Python's literal_eval reads (issue
+  // 18 item 17): a NUL inside descr, a sign, a space or a leading zero in its size, a key twice.
+  static const char nul_descr[] = "{'descr': '|i1\0', 'fortran_order': False, 'shape': (2,), }\n";
+  memcpy(buf, "\x93NUMPY\x01\x00", 8);
+  buf[8] = (uint8_t)(sizeof nul_descr - 1);
+  buf[9] = 0;
+  memcpy(buf + 10, nul_descr, sizeof nul_descr - 1);
+  memset(buf + 10 + sizeof nul_descr - 1, 0, 2);
+  expect_error("NUL in descr", buf, 10 + sizeof nul_descr - 1 + 2, "npy header");
+  n = make_npy(buf, "{'descr': '|i+1', 'fortran_order': False, 'shape': (2,), }\n", 2);
+  expect_error("signed size", buf, n, "'|i+1' is not supported");
+  n = make_npy(buf, "{'descr': '|i 1', 'fortran_order': False, 'shape': (2,), }\n", 2);
+  expect_error("space in size", buf, n, "'|i 1' is not supported");
+  n = make_npy(buf, "{'descr': '|i01', 'fortran_order': False, 'shape': (2,), }\n", 2);
+  expect_error("leading zero", buf, n, "'|i01' is not supported");
+  n = make_npy(buf, "{'descr': 'i1', 'fortran_order': False, 'shape': (2,), }\n", 2);
+  expect_error("no byte order", buf, n, "'i1'");
+  n = make_npy(buf, "{'descr': '<f4', 'descr': '|i1', 'fortran_order': False, 'shape': (2,), }\n", 2);
+  expect_error("duplicate descr", buf, n, "'descr' given twice");
+  n = make_npy(buf, "{'descr': '|i1', 'fortran_order': False, 'fortran_order': False, 'shape': (2,), }\n", 2);
+  expect_error("duplicate fortran_order", buf, n, "'fortran_order' given twice");
+  n = make_npy(buf, "{'descr': '|i1', 'fortran_order': False, 'shape': (2,), 'shape': (1,), }\n", 2);
+  expect_error("duplicate shape", buf, n, "'shape' given twice");
+  n = make_npy(buf, "{'descr': '|i1', 'fortran_order': False, 'shape': (02,), }\n", 2);
+  expect_error("leading zero in shape", buf, n, "bad dimension");
+  n = make_npy(buf, "{'descr': '|i1', 'fortran_order': False, 'shape': (+2,), }\n", 2);
+  expect_error("sign in shape", buf, n, "bad dimension");
+  n = make_npy(buf, "{'descr': '|i1', 'fortran_order': False, 'shape': (2,), }\n", 2);
+  {
+    Diag d;
+    diag_init(&d);
+    NpyArray a;
+    CHECK(npy_parse(buf, n, "x.npy", &a, &d) == 0, "plain '|i1': %s", diag_first(&d));
+    npy_free(&a);
+  }
   memcpy(buf, "\x93NUMPY\x04\x00", 8);
   expect_error("version 4", buf, n, "unsupported .npy format version 4.0");
   check_case("npy_parse_errors");

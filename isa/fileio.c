@@ -26,7 +26,7 @@ static int tracking_inputs;
 
 void file_track_inputs(void) { tracking_inputs = 1; }
 
-static void note_input(const struct stat *st) {
+void file_note_input(const struct stat *st) {
   if (!tracking_inputs || !S_ISREG(st->st_mode)) return;
   for (size_t i = 0; i < n_seen_inputs; i++)
     if (seen_inputs[i].dev == st->st_dev && seen_inputs[i].ino == st->st_ino) return;
@@ -38,6 +38,11 @@ static void note_input(const struct stat *st) {
     cap_seen_inputs = nc;
   }
   seen_inputs[n_seen_inputs++] = (FileId){st->st_dev, st->st_ino};
+}
+
+int file_not_regular(const char *path, const struct stat *st, Diag *d) {
+  return diag_error(d, "%s: error: not a regular file%s", path,
+                    S_ISFIFO(st->st_mode) ? " (a FIFO: to read a pipe, give - and redirect the pipe to stdin)" : "");
 }
 
 static int is_input(const struct stat *st) {
@@ -77,12 +82,10 @@ int file_read_all(const char *path, uint8_t **out, size_t *len, Diag *d) {
   struct stat st;
   int regular = !fstat(fileno(f), &st) && S_ISREG(st.st_mode);
   if (!is_stdin && !regular) {   // /dev/zero, a FIFO, a directory...
-    int fifo = S_ISFIFO(st.st_mode);
     fclose(f);
-    return diag_error(d, "%s: error: not a regular file%s", path,
-                      fifo ? " (a FIFO: to read a pipe, give - and redirect the pipe to stdin)" : "");
+    return file_not_regular(path, &st, d);
   }
-  if (regular) note_input(&st);
+  if (regular) file_note_input(&st);
   uint8_t *buf = NULL;
   size_t n = 0, cap = 0;
   int rc = 0;
@@ -349,7 +352,7 @@ int file_map(const char *path, uint8_t **out, size_t *len, Diag *d) {
   if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 || (uintmax_t)st.st_size > SIZE_MAX) {
     rc = diag_error(d, "%s: error: not a non-empty regular file", path);
   } else {
-    note_input(&st);
+    file_note_input(&st);
     void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
     if (m == MAP_FAILED) {
       rc = diag_error(d, "%s: error: cannot map: %s", path, strerror(errno));

@@ -25,6 +25,12 @@ void file_unmap(uint8_t *p, size_t len);
 // (`sacc compile n.json -o n.json`), even under another name. Libraries and tests that write
 // what they read leave it off.
 void file_track_inputs(void);
+// Remembers a regular file just read as one of the command's inputs (after file_track_inputs();
+// other readers of whole files, fileread.c, call it too). st: fstat of the open file.
+struct stat;
+void file_note_input(const struct stat *st);
+// Records "path: error: not a regular file" (with a hint for a FIFO) and returns -1.
+int file_not_regular(const char *path, const struct stat *st, Diag *d);
 
 // An output file that is never left half-written. A regular path (existing or not) is written
 // through a fresh temporary "<path>.tmp<PID>.<N>" beside it and renamed over it by

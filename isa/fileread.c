@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "grow.h"
 
 static int too_large(const char *path, unsigned long long have, int at_least, const FileReadLimits *lim, size_t max,
@@ -51,8 +52,9 @@ int file_read_limited(const char *path, const FileReadLimits *lim, uint8_t **out
   int regular = !fstat(fd, &st) && S_ISREG(st.st_mode);
   if (!is_stdin && !regular) {   // /dev/zero, a FIFO, a directory...
     close(fd);
-    return diag_error(d, "%s: error: not a regular file", path);
+    return file_not_regular(path, &st, d);
   }
+  if (regular) file_note_input(&st);   // an output may not replace it (fileio.h)
   if (!is_stdin) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   size_t max = lim->max_bytes;
   uint8_t *buf = NULL;

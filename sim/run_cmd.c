@@ -9,6 +9,7 @@
 #include <time.h>
 #include <zlib.h>
 
+#include "../isa/archfind.h"
 #include "../isa/asm.h"
 #include "../isa/fileio.h"
 #include "../isa/names.h"
@@ -316,7 +317,7 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
   if (prog_load(a->prog_path, &p, &d)) return cli_fail(&d);
   if (a->arch_path) {
     Arch want;
-    if (arch_load_file(a->arch_path, &want, &d)) {
+    if (arch_load_named(a->arch_path, &want, &d)) {
       prog_free(p);
       return cli_fail(&d);
     }

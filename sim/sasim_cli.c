@@ -41,8 +41,9 @@ static const CliOpt run_opts[] = {
      .help = "(rtl) trace only these scopes, comma-separated (docs/RTL.md)"},
     {.id = RUNOPT_MAX_CYCLES, .names = {"--max-cycles"}, .metavar = "N",
      .help = "stop with an error instead of simulating past N cycles"},
-    {.id = RUNOPT_ARCH, .names = {"--arch"}, .metavar = "FILE.json",
-     .help = "refuse to run unless the program was compiled for this arch"},
+    {.id = RUNOPT_ARCH, .names = {"--arch"}, .metavar = "ARCH",
+     .help = "refuse to run unless the program was compiled for this arch (a file, or a\n"
+             "shipped arch's name: tiny, small, ...)"},
     {.id = RUNOPT_INPUT, .names = {"--input"}, .metavar = "[NAME=]X.npy", .max_count = RUN_MAX_INPUTS,
      .help = "replace input tensor NAME (shape and dtype must match; NAME= may be left out\n"
              "when the program has one input)"},

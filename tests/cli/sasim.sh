@@ -20,6 +20,21 @@ expect missing-value 2 '^sasim: run: --json needs a value' -- $SASIM run x.bin -
 expect missing-file 1 'nope.bin.*error' -- $SASIM run "$T/nope.bin"
 printf 'hello, not a program' >"$T/junk.bin"
 expect bad-magic 1 'junk.bin: \+0x0: error: .*magic' -- $SASIM run "$T/junk.bin"
+# Assembly given to run (by its .s name, or text under another name, or on stdin): a note says
+# to assemble it first, and the command it gives works; a binary with a bad magic gets no note.
+mkdir -p "$T/asm" "$T/arch" && cp workloads/arch/tiny.json "$T/arch/"   # its .arch "../arch/tiny.json"
+cp workloads/asm/gemm_small.s "$T/asm/g.s" && cp workloads/asm/gemm_small.s "$T/asm/g.txt"
+expect run-asm-hint 1 "^$T/asm/g.s: note: an assembly file\? run \`sasim asm $T/asm/g.s -o $T/asm/g.bin\` first, or \`sasim check $T/asm/g.s\`\$" -- $SASIM run "$T/asm/g.s"
+expect run-text-hint 1 "^$T/asm/g.txt: note: an assembly file\? run \`sasim asm $T/asm/g.txt -o $T/asm/g.txt.bin\`" -- $SASIM run "$T/asm/g.txt"
+expect run-stdin-asm-hint 1 '^-: note: an assembly file\? run `sasim asm PROG.s -o PROG.bin` first' -- sh -c "$SASIM run - <'$T/asm/g.s'"
+expect disasm-asm-hint 1 'g.s: note: an assembly file' -- $SASIM disasm "$T/asm/g.s"
+$SASIM run "$T/asm/g.s" 2>&1 | sed -n 's/.*run `\(sasim asm [^`]*\)`.*/\1/p' | sed "s|^sasim|$SASIM|" >"$T/hint.sh"
+sh "$T/hint.sh" >"$T/err" 2>&1 && $SASIM run "$T/asm/g.bin" >>"$T/err" 2>&1 && pass run-asm-hint-works ||
+  fail run-asm-hint-works "$(cat "$T/hint.sh") $(head -c 300 "$T/err")"
+printf '\001\002\003\004\005\006\007\010binary' >"$T/bin.bin"
+$SASIM run "$T/bin.bin" >"$T/err" 2>&1
+[ $? -eq 1 ] && grep -q 'bad magic' "$T/err" && ! grep -q 'note' "$T/err" && pass bad-magic-binary-no-hint ||
+  fail bad-magic-binary-no-hint "$(head -c 300 "$T/err")"
 expect engine-unknown 2 "^sasim: run: --engine: expected c, rtl or both, got 'frob'\$" -- $SASIM run x.bin --engine frob
 [ -x "$B/bin/sasim-rtl" ] || expect engine-rtl-missing 1 'build it with make rtl' -- $SASIM run x.bin --engine rtl
 # Usage errors name the tool, the command and the option, and end with the usage line (exit 2).

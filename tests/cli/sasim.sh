@@ -50,6 +50,9 @@ expect no-program 2 '^sasim: run: no program given \(PROG.bin\)$' -- $SASIM run 
 expect wrong-command 2 "^sasim: run: unknown option '--compress' \\(sasim asm takes it, not sasim run\\)\$" -- $SASIM run x.bin --compress
 expect wrong-command-disasm 2 "^sasim: disasm: unknown option '--compress' \\(sasim asm takes it, not sasim disasm\\)\$" -- $SASIM disasm x.bin --compress
 expect asm-needs-o 2 '^sasim: asm: needs -o PROG.bin$' -- $SASIM asm x.s
+printf '.arch default\nCOMPUT rows=1\nCOMPUTE rosw=1\n' >"$T/typo.s"
+expect asm-suggest-mnemonic 1 "typo.s:2:1: error: unknown mnemonic 'COMPUT' \\(did you mean COMPUTE\\?\\)\$" -- $SASIM asm "$T/typo.s" -o "$T/typo.bin"
+expect asm-suggest-operand 1 "typo.s:3:9: error: unknown operand 'rosw' for COMPUTE \\(did you mean rows\\?; operands:" -- $SASIM asm "$T/typo.s" -o "$T/typo.bin"
 expect asm-o-value 2 '^sasim: asm: -o needs a value' -- $SASIM asm x.s -o
 expect disasm-repeated 2 '^sasim: disasm: -o given twice$' -- $SASIM disasm x.bin -o a.s -o b.s
 expect dash-dash 1 '^--x.bin: error' -- $SASIM disasm -- --x.bin

@@ -59,18 +59,25 @@ static int is_bare_name(const char *spec) {
   return access(spec, F_OK) != 0;   // a file of that name in the current directory stays a file
 }
 
-int arch_load_named(const char *spec, Arch *a, Diag *d) {
-  if (!is_bare_name(spec)) return arch_load_file(spec, a, d);
+// NAME.json of the first arch directory beside the tool; else "NAME: error: WHAT (shipped: ...)".
+static int load_shipped(const char *name, const char *what, Arch *a, Diag *d) {
   char dirs[2][4200];
-  int n = arch_dirs(dirs);
+  int n = strchr(name, '/') ? 0 : arch_dirs(dirs);
   for (int i = 0; i < n; i++) {
     if (!is_dir(dirs[i])) continue;
     char path[4400];
-    int w = snprintf(path, sizeof path, "%s/%s.json", dirs[i], spec);
+    int w = snprintf(path, sizeof path, "%s/%s.json", dirs[i], name);
     if (w > 0 && (size_t)w < sizeof path && !access(path, F_OK)) return arch_load_file(path, a, d);
     char names[1024];
     list_names(dirs[i], names, sizeof names);
-    return diag_error(d, "%s: error: no such file, nor a shipped arch (shipped: %s)", spec, names[0] ? names : "none");
+    return diag_error(d, "%s: error: %s (shipped: %s)", name, what, names[0] ? names : "none");
   }
-  return diag_error(d, "%s: error: no such file, and no shipped arches found beside the tool to name", spec);
+  return diag_error(d, "%s: error: %s, and no shipped arches were found beside the tool", name, what);
+}
+
+int arch_load_shipped(const char *name, Arch *a, Diag *d) { return load_shipped(name, "not a shipped arch", a, d); }
+
+int arch_load_named(const char *spec, Arch *a, Diag *d) {
+  if (!is_bare_name(spec)) return arch_load_file(spec, a, d);
+  return load_shipped(spec, "no such file, nor a shipped arch", a, d);
 }

@@ -11,5 +11,8 @@
 // Loads the arch spec names: a file (arch_load_file), or a shipped arch by name. An unknown name
 // is an error listing the shipped names.
 int arch_load_named(const char *spec, Arch *a, Diag *d);
+// Loads the shipped arch called name (the assembler's `.arch tiny`), whatever the current
+// directory holds; an unknown name is an error listing the shipped names.
+int arch_load_shipped(const char *name, Arch *a, Diag *d);
 
 #endif

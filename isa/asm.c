@@ -7,11 +7,13 @@
 
 #include "fileio.h"
 #include "fileread.h"
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "archfind.h"
 #include "asm_lex.h"
 #include "suggest.h"
 
@@ -220,7 +222,8 @@ static int asm_insn(Asm *a, Tok mn) {
 
 // ---- Directives ----
 
-// `.arch default`, `.arch "path.json"` or `.arch {json}` (the JSON runs to its closing brace).
+// `.arch default`, `.arch tiny` (a shipped arch, isa/archfind.h), `.arch "path.json"` or `.arch {json}`
+// (the JSON runs to its closing brace).
 static int asm_arch(Asm *a, Tok dir) {
   if (a->arch_locked) return asm_error(a, dir.col, ".arch must come before any instruction, .tensor or .data");
   if (a->arch_set) return asm_error(a, dir.col, "duplicate .arch");
@@ -262,8 +265,14 @@ static int asm_arch(Asm *a, Tok dir) {
       int rc = arch_load_file(path, &arch, &inner);
       free(path);
       if (rc) return asm_nested_error(a, v.col, "bad arch", &inner);
+    } else if (isalnum((unsigned char)v.s[0])) {   // a shipped arch's name: .arch tiny
+      char name[64];
+      if (v.n >= sizeof name) return asm_error(a, v.col, "arch name too long");
+      tok_cstr(v, name, sizeof name);
+      if (!a->opt.allow_files) return asm_error(a, v.col, "file access is disabled (.arch %s)", name);
+      if (arch_load_shipped(name, &arch, &inner)) return asm_nested_error(a, v.col, "bad arch", &inner);
     } else {
-      return asm_error(a, v.col, "expected default, \"file.json\" or {json} after .arch");
+      return asm_error(a, v.col, "expected default, a shipped arch's name, \"file.json\" or {json} after .arch");
     }
   }
   if (!lex_at_end(a)) return asm_error(a, lex_col(a), "unexpected text after .arch");

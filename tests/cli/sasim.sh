@@ -50,6 +50,14 @@ expect no-program 2 '^sasim: run: no program given \(PROG.bin\)$' -- $SASIM run 
 expect wrong-command 2 "^sasim: run: unknown option '--compress' \\(sasim asm takes it, not sasim run\\)\$" -- $SASIM run x.bin --compress
 expect wrong-command-disasm 2 "^sasim: disasm: unknown option '--compress' \\(sasim asm takes it, not sasim disasm\\)\$" -- $SASIM disasm x.bin --compress
 expect asm-needs-o 2 '^sasim: asm: needs -o PROG.bin$' -- $SASIM asm x.s
+# .arch NAME: a shipped arch by name, from any directory: the binary of .arch "path/NAME.json".
+mkdir -p "$T/named" && sed 's|^\.arch "../arch/tiny.json"|.arch tiny|' workloads/asm/gemm_small.s >"$T/named/g.s"
+SASIM_ABS=$(cd "$B/bin" && pwd)/sasim
+if grep -q '^\.arch tiny ' "$T/named/g.s" && $SASIM asm workloads/asm/gemm_small.s -o "$T/named/path.bin" >"$T/err" 2>&1 &&
+   (cd "$T/named" && "$SASIM_ABS" asm g.s -o name.bin) >>"$T/err" 2>&1 && cmp -s "$T/named/path.bin" "$T/named/name.bin"
+then pass asm-arch-by-name; else fail asm-arch-by-name "$(head -c 300 "$T/err")"; fi
+sed -i 's|^\.arch tiny|.arch tinyy|' "$T/named/g.s"
+expect asm-arch-unknown-name 1 'g.s:26:7: error: bad arch: tinyy: not a shipped arch \(shipped: default, large, small, tiny' -- sh -c "cd '$T/named' && '$SASIM_ABS' asm g.s -o x.bin"
 printf '.arch default\nCOMPUT rows=1\nCOMPUTE rosw=1\n' >"$T/typo.s"
 expect asm-suggest-mnemonic 1 "typo.s:2:1: error: unknown mnemonic 'COMPUT' \\(did you mean COMPUTE\\?\\)\$" -- $SASIM asm "$T/typo.s" -o "$T/typo.bin"
 expect asm-suggest-operand 1 "typo.s:3:9: error: unknown operand 'rosw' for COMPUTE \\(did you mean rows\\?; operands:" -- $SASIM asm "$T/typo.s" -o "$T/typo.bin"

@@ -602,6 +602,11 @@ static void test_no_files(void) {
             !strcmp(diag_first(&d), "t.s:1:7: error: file access is disabled (\"workloads/arch/tiny.json\")"),
         "arch file: %s", diag_first(&d));
   diag_init(&d);
+  const char *t1n = ".arch tiny\nHALT\n";   // a shipped arch by name is a file too
+  CHECK(asm_assemble_opts(t1n, strlen(t1n), "t.s", &o, &p, &d) == -1 &&
+            !strcmp(diag_first(&d), "t.s:1:7: error: file access is disabled (.arch tiny)"),
+        "arch name: %s", diag_first(&d));
+  diag_init(&d);
   const char *t2 = ".tensor A dtype=int8 shape=[2,2] addr=0 role=input data=tests/isa/data/i1_2x2.npy\nHALT\n";
   CHECK(asm_assemble_opts(t2, strlen(t2), "t.s", &o, &p, &d) == -1 && strstr(diag_first(&d), "file access is disabled"),
         "npy file: %s", diag_first(&d));

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../isa/archfind.h"
 #include "../isa/asm.h"
 #include "../isa/fileio.h"
 #include "../isa/racecheck.h"
@@ -99,7 +100,7 @@ int cmd_compile(int argc, char **argv) {
   Graph *g = NULL;
   Program *p = NULL;
   char *def = NULL;
-  int rc = arch_path ? arch_load_file(arch_path, &arch, &d) : 0;
+  int rc = arch_path ? arch_load_named(arch_path, &arch, &d) : 0;
   if (!rc) rc = cli_load(net, &calib, &g, &d);
   if (!rc && o.dump && (!strcmp(o.dump, "graph") || !strcmp(o.dump, "all"))) graph_dump(g, stdout);
   CompileStats st = {0};

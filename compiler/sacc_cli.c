@@ -65,8 +65,9 @@ static const CliOpt compile_opts[] = {
     {.id = COMPILE_OUT, .names = {"-o"}, .metavar = "OUT",
      .help = "the program file (default: NET.bin, or NET.s with --emit asm, in the current\n"
              "directory); - writes it to stdout (a binary only into a pipe or a file)"},
-    {.id = COMPILE_ARCH, .names = {"--arch"}, .metavar = "ARCH.json",
-     .help = "the machine to compile for (default: the built-in one)"},
+    {.id = COMPILE_ARCH, .names = {"--arch"}, .metavar = "ARCH",
+     .help = "the machine to compile for: a file, or a shipped arch's name (tiny, small,\n"
+             "large, ...; workloads/arch); default: the built-in one"},
     {.id = COMPILE_EMIT, .names = {"--emit"}, .metavar = "KIND", .choices = emit_kinds,
      .help = "bin: a program binary (default); asm: assembly that `sasim asm` turns into\n"
              "the identical binary"},

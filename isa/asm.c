@@ -7,12 +7,15 @@
 
 #include "fileio.h"
 #include "fileread.h"
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "archfind.h"
 #include "asm_lex.h"
+#include "suggest.h"
 
 #define ASM_MAX_ERRORS DIAG_MAX_MSGS   // stop reading after this many errors
 
@@ -147,7 +150,14 @@ static int asm_insn(Asm *a, Tok mn) {
     tok_cstr(mn, name, sizeof name);
     op = isa_op_by_name(name);
   }
-  if (op < 0) return asm_error(a, mn.col, "unknown mnemonic '%.*s'", (int)mn.n, mn.s);
+  if (op < 0) {
+    Suggest sg;
+    suggest_init(&sg, mn.n < sizeof name ? name : "");
+    for (int i = 0; i < ISA_NUM_OPCODES; i++) suggest_offer(&sg, isa_ops[i].name);
+    const char *near = suggest_result(&sg);
+    return asm_error(a, mn.col, "unknown mnemonic '%.*s'%s%s%s", (int)mn.n, mn.s, near ? " (did you mean " : "",
+                     near ? near : "", near ? "?)" : "");
+  }
   a->arch_locked = 1;
   Insn in;
   memset(&in, 0, sizeof in);
@@ -165,8 +175,17 @@ static int asm_insn(Asm *a, Tok mn) {
     if (f < 0 || f == FLD_OP || !isa_has_field(in.op, (FieldId)f)) {
       char ops[256];
       operand_list(in.op, ops, sizeof ops);
-      return asm_error(a, key.col, "unknown operand '%.*s' for %s (operands: %s)", (int)key.n, key.s,
-                       isa_ops[op].name, ops);
+      Suggest sg;   // among this instruction's operands, lower-case as written
+      suggest_init(&sg, key.n < sizeof kname ? kname : "");
+      char lcs[FLD_COUNT][32];
+      for (int g = 0; g < FLD_COUNT; g++)
+        if (g != FLD_OP && isa_has_field(in.op, (FieldId)g))
+          suggest_offer(&sg, asm_lower(isa_fields[g].name, lcs[g], sizeof lcs[g]));
+      const char *near = suggest_result(&sg);
+      char mean[64] = "";
+      if (near) snprintf(mean, sizeof mean, "did you mean %s?; ", near);
+      return asm_error(a, key.col, "unknown operand '%.*s' for %s (%soperands: %s)", (int)key.n, key.s,
+                       isa_ops[op].name, mean, ops);
     }
     if ((seen >> f) & 1) return asm_error(a, key.col, "duplicate operand '%.*s'", (int)key.n, key.s);
     seen |= 1ull << f;
@@ -203,7 +222,8 @@ static int asm_insn(Asm *a, Tok mn) {
 
 // ---- Directives ----
 
-// `.arch default`, `.arch "path.json"` or `.arch {json}` (the JSON runs to its closing brace).
+// `.arch default`, `.arch tiny` (a shipped arch, isa/archfind.h), `.arch "path.json"` or `.arch {json}`
+// (the JSON runs to its closing brace).
 static int asm_arch(Asm *a, Tok dir) {
   if (a->arch_locked) return asm_error(a, dir.col, ".arch must come before any instruction, .tensor or .data");
   if (a->arch_set) return asm_error(a, dir.col, "duplicate .arch");
@@ -245,8 +265,14 @@ static int asm_arch(Asm *a, Tok dir) {
       int rc = arch_load_file(path, &arch, &inner);
       free(path);
       if (rc) return asm_nested_error(a, v.col, "bad arch", &inner);
+    } else if (isalnum((unsigned char)v.s[0])) {   // a shipped arch's name: .arch tiny
+      char name[64];
+      if (v.n >= sizeof name) return asm_error(a, v.col, "arch name too long");
+      tok_cstr(v, name, sizeof name);
+      if (!a->opt.allow_files) return asm_error(a, v.col, "file access is disabled (.arch %s)", name);
+      if (arch_load_shipped(name, &arch, &inner)) return asm_nested_error(a, v.col, "bad arch", &inner);
     } else {
-      return asm_error(a, v.col, "expected default, \"file.json\" or {json} after .arch");
+      return asm_error(a, v.col, "expected default, a shipped arch's name, \"file.json\" or {json} after .arch");
     }
   }
   if (!lex_at_end(a)) return asm_error(a, lex_col(a), "unexpected text after .arch");

@@ -496,11 +496,29 @@ static int err_sec(const Reader *r, const Section *s, uint64_t pos, const char *
   return diag_error(r->d, "%s: %s: error: section %s: %s", r->file, loc, sec_names[s->kind], msg);
 }
 
+// A file that is not a program: "bad magic", with a note when it looks like assembly (its name
+// ends in .s, or it starts with text that is not a mangled magic) saying to assemble it first.
+static int bad_magic(const Reader *r) {
+  err_at(r, 0, "bad magic (not a sacc program)");
+  size_t name_len = strlen(r->file), n = r->len < 64 ? r->len : 64;
+  int dot_s = name_len > 2 && !strcmp(r->file + name_len - 2, ".s");
+  int text = n > 0 && memcmp(r->buf, "SAPROG", n < 6 ? n : 6);
+  for (size_t i = 0; i < n && text; i++)
+    text = (r->buf[i] >= 0x20 && r->buf[i] < 0x7f) || r->buf[i] == '\n' || r->buf[i] == '\t' || r->buf[i] == '\r';
+  if (!dot_s && !text) return -1;
+  int is_stdin = !strcmp(r->file, "-");
+  const char *src = is_stdin ? "PROG.s" : r->file;   // the assembly, and the binary's name stem
+  int stem = is_stdin ? 4 : dot_s ? (int)name_len - 2 : (int)name_len;
+  diag_error(r->d, "%s: note: an assembly file? run `sasim asm %s -o %.*s.bin` first, or `sasim check %s`", r->file, src,
+             stem, src, src);
+  return -1;
+}
+
 // Header: magic, version, CRC, reserved bytes, section count, table position and CRC.
 // The 64-byte header alone (magic, version, CRC, reserved bytes, section count, table offset).
 static int read_header_fixed(const Reader *r, uint32_t *nsect, uint64_t *file_bytes) {
   size_t n = r->len < 8 ? r->len : 8;
-  if (n && memcmp(r->buf, PROG_MAGIC, n)) return err_at(r, 0, "bad magic (not a sacc program)");
+  if (n && memcmp(r->buf, PROG_MAGIC, n)) return bad_magic(r);
   if (r->len < HDR_BYTES)
     return err_at(r, r->len, "truncated: header needs 0x%x bytes, file has 0x%zx", HDR_BYTES, r->len);
   const uint8_t *h = r->buf;
@@ -867,7 +885,7 @@ static long long prog_head(const uint8_t *buf, size_t n, int at_eof, size_t *max
   uint64_t file_bytes;
   if (n < HDR_BYTES) {   // a short file: the magic on what there is, the rest is read_program's
     size_t k = n < 8 ? n : 8;
-    return k && memcmp(buf, PROG_MAGIC, k) ? err_at(&r, 0, "bad magic (not a sacc program)") : 0;
+    return k && memcmp(buf, PROG_MAGIC, k) ? bad_magic(&r) : 0;
   }
   if (read_header_fixed(&r, &nsect, &file_bytes)) return -1;
   if (file_bytes < *max_bytes) *max_bytes = file_bytes < HDR_BYTES ? HDR_BYTES : (size_t)file_bytes;

@@ -7,29 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "suggest.h"
+
 #define HELP_COL 24   // where an option's help text starts in --help
 
 int cli_is_help(const char *word) { return !strcmp(word, "-h") || !strcmp(word, "--help"); }
 
-int cli_distance(const char *a, const char *b) {
-  size_t n = strlen(a), m = strlen(b);
-  if (n > 63 || m > 63) return 1000;
-  int dist[64][64];   // dist[i][j]: a's first i characters against b's first j
-  for (size_t i = 0; i <= n; i++)
-    for (size_t j = 0; j <= m; j++) {
-      if (!i || !j) {
-        dist[i][j] = (int)(i + j);
-        continue;
-      }
-      int best = dist[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-      if (dist[i - 1][j] + 1 < best) best = dist[i - 1][j] + 1;
-      if (dist[i][j - 1] + 1 < best) best = dist[i][j - 1] + 1;
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && dist[i - 2][j - 2] + 1 < best)
-        best = dist[i - 2][j - 2] + 1;   // two neighbours swapped
-      dist[i][j] = best;
-    }
-  return dist[n][m];
-}
+int cli_distance(const char *a, const char *b) { return suggest_distance(a, b, 0); }
 
 void cli_init(CliParser *p, const CliTool *tool, const CliCommand *cmd, int argc, char **argv) {
   memset(p, 0, sizeof *p);

@@ -114,7 +114,7 @@ void cli_help_command(FILE *f, const CliTool *t, const CliCommand *c);
 // d. Tests call it.
 int cli_check_tool(const CliTool *t, Diag *d);
 // Edit distance: insertions, deletions, substitutions and swaps of neighbours count 1 each;
-// strings longer than 63 are far from everything.
+// strings longer than 63 are far from everything (suggest_distance, case-sensitive).
 int cli_distance(const char *a, const char *b);
 
 #endif

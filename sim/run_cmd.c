@@ -9,6 +9,7 @@
 #include <time.h>
 #include <zlib.h>
 
+#include "../isa/archfind.h"
 #include "../isa/asm.h"
 #include "../isa/fileio.h"
 #include "../isa/names.h"
@@ -91,8 +92,8 @@ static int name_is_file_safe(const char *name) {
   return 1;
 }
 
-// Lists output tensors with a CRC32 of their bytes; writes .npy files when dir is set.
-static int emit_outputs(const Sim *s, const char *dir, Diag *d) {
+// Lists output tensors with a CRC32 of their bytes on out; writes .npy files when dir is set.
+static int emit_outputs(const Sim *s, FILE *out, const char *dir, Diag *d) {
   const Program *p = sim_program(s);
   FileOutSet set = {0};   // the .npy files, renamed into dir once all are written
   if (dir) {
@@ -117,9 +118,9 @@ static int emit_outputs(const Sim *s, const char *dir, Diag *d) {
     sim_get_tensor(s, t, buf);
     uLong crc = crc32_z(0L, buf, (z_size_t)bytes);
     char shown[4 * PROG_NAME_MAX];
-    printf("output %s: %s [", name_escape(t->name, shown, sizeof shown), t->dtype == DT_INT8 ? "int8" : "int32");
-    for (uint32_t k = 0; k < t->ndim; k++) printf("%s%u", k ? "," : "", t->dims[k]);
-    printf("] crc32 %08lx\n", crc);
+    fprintf(out, "output %s: %s [", name_escape(t->name, shown, sizeof shown), t->dtype == DT_INT8 ? "int8" : "int32");
+    for (uint32_t k = 0; k < t->ndim; k++) fprintf(out, "%s%u", k ? "," : "", t->dims[k]);
+    fprintf(out, "] crc32 %08lx\n", crc);
     int rc = 0;
     if (dir) {
       char path[4096];
@@ -194,9 +195,16 @@ static CliStatus run_option(CliParser *cl, RunArgs *a) {
   return CLI_OPTION;
 }
 
+static int is_dash(const char *path) { return path && !strcmp(path, "-"); }
+
+// How many of the machine-readable reports (--json, --csv, --trace) go to stdout (-).
+static int reports_on_stdout(const RunArgs *a) { return is_dash(a->json) + is_dash(a->csv) + is_dash(a->trace); }
+
 // The rules between options, once all are read; CLI_END, or CLI_ERROR with the message in cl.
 static CliStatus run_check(CliParser *cl, const RunArgs *a) {
   if (!a->prog_path) return cli_error(cl, "no program given (PROG.bin)");
+  if (reports_on_stdout(a) > 1)
+    return cli_error(cl, "stdout (-) can take only one of --json, --csv and --trace: give the others a file");
   int from_stdin = !strcmp(a->prog_path, "-");
   for (int i = 0; i < a->n_inputs; i++) {
     const char *eq = strchr(a->inputs[i], '=');
@@ -309,7 +317,7 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
   if (prog_load(a->prog_path, &p, &d)) return cli_fail(&d);
   if (a->arch_path) {
     Arch want;
-    if (arch_load_file(a->arch_path, &want, &d)) {
+    if (arch_load_named(a->arch_path, &want, &d)) {
       prog_free(p);
       return cli_fail(&d);
     }
@@ -328,7 +336,10 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
   Sim *s = sim_new(p, engine ? SIM_DETAILED : a->mode, &d);
   int rc = s ? 0 : -1;
   for (int i = 0; i < a->n_inputs && !rc; i++) rc = apply_input(s, a->inputs[i], &d);
-  if (!rc && a->pe_trace) sim_set_pe_trace(s, stdout);
+  // A report on stdout (-) has it to itself, so that it parses: the text (cycles, statistics,
+  // --pe-trace, the output tensors' CRCs) then goes to stderr.
+  FILE *text = reports_on_stdout(a) ? stderr : stdout;
+  if (!rc && a->pe_trace) sim_set_pe_trace(s, text);
   if (!rc) sim_set_progress(s, stderr);
   if (!rc) sim_set_max_cycles(s, a->max_cycles);
   clock_t t0 = clock();
@@ -338,15 +349,15 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
   if (rc && s) name_program(&d, p, a->prog_path);
   double host_s = (double)(clock() - t0) / CLOCKS_PER_SEC;
   if (!rc && a->stats) {
-    report_text(stdout, s, a->prog_path, &et);
-    printf("\nhost time      %.3f s (%s mode)\n", host_s, engine_label(a));
+    report_text(text, s, a->prog_path, &et);
+    fprintf(text, "\nhost time      %.3f s (%s mode)\n", host_s, engine_label(a));
   } else if (!rc) {
-    printf("%llu cycles\n", (unsigned long long)sim_stats(s)->cycles);
+    fprintf(text, "%llu cycles\n", (unsigned long long)sim_stats(s)->cycles);
   }
   if (!rc && a->json) rc = write_report(a->json, s, a->prog_path, &et, 0, &d);
   if (!rc && a->csv) rc = write_report(a->csv, s, a->prog_path, &et, 1, &d);
   if (!rc && a->trace) rc = write_report(a->trace, s, a->prog_path, &et, 2, &d);
-  if (!rc) rc = emit_outputs(s, a->outdir, &d);
+  if (!rc) rc = emit_outputs(s, text, a->outdir, &d);
   sim_free(s);
   prog_free(p);
   if (rc) return cli_fail(&d);

@@ -13,18 +13,20 @@ static const CliChoice vcd_units[] = {{"fetch", RUN_VCD_FETCH}, {"load", RUN_VCD
 static const CliOpt run_opts[] = {
     {.id = RUNOPT_STATS, .names = {"--stats"},
      .help = "print the statistics table (cycles, units, traffic, energy, area, layers)"},
-    {.id = RUNOPT_JSON, .names = {"--json"}, .metavar = "FILE", .help = "write the statistics as JSON (- for stdout)"},
+    {.id = RUNOPT_JSON, .names = {"--json"}, .metavar = "FILE", .help = "write the statistics as JSON (- for stdout; the text then goes to stderr)"},
     {.id = RUNOPT_CSV, .names = {"--csv"}, .metavar = "FILE",
-     .help = "write per-layer statistics as CSV (- for stdout)"},
+     .help = "write per-layer statistics as CSV (- for stdout; the text then goes to stderr)"},
     {.id = RUNOPT_TRACE, .names = {"--trace"}, .metavar = "FILE",
-     .help = "write a Chrome/Perfetto trace (a track per unit; 1 us = 1 cycle)"},
+     .help = "write a Chrome/Perfetto trace (a track per unit; 1 us = 1 cycle; - for stdout,\n"
+             "the text then going to stderr)"},
     {.id = RUNOPT_ENERGY, .names = {"--energy"}, .metavar = "FILE.json",
      .help = "price energy and area with this table (default: the built-in one,\n"
              "workloads/energy/default.json; docs/PPA.md)"},
     {.id = RUNOPT_MODE, .names = {"--mode"}, .metavar = "MODE", .choices = modes,
      .help = "fast: per-instruction timing (default); detailed: cycle by cycle, PE by PE"},
     {.id = RUNOPT_PE_TRACE, .names = {"--pe-trace"},
-     .help = "(detailed) print the array state every active cycle to stdout"},
+     .help = "(detailed) print the array state every active cycle to stdout (stderr when a\n"
+             "report goes to stdout)"},
     {.id = RUNOPT_ENGINE, .names = {"--engine"}, .metavar = "ENGINE", .choices = engines,
      .help = "c: the C simulator (default); rtl: the Verilator model of rtl/ (sasim-rtl,\n"
              "built by `make rtl`); both: the RTL and the detailed engine in lockstep,\n"
@@ -39,8 +41,9 @@ static const CliOpt run_opts[] = {
      .help = "(rtl) trace only these scopes, comma-separated (docs/RTL.md)"},
     {.id = RUNOPT_MAX_CYCLES, .names = {"--max-cycles"}, .metavar = "N",
      .help = "stop with an error instead of simulating past N cycles"},
-    {.id = RUNOPT_ARCH, .names = {"--arch"}, .metavar = "FILE.json",
-     .help = "refuse to run unless the program was compiled for this arch"},
+    {.id = RUNOPT_ARCH, .names = {"--arch"}, .metavar = "ARCH",
+     .help = "refuse to run unless the program was compiled for this arch (a file, or a\n"
+             "shipped arch's name: tiny, small, ...)"},
     {.id = RUNOPT_INPUT, .names = {"--input"}, .metavar = "[NAME=]X.npy", .max_count = RUN_MAX_INPUTS,
      .help = "replace input tensor NAME (shape and dtype must match; NAME= may be left out\n"
              "when the program has one input)"},

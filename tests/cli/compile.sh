@@ -119,6 +119,16 @@ expect bad-pass 2 "^sacc: compile: --dump-ir: expected graph, fuse, layout, lowe
 expect no-net 2 '^sacc: compile: needs a network file' -- $SACC compile
 expect missing-net 1 'nosuch.json' -- $SACC compile "$T/nosuch.json" -o "$T/x.bin"
 expect bad-arch 1 'error' -- $SACC compile workloads/nets/lenet5.json --arch "$T/nosuch.json" -o "$T/x.bin"
+# A shipped arch by name, found beside the tool (here the source tree's workloads/arch) from any
+# directory: the same program as the file gives; an unknown name lists the shipped ones.
+SACC_ABS=$(cd "$B/bin" && pwd)/sacc SASIM_ABS=$(cd "$B/bin" && pwd)/sasim NET_ABS=$(pwd)/workloads/nets/lenet5.json
+$SACC compile workloads/nets/lenet5.json --arch workloads/arch/tiny.json -o "$T/tiny-file.bin" >"$T/err" 2>&1
+(cd "$T" && "$SACC_ABS" compile "$NET_ABS" --arch tiny -o tiny-name.bin) >>"$T/err" 2>&1
+[ $? -eq 0 ] && cmp -s "$T/tiny-file.bin" "$T/tiny-name.bin" && pass arch-by-name || fail arch-by-name "$(head -c 300 "$T/err")"
+expect arch-unknown-name 1 '^tinyy: error: .*shipped: default, large, small, tiny' -- sh -c "cd '$T' && '$SACC_ABS' compile '$NET_ABS' --arch tinyy -o x.bin"
+expect run-arch-by-name 0 '^output fc3' -- sh -c "cd '$T' && '$SASIM_ABS' run tiny-name.bin --arch tiny"
+expect run-arch-name-mismatch 1 'arch mismatch: compiled for "tiny"' -- sh -c "cd '$T' && '$SASIM_ABS' run tiny-name.bin --arch small"
+expect arch-name-file-wins 0 '' -- sh -c "cp workloads/arch/tiny.json '$T/small' && cd '$T' && '$SACC_ABS' compile '$NET_ABS' --arch small -o small-file.bin && cmp tiny-name.bin small-file.bin"
 printf '{"name":"t","dram":{"bytes":65536}}' >"$T/small.json"
 expect dram-too-small 1 'needs [0-9]+ bytes of DRAM' -- $SACC compile workloads/nets/lenet5.json --arch "$T/small.json" -o "$T/x.bin"
 # A layer no tiling of the arch can hold: a 6x6 global average pool needs 36 accumulator rows.

@@ -35,6 +35,13 @@ else
   fail installed-tools-run "$(cat c.out r.out 2>/dev/null | head -c 300)"
 fi
 
+# A shipped arch by name: the installed share/sacc/arch/tiny.json.
+if "$P/bin/sacc" compile "$P/share/sacc/nets/lenet5.json" --arch tiny -o n.bin >c.out 2>&1 && cmp -s n.bin l.bin; then
+  pass installed-arch-by-name
+else
+  fail installed-arch-by-name "$(head -c 300 c.out)"
+fi
+
 # sacc-sweep: shipped names, then the shipped spec whose paths say workloads/...; the plan must
 # name the installed sacc and sasim, not the repository's.
 if "$P/bin/sacc-sweep" --nets lenet5 --base-arch tiny --arch array.cols=4,8 --out sw --no-plot >s.out 2>&1 &&

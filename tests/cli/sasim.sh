@@ -20,6 +20,21 @@ expect missing-value 2 '^sasim: run: --json needs a value' -- $SASIM run x.bin -
 expect missing-file 1 'nope.bin.*error' -- $SASIM run "$T/nope.bin"
 printf 'hello, not a program' >"$T/junk.bin"
 expect bad-magic 1 'junk.bin: \+0x0: error: .*magic' -- $SASIM run "$T/junk.bin"
+# Assembly given to run (by its .s name, or text under another name, or on stdin): a note says
+# to assemble it first, and the command it gives works; a binary with a bad magic gets no note.
+mkdir -p "$T/asm" "$T/arch" && cp workloads/arch/tiny.json "$T/arch/"   # its .arch "../arch/tiny.json"
+cp workloads/asm/gemm_small.s "$T/asm/g.s" && cp workloads/asm/gemm_small.s "$T/asm/g.txt"
+expect run-asm-hint 1 "^$T/asm/g.s: note: an assembly file\? run \`sasim asm $T/asm/g.s -o $T/asm/g.bin\` first, or \`sasim check $T/asm/g.s\`\$" -- $SASIM run "$T/asm/g.s"
+expect run-text-hint 1 "^$T/asm/g.txt: note: an assembly file\? run \`sasim asm $T/asm/g.txt -o $T/asm/g.txt.bin\`" -- $SASIM run "$T/asm/g.txt"
+expect run-stdin-asm-hint 1 '^-: note: an assembly file\? run `sasim asm PROG.s -o PROG.bin` first' -- sh -c "$SASIM run - <'$T/asm/g.s'"
+expect disasm-asm-hint 1 'g.s: note: an assembly file' -- $SASIM disasm "$T/asm/g.s"
+$SASIM run "$T/asm/g.s" 2>&1 | sed -n 's/.*run `\(sasim asm [^`]*\)`.*/\1/p' | sed "s|^sasim|$SASIM|" >"$T/hint.sh"
+sh "$T/hint.sh" >"$T/err" 2>&1 && $SASIM run "$T/asm/g.bin" >>"$T/err" 2>&1 && pass run-asm-hint-works ||
+  fail run-asm-hint-works "$(cat "$T/hint.sh") $(head -c 300 "$T/err")"
+printf '\001\002\003\004\005\006\007\010binary' >"$T/bin.bin"
+$SASIM run "$T/bin.bin" >"$T/err" 2>&1
+[ $? -eq 1 ] && grep -q 'bad magic' "$T/err" && ! grep -q 'note' "$T/err" && pass bad-magic-binary-no-hint ||
+  fail bad-magic-binary-no-hint "$(head -c 300 "$T/err")"
 expect engine-unknown 2 "^sasim: run: --engine: expected c, rtl or both, got 'frob'\$" -- $SASIM run x.bin --engine frob
 [ -x "$B/bin/sasim-rtl" ] || expect engine-rtl-missing 1 'build it with make rtl' -- $SASIM run x.bin --engine rtl
 # Usage errors name the tool, the command and the option, and end with the usage line (exit 2).
@@ -35,6 +50,17 @@ expect no-program 2 '^sasim: run: no program given \(PROG.bin\)$' -- $SASIM run 
 expect wrong-command 2 "^sasim: run: unknown option '--compress' \\(sasim asm takes it, not sasim run\\)\$" -- $SASIM run x.bin --compress
 expect wrong-command-disasm 2 "^sasim: disasm: unknown option '--compress' \\(sasim asm takes it, not sasim disasm\\)\$" -- $SASIM disasm x.bin --compress
 expect asm-needs-o 2 '^sasim: asm: needs -o PROG.bin$' -- $SASIM asm x.s
+# .arch NAME: a shipped arch by name, from any directory: the binary of .arch "path/NAME.json".
+mkdir -p "$T/named" && sed 's|^\.arch "../arch/tiny.json"|.arch tiny|' workloads/asm/gemm_small.s >"$T/named/g.s"
+SASIM_ABS=$(cd "$B/bin" && pwd)/sasim
+if grep -q '^\.arch tiny ' "$T/named/g.s" && $SASIM asm workloads/asm/gemm_small.s -o "$T/named/path.bin" >"$T/err" 2>&1 &&
+   (cd "$T/named" && "$SASIM_ABS" asm g.s -o name.bin) >>"$T/err" 2>&1 && cmp -s "$T/named/path.bin" "$T/named/name.bin"
+then pass asm-arch-by-name; else fail asm-arch-by-name "$(head -c 300 "$T/err")"; fi
+sed -i 's|^\.arch tiny|.arch tinyy|' "$T/named/g.s"
+expect asm-arch-unknown-name 1 'g.s:26:7: error: bad arch: tinyy: not a shipped arch \(shipped: default, large, small, tiny' -- sh -c "cd '$T/named' && '$SASIM_ABS' asm g.s -o x.bin"
+printf '.arch default\nCOMPUT rows=1\nCOMPUTE rosw=1\n' >"$T/typo.s"
+expect asm-suggest-mnemonic 1 "typo.s:2:1: error: unknown mnemonic 'COMPUT' \\(did you mean COMPUTE\\?\\)\$" -- $SASIM asm "$T/typo.s" -o "$T/typo.bin"
+expect asm-suggest-operand 1 "typo.s:3:9: error: unknown operand 'rosw' for COMPUTE \\(did you mean rows\\?; operands:" -- $SASIM asm "$T/typo.s" -o "$T/typo.bin"
 expect asm-o-value 2 '^sasim: asm: -o needs a value' -- $SASIM asm x.s -o
 expect disasm-repeated 2 '^sasim: disasm: -o given twice$' -- $SASIM disasm x.bin -o a.s -o b.s
 expect dash-dash 1 '^--x.bin: error' -- $SASIM disasm -- --x.bin

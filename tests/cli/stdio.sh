@@ -50,6 +50,24 @@ direct=$($SASIM run "$T/file.bin" 2>/dev/null)
 piped=$($SACC compile $NET -o - 2>/dev/null | $SASIM run - 2>/dev/null)
 [ -n "$direct" ] && [ "$direct" = "$piped" ] && pass run-pipe || fail run-pipe "direct: $direct piped: $piped"
 expect run-stdin-json 0 '"program": "-"' -- sh -c "$SASIM run - --json - <'$T/file.bin'"
+# A report on stdout (-) has it to itself, so a pipe parses it; the text lines go to stderr.
+cat >"$T/parse.py" <<'EOF'
+import csv, json, sys   # parse.py json|csv: stdin must be exactly one JSON document / one CSV table
+if sys.argv[1] == "json":
+    json.load(sys.stdin)
+else:
+    rows = list(csv.reader(sys.stdin))
+    bad = [r for r in rows if len(r) != len(rows[0])]
+    if len(rows) < 2 or bad: sys.exit("not one table: %r" % (bad or rows)[:2])
+EOF
+for rep in json:json csv:csv trace:json; do
+  opt=${rep%%:*} kind=${rep#*:}
+  $SASIM run "$T/file.bin" --$opt - 2>"$T/err.$opt" | /usr/bin/python3 "$T/parse.py" $kind 2>"$T/perr.$opt"
+  [ $? -eq 0 ] && grep -q '^output fc3: int8 \[1,10\] crc32' "$T/err.$opt" && grep -q 'cycles$' "$T/err.$opt" &&
+    pass run-$opt-stdout-parses || fail run-$opt-stdout-parses "$(head -c 300 "$T/perr.$opt") / $(head -c 300 "$T/err.$opt")"
+done
+$SASIM run "$T/file.bin" --stats --json - 2>"$T/err" | /usr/bin/python3 "$T/parse.py" json 2>"$T/perr"
+[ $? -eq 0 ] && grep -q '^output fc3' "$T/err" && pass run-stats-json-stdout || fail run-stats-json-stdout "$(head -c 300 "$T/perr")"
 $SASIM disasm - <"$T/file.bin" >"$T/dis.s" 2>"$T/err" && $SASIM asm - -o - --compress <"$T/dis.s" >"$T/re.bin" 2>>"$T/err"
 cmp -s "$T/re.bin" "$T/file.bin" && pass asm-disasm-stdio || fail asm-disasm-stdio "$(head -c 300 "$T/err")"
 : >"$T/empty"
@@ -67,6 +85,8 @@ expect compile-stdout-json 2 'would mix into it' -- $SACC compile $NET -o - --js
 expect compile-stdout-dump 2 'would mix into it' -- $SACC compile $NET -o - --dump-ir tiling
 expect run-stdin-twice 2 'stdin \(-\) can feed only one' -- $SASIM run - --input x=-
 expect run-stdin-rtl 2 'reads the program twice' -- $SASIM run - --engine rtl
+expect run-two-reports-stdout 2 'stdout \(-\) can take only one of --json, --csv and --trace' -- $SASIM run "$T/file.bin" --json - --trace -
+expect run-json-csv-stdout 2 'stdout \(-\) can take only one' -- $SASIM run "$T/file.bin" --csv - --json -
 # -o into a device or a FIFO writes into it: the temporary-file-and-rename of a regular file
 # would replace it (as root, /dev/null itself).
 mkfifo "$T/fifo" 2>/dev/null && {

@@ -448,6 +448,18 @@ static void test_names(void) {
 
 static void test_errors(void) {
   expect_error_after_head("FOO x=1\n", "t.s:5:1: error: unknown mnemonic 'FOO'");
+  // A misspelt mnemonic or operand: the nearest of the ISA table's, when it is a likely misspelling.
+  expect_error_after_head("COMPUT rows=1\n", "t.s:5:1: error: unknown mnemonic 'COMPUT' (did you mean COMPUTE?)");
+  expect_error_after_head("laod\n", "t.s:5:1: error: unknown mnemonic 'laod' (did you mean LOAD?)");
+  expect_error_after_head("COMPUTEIS rows=1\n", "t.s:5:1: error: unknown mnemonic 'COMPUTEIS' (did you mean COMPUTE_IS?)");
+  expect_error_after_head("LOADS\n", "t.s:5:1: error: unknown mnemonic 'LOADS' (did you mean LOAD?)");
+  expect_error_after_head("HAL\n", "t.s:5:1: error: unknown mnemonic 'HAL'");   // 3 letters: too short to guess
+  expect_error_after_head("COMPUTE rosw=1\n",
+                          "t.s:5:9: error: unknown operand 'rosw' for COMPUTE (did you mean rows?; operands: pop "
+                          "push accum src acc_addr rows)");
+  expect_error_after_head("LOAD mem=wbuf dram_adr=0\n",
+                          "t.s:5:15: error: unknown operand 'dram_adr' for LOAD (did you mean dram_addr?; operands: pop "
+                          "push mem accum transpose dst dram_addr outer inner nseg seglen tstride)");
   expect_error_after_head("COMPUTE rows=1 bogus=3\n",
                           "t.s:5:16: error: unknown operand 'bogus' for COMPUTE (operands: pop push accum src "
                           "acc_addr rows)");
@@ -589,6 +601,11 @@ static void test_no_files(void) {
   CHECK(asm_assemble_opts(t1, strlen(t1), "t.s", &o, &p, &d) == -1 &&
             !strcmp(diag_first(&d), "t.s:1:7: error: file access is disabled (\"workloads/arch/tiny.json\")"),
         "arch file: %s", diag_first(&d));
+  diag_init(&d);
+  const char *t1n = ".arch tiny\nHALT\n";   // a shipped arch by name is a file too
+  CHECK(asm_assemble_opts(t1n, strlen(t1n), "t.s", &o, &p, &d) == -1 &&
+            !strcmp(diag_first(&d), "t.s:1:7: error: file access is disabled (.arch tiny)"),
+        "arch name: %s", diag_first(&d));
   diag_init(&d);
   const char *t2 = ".tensor A dtype=int8 shape=[2,2] addr=0 role=input data=tests/isa/data/i1_2x2.npy\nHALT\n";
   CHECK(asm_assemble_opts(t2, strlen(t2), "t.s", &o, &p, &d) == -1 && strstr(diag_first(&d), "file access is disabled"),

@@ -1,4 +1,4 @@
-// fileio.h: reading a whole file into memory, and writing an output file safely, with errors
+// fileio.h: mapping an input file, tracking the inputs, and writing an output file safely, with errors
 // that name the file. The path "-" means stdin (read) or stdout (write), as in most Unix tools.
 #ifndef SA_FILEIO_H
 #define SA_FILEIO_H
@@ -8,19 +8,14 @@
 
 #include "diag.h"
 
-// Reads all of a regular file (not a device, FIFO or directory) into a new buffer (*out, caller frees; NUL-terminated one byte past *len,
-// so text parsers may treat it as a string). Returns 0, or -1 with "path: error: ..." recorded.
-// "-" reads stdin to its end (a pipe or a redirected file; a terminal is refused, since a binary
-// or a JSON file is never typed in by hand and the tool would seem to hang).
-int file_read_all(const char *path, uint8_t **out, size_t *len, Diag *d);
 // Maps all of a non-empty regular file into memory (private: writes stay in this process).
-// Returns 0, or -1 with a message (the caller may fall back on file_read_all). Undo with
+// Returns 0, or -1 with a message (the caller may fall back on file_read_limited, fileread.h). Undo with
 // file_unmap(*out, *len). Cheaper than reading a big file: no copy, pages faulted in batches.
 int file_map(const char *path, uint8_t **out, size_t *len, Diag *d);
 void file_unmap(uint8_t *p, size_t len);
 
 // After file_track_inputs() (a command-line tool calls it once, at the start), every regular
-// file read by file_read_all or file_map (stdin too, when it is a redirected file) is remembered
+// file read by file_read_limited (fileread.h) or file_map (stdin too, when it is a redirected file) is remembered
 // by device and inode, so that file_out_open refuses to replace one of the command's own inputs
 // (`sacc compile n.json -o n.json`), even under another name. Libraries and tests that write
 // what they read leave it off.

@@ -3,7 +3,7 @@
 // the format allows is refused before it is read (regular files: from their size) or as soon as
 // the limit is passed (pipes), and the head (magic, header) is checked before the body is read,
 // so that `cat /dev/zero | sasim run -` or a 3 GB sparse file fail at once with a clear error.
-// (isa/fileio.h keeps file_read_all, without limits, and the writers.)
+// (isa/fileio.h keeps file_map, the input tracking and the writers.)
 #ifndef SA_FILEREAD_H
 #define SA_FILEREAD_H
 
@@ -27,7 +27,7 @@ typedef struct {
   void *ctx;              // passed to head
 } FileReadLimits;
 
-// file_read_all (isa/fileio.h: "-" is stdin, only regular files otherwise, a terminal is refused,
+// Reads a whole file ("-" is stdin, only regular files otherwise, a terminal is refused,
 // NUL-terminated one past *len) within *lim. Errors: "path: error: N bytes, more than <what> (M)"
 // or the head check's own.
 int file_read_limited(const char *path, const FileReadLimits *lim, uint8_t **out, size_t *len, Diag *d);

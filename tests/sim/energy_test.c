@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../../isa/asm.h"
-#include "../../isa/fileio.h"
+#include "../../isa/fileread.h"
 #include "../../sim/area.h"
 #include "../../sim/energy.h"
 #include "../../sim/sim.h"
@@ -21,7 +21,8 @@ static char *read_text(const char *path, size_t *len) {
   Diag d;
   diag_init(&d);
   uint8_t *buf;
-  if (file_read_all(path, &buf, len, &d)) return NULL;
+  FileReadLimits lim = {1u << 20, "an energy table", 0, NULL, NULL};
+  if (file_read_limited(path, &lim, &buf, len, &d)) return NULL;
   return (char *)buf;
 }
 

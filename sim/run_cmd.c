@@ -18,6 +18,7 @@
 #include "energy.h"
 #include "report.h"
 #include "sasim_cli.h"
+#include "tensor_text.h"
 
 // Prints the recorded errors and returns the exit status for an error.
 int cli_fail(const Diag *d) {
@@ -140,6 +141,118 @@ static int emit_outputs(const Sim *s, FILE *out, const char *dir, Diag *d) {
   return file_set_close(&set, 1, d);
 }
 
+// The output tensors' names, comma-separated, for an error message.
+static const char *output_names(const Program *p, char *out, size_t cap) {
+  size_t n = 0;
+  out[0] = 0;
+  for (uint32_t i = 0; i < p->n_tensors && n < cap; i++)
+    if (p->tensors[i].role == ROLE_OUTPUT) {
+      char shown[4 * PROG_NAME_MAX];
+      n += (size_t)snprintf(out + n, cap - n, "%s%s", n ? ", " : "", name_escape(p->tensors[i].name, shown, sizeof shown));
+    }
+  return out[0] ? out : "none";
+}
+
+// The tensor an --expect or --print names: NAME (name, or NULL for none given: the program's
+// only output). opt and spec name the option in messages. NULL with an error in d.
+static const TensorInfo *named_tensor(const Program *p, const char *opt, const char *spec, const char *name,
+                                      Diag *d) {
+  char outs[512];
+  if (name) {
+    const TensorInfo *t = prog_find_tensor(p, name);
+    if (!t)
+      diag_error(d, "sasim: error: %s %s: the program has no tensor \"%s\" (outputs: %s)", opt, spec, name,
+                 output_names(p, outs, sizeof outs));
+    return t;
+  }
+  const TensorInfo *t = NULL;
+  for (uint32_t i = 0; i < p->n_tensors; i++)
+    if (p->tensors[i].role == ROLE_OUTPUT) {
+      if (t) {
+        diag_error(d, "sasim: error: %s %s: the program has several outputs (%s); use NAME=FILE", opt, spec,
+                   output_names(p, outs, sizeof outs));
+        return NULL;
+      }
+      t = &p->tensors[i];
+    }
+  if (!t) diag_error(d, "sasim: error: %s %s: the program has no output tensor", opt, spec);
+  return t;
+}
+
+// --expect [NAME=]REF.npy: the tensor (through named_tensor) and the reference's path.
+static const TensorInfo *expect_tensor(const Program *p, const char *spec, const char **path, Diag *d) {
+  const char *eq = strchr(spec, '=');
+  *path = eq ? eq + 1 : spec;
+  if (!eq) return named_tensor(p, "--expect", spec, NULL, d);
+  char name[PROG_NAME_MAX];
+  size_t n = (size_t)(eq - spec);
+  if (n >= sizeof name) {
+    diag_error(d, "sasim: error: --expect %s: tensor name too long", spec);
+    return NULL;
+  }
+  memcpy(name, spec, n);
+  name[n] = 0;
+  return named_tensor(p, "--expect", spec, name, d);
+}
+
+// Every --expect and --print names a tensor of the program: checked before the run, so that a
+// misspelt name costs no simulation.
+static int check_tensor_opts(const Program *p, const RunArgs *a, Diag *d) {
+  const char *path;
+  for (int i = 0; i < a->n_expects; i++)
+    if (!expect_tensor(p, a->expects[i], &path, d)) return -1;
+  for (int i = 0; i < a->n_prints; i++)
+    if (strcmp(a->prints[i], "all") && !named_tensor(p, "--print", a->prints[i], a->prints[i], d)) return -1;
+  return 0;
+}
+
+// t's elements after the run, dense in C order (sim_get_tensor), in a buffer the caller frees;
+// NULL with an error in d.
+static void *tensor_copy(const Sim *s, const TensorInfo *t, Diag *d) {
+  uint64_t bytes = tensor_elems(t) * prog_dtype_size(t->dtype);
+  void *buf = malloc(bytes ? bytes : 1);
+  if (!buf) {
+    diag_error(d, "sasim: error: out of memory");
+    return NULL;
+  }
+  sim_get_tensor(s, t, buf);
+  return buf;
+}
+
+static int print_tensor(const Sim *s, const TensorInfo *t, FILE *out, Diag *d) {
+  void *buf = tensor_copy(s, t, d);
+  if (!buf) return -1;
+  tensor_print(out, t, buf);   // a write error on out is reported once, by file_stdout_check
+  free(buf);
+  return 0;
+}
+
+// --print and --expect, in the order given, after the outputs' lines. *mismatch: set when a
+// tensor differs from its reference. 0, or -1 with an error in d (a reference that cannot be read).
+static int show_tensors(const Sim *s, const RunArgs *a, FILE *out, int *mismatch, Diag *d) {
+  const Program *p = sim_program(s);
+  for (int i = 0; i < a->n_prints; i++) {
+    if (strcmp(a->prints[i], "all")) {
+      const TensorInfo *t = named_tensor(p, "--print", a->prints[i], a->prints[i], d);
+      if (!t || print_tensor(s, t, out, d)) return -1;
+      continue;
+    }
+    for (uint32_t k = 0; k < p->n_tensors; k++)
+      if (p->tensors[k].role == ROLE_OUTPUT && print_tensor(s, &p->tensors[k], out, d)) return -1;
+  }
+  for (int i = 0; i < a->n_expects; i++) {
+    const char *path;
+    const TensorInfo *t = expect_tensor(p, a->expects[i], &path, d);
+    void *buf = t ? tensor_copy(s, t, d) : NULL;
+    if (!buf) return -1;
+    int rc = tensor_expect(out, t, buf, path, d);
+    free(buf);
+    if (rc < 0) return -1;
+    if (rc) *mismatch = 1;
+  }
+  return 0;
+}
+
 static int write_report(const char *path, const Sim *s, const char *label, const EnergyTable *et, int kind, Diag *d) {
   FileOut o;
   FILE *f = cli_open_out(&o, path, d);
@@ -182,6 +295,8 @@ static CliStatus run_option(CliParser *cl, RunArgs *a) {
     case RUNOPT_ARCH: a->arch_path = cl->value; break;
     case RUNOPT_INPUT: a->inputs[a->n_inputs++] = cl->value; break;
     case RUNOPT_OUTPUT_DIR: a->outdir = cl->value; break;
+    case RUNOPT_EXPECT: a->expects[a->n_expects++] = cl->value; break;
+    case RUNOPT_PRINT: a->prints[a->n_prints++] = cl->value; break;
     case RUNOPT_ALLOW_RACES: a->allow_races = 1; break;
     case RUNOPT_FLIP_WRITE_BIT:
       if (count_value(cl, 1, 1000000000ull, &n) != CLI_OPTION) return CLI_ERROR;
@@ -329,6 +444,10 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
       return cli_fail(&d);
     }
   }
+  if (check_tensor_opts(p, a, &d)) {
+    prog_free(p);
+    return cli_fail(&d);
+  }
   if (race_gate(p, a)) {
     prog_free(p);
     return 1;
@@ -358,8 +477,11 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
   if (!rc && a->csv) rc = write_report(a->csv, s, a->prog_path, &et, 1, &d);
   if (!rc && a->trace) rc = write_report(a->trace, s, a->prog_path, &et, 2, &d);
   if (!rc) rc = emit_outputs(s, text, a->outdir, &d);
+  int mismatch = 0;
+  if (!rc) rc = show_tensors(s, a, text, &mismatch, &d);
   sim_free(s);
   prog_free(p);
   if (rc) return cli_fail(&d);
-  return file_stdout_check("sasim");   // sasim-rtl too (sasim's main checks again, silently)
+  if (file_stdout_check("sasim")) return 1;   // sasim-rtl too (sasim's main checks again, silently)
+  return mismatch ? RUN_EXIT_MISMATCH : 0;
 }

@@ -49,6 +49,13 @@ static const CliOpt run_opts[] = {
              "when the program has one input)"},
     {.id = RUNOPT_OUTPUT_DIR, .names = {"--output-dir"}, .metavar = "DIR",
      .help = "write every output tensor as DIR/NAME.npy"},
+    {.id = RUNOPT_EXPECT, .names = {"--expect"}, .metavar = "[NAME=]REF.npy", .max_count = RUN_MAX_INPUTS,
+     .help = "compare tensor NAME after the run with REF.npy (dtype, shape, every value);\n"
+             "on a difference list the first elements that differ and exit with status 3.\n"
+             "NAME= may be left out when the program has one output"},
+    {.id = RUNOPT_PRINT, .names = {"--print"}, .metavar = "NAME|all", .max_count = RUN_MAX_INPUTS,
+     .help = "print tensor NAME after the run as text (numpy-like; big tensors show the\n"
+             "ends of each axis); all: every output tensor"},
     {.id = RUNOPT_ALLOW_RACES, .names = {"--allow-races"},
      .help = "run a program the race check refuses (sasim check), warning on stderr;\n"
              "its results may then differ between engines"},
@@ -64,7 +71,8 @@ const CliCommand sasim_run = {
     .args = "PROG.bin",
     .summary = "simulate a program and report cycles, utilization, traffic",
     .about = "Simulates the program; prints its cycles (or the --stats table) and each output tensor.",
-    .notes = "Output tensors are listed with their CRC32 either way. PROG.bin - reads the program from stdin.",
+    .notes = "Output tensors are listed with their CRC32 either way. PROG.bin - reads the program from stdin.\n"
+             "Exit status: 0 success, 1 error, 2 usage, 3 a tensor differs from its --expect reference.",
     .opts = run_opts,
     .n_opts = sizeof run_opts / sizeof run_opts[0],
 };
@@ -120,7 +128,7 @@ static const CliCommand *const sasim_cmds[] = {&sasim_run, &sasim_check, &sasim_
 
 const CliTool sasim_cli = {
     .name = "sasim",
-    .notes = "Exit status: 0 success, 1 error, 2 usage.",
+    .notes = "Exit status: 0 success, 1 error, 2 usage (run: 3 when --expect finds a difference).",
     .cmds = sasim_cmds,
     .n_cmds = sizeof sasim_cmds / sizeof sasim_cmds[0],
 };

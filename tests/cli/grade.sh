@@ -23,7 +23,7 @@ $NPY "$T/A.npy" int8 4,4 --range -7 5 256 && $NPY "$T/B.npy" int8 4,4 --range 9 
 $SASIM asm tests/grade/solution.s -o "$T/sol.bin" >/dev/null 2>&1 &&
   $SASIM run "$T/sol.bin" --input A="$T/A.npy" --input B="$T/B.npy" --output-dir "$T/ref" >/dev/null 2>&1 ||
   fail setup "the teacher's solution does not assemble or run"
-ARGS="--input A=$T/A.npy --input B=$T/B.npy --expect C=$T/ref/C.npy --max-cycles 200"
+ARGS="--input A=$T/A.npy --input B=$T/B.npy --expect C=$T/ref/C.npy --max-cycles 200 --arch docs/exercises/files/ex-2x2.json"
 
 $GRADE "$T/subs" $ARGS -j 2 -o "$T/grades.csv" --logs "$T/logs" >"$T/summary" 2>"$T/err"; rc=$?
 if [ $rc -eq 0 ] && [ -s "$T/grades.csv" ]; then pass run; else fail run "exit $rc: $(head -c 300 "$T/err")"; fi
@@ -121,3 +121,9 @@ expect no-sasim 1 'grade: error: sasim not found' -- python3 scripts/grade --sas
 mkdir "$T/none"
 expect no-submission 1 'no submission' -- $GRADE "$T/none" --expect "$T/ref/C.npy"
 expect help 0 'grades a folder of student programs' -- python3 scripts/grade --help
+
+# --arch: a submission whose .arch line was edited (the tiny arch) is an error, named by its file.
+mkdir "$T/arch" && sed "s|^\.arch .*|.arch \"$(pwd)/workloads/arch/tiny.json\"|" "$T/subs/s01-ada.s" >"$T/arch/edited.s"
+$GRADE "$T/arch" $ARGS -o "$T/arch.csv" >/dev/null 2>&1
+grep -q "^edited,error,,\".*/arch/edited.s: error: arch mismatch: compiled for \"\"tiny\"\" (4x4)" "$T/arch.csv" && pass arch ||
+  fail arch "$(cat "$T/arch.csv" 2>/dev/null | tr '\n' '|')"

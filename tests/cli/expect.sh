@@ -103,10 +103,14 @@ if [ $rc -eq 3 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "
    grep -q '^ \[ 43  86\]$' "$T/j.err" && grep -q '2 of 6 elements differ' "$T/j.err"; then pass json-stdout
 else fail json-stdout "exit $rc; stderr: $(head -c 200 "$T/j.err")"; fi
 
-# The RTL model, where it is built: the same comparison after the same run.
+# The RTL model, where it is built (a shipped arch's model: gemm_small.s runs on tiny): the same
+# comparison after the same run.
 if [ -x "$B/bin/sasim-rtl" ]; then
-  expect rtl 3 '2 of 6 elements differ' -- $SASIM run "$T/w.bin" --engine rtl --expect "$T/bad.npy"
-  expect rtl-ok 0 '^expect C: ok' -- $SASIM run "$T/w.bin" --engine rtl --expect "$T/ok.npy"
+  $SASIM asm workloads/asm/gemm_small.s -o "$T/small.bin" >/dev/null 2>&1 || fail setup "sasim asm gemm_small.s failed"
+  $NPY "$T/small-bad.npy" int32 4,4 5 6 7 13 13 14 15 33 -1 0 1 1 -3 -8 -1 15
+  expect rtl-ok 0 '^expect C: ok, 16 elements' -- $SASIM run "$T/small.bin" --engine rtl --expect workloads/asm/gemm_small_expected.npy
+  expect rtl 3 '^  \[3,3\]: got 14, expected 15$' -- $SASIM run "$T/small.bin" --engine rtl --expect "$T/small-bad.npy" --print C
+  grep -q '^ \[-3 -8 -1 14\]\]$' "$T/out" && pass rtl-print || fail rtl-print "no last row of C in: $(head -c 300 "$T/out")"
 else
   echo "SKIP expect-rtl: $B/bin/sasim-rtl not built (make rtl)"
 fi

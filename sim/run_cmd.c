@@ -326,6 +326,12 @@ static CliStatus run_check(CliParser *cl, const RunArgs *a) {
     from_stdin += !strcmp(eq ? eq + 1 : a->inputs[i], "-");
   }
   if (from_stdin > 1) return cli_error(cl, "stdin (-) can feed only one of the program and the --input files");
+  for (int i = 0; i < a->n_expects; i++) {
+    const char *eq = strchr(a->expects[i], '=');
+    from_stdin += !strcmp(eq ? eq + 1 : a->expects[i], "-");
+  }
+  if (from_stdin > 1)
+    return cli_error(cl, "stdin (-) can feed only one of the program, the --input and the --expect files");
   if (!strcmp(a->prog_path, "-") && a->engine != RUN_ENGINE_C)   // sasim-rtl loads it, then its model does
     return cli_error(cl, "--engine rtl|both reads the program twice: give a file, not - (stdin)");
   if (a->pe_trace && (a->mode != SIM_DETAILED || a->engine != RUN_ENGINE_C))

@@ -34,6 +34,11 @@ expect unknown-name 1 'error: --expect Z=.*: the program has no tensor "Z" \(out
 if grep -q cycles "$T/out"; then fail unknown-name-before-run "it ran first: $(head -c 200 "$T/out")"; else pass unknown-name-before-run; fi
 expect print-unknown 1 'error: --print Q: the program has no tensor "Q"' -- $SASIM run "$T/w.bin" --print Q
 expect missing-ref 1 'nothere\.npy: error: cannot open' -- $SASIM run "$T/w.bin" --expect "$T/nothere.npy"
+$SASIM run "$T/w.bin" --expect - <"$T/ok.npy" >"$T/out" 2>&1 && grep -q '^expect C: ok, 6 elements equal -$' "$T/out" &&
+  pass stdin || fail stdin "--expect - (stdin): $(head -c 300 "$T/out")"
+$SASIM run - --expect C=- <"$T/w.bin" >"$T/out" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q 'stdin (-) can feed only one of the program, the --input and the --expect files' "$T/out" &&
+  pass stdin-twice || fail stdin-twice "exit $rc: $(head -c 300 "$T/out")"
 expect detailed 3 '2 of 6 elements differ' -- $SASIM run "$T/w.bin" --mode detailed --expect "$T/bad.npy"
 
 # --print: the text numpy prints (np.set_printoptions(linewidth=75); print(a)).

@@ -6,7 +6,8 @@
 # command; then checks every CSV row: the status the generator meant, the cycles `sasim run`
 # gives that program on the hidden inputs (empty where it did not run to the end), the race
 # report count. Also: the summary's counts, the same CSV at -j 1 and -j 4, per-student logs,
-# the wall-clock limit, the CSV written whole or not at all, usage errors.
+# a second test case (--case), the wall-clock limit, --arch, the CSV written whole or not at
+# all, usage errors.
 set -u
 B=${1:-build}
 SASIM=$B/bin/sasim
@@ -88,6 +89,27 @@ else fail summary "no '30 submissions graded ...: $counts' line and 30 rows in: 
 # The same grades whatever the parallelism.
 $GRADE "$T/subs" $ARGS -j 1 -o "$T/j1.csv" >/dev/null 2>&1 && $GRADE "$T/subs" $ARGS -j 4 -o "$T/j4.csv" >/dev/null 2>&1
 cmp -s "$T/grades.csv" "$T/j1.csv" && cmp -s "$T/grades.csv" "$T/j4.csv" && pass parallel-same || fail parallel-same "the CSV of -j 1, -j 2 and -j 4 differ"
+
+# --case: a second set of hidden inputs and its reference gives the same grades; a case whose
+# reference does not match its inputs fails every program that runs, naming the case.
+$NPY "$T/A2.npy" int8 4,4 --range 100 -13 256 && $NPY "$T/B2.npy" int8 4,4 --range -50 7 256
+$SASIM run "$T/sol.bin" --input A="$T/A2.npy" --input B="$T/B2.npy" --output-dir "$T/ref2" >/dev/null 2>&1 ||
+  fail setup "the solution does not run on the second case"
+$GRADE "$T/subs" $ARGS --case --input A="$T/A2.npy" --input B="$T/B2.npy" --expect C="$T/ref2/C.npy" \
+  -o "$T/cases.csv" >/dev/null 2>&1
+# (status, cycles and races equal; a message is the same or, for a run's, prefixed with "case 1: ")
+same=$(python3 -c 'import csv, sys
+one, two = (list(csv.DictReader(open(f))) for f in sys.argv[1:])
+bad = [b["student"] for a, b in zip(one, two) if [a[k] for k in ("student", "status", "cycles", "races")] !=
+       [b[k] for k in ("student", "status", "cycles", "races")] or b["message"] not in (a["message"], "case 1: " + a["message"])]
+print(" ".join(bad) if bad or len(one) != len(two) else "same")' "$T/grades.csv" "$T/cases.csv")
+[ "$same" = same ] && pass cases-same || fail cases-same "rows differ: $same"
+$GRADE "$T/subs" $ARGS --case --input A="$T/A2.npy" --input B="$T/B2.npy" --expect C="$T/ref/C.npy" \
+  -o "$T/cases.csv" >/dev/null 2>&1
+grep -q '^s01-ada,fail,77,"case 2: expect C: mismatch with .*: 16 of 16 elements differ, the first: \[0,0\]: got ' "$T/cases.csv" &&
+  grep -q '^s11-kai,fail,77,"case 1: expect C: mismatch' "$T/cases.csv" && pass cases-second-fails ||
+  fail cases-second-fails "$(grep -E '^s(01|11)-' "$T/cases.csv" | tr '\n' '|')"
+expect usage-empty-case 2 'grade: error: no --expect .* in case 2' -- $GRADE "$T/subs" $ARGS --case --input A="$T/A2.npy"
 
 # The wall-clock limit: a submission still running past --timeout fails, killed with whatever it
 # started, and the others are graded (a sasim that sleeps 30 s before running s01-ada's program).

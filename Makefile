@@ -161,6 +161,7 @@ bench: $(SASIM) $(SACC)
 	@sh bench/sim-speed
 	@BUILD=$(BUILD) sh bench/compile
 	@BUILD=$(BUILD) sh bench/targets
+	@BUILD=$(BUILD) sh bench/batch
 
 # The classroom exercises (docs/exercises/): each one's check command against its answer key.
 exercises: $(SASIM) $(SACC)

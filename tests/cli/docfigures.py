@@ -107,7 +107,14 @@ def commands(build, fig, tmp):
 
 
 def shown(cmd, tmp):
-    return ' '.join(cmd).replace(tmp + '/', '')
+    """cmd as a reader would type it: the scratch files named P.bin, C.json, S.json."""
+    names = {'.bin': 'P.bin', '.c.json': 'C.json', '.s.json': 'S.json'}
+    out = []
+    for a in cmd:
+        if a.startswith(tmp + '/'):
+            a = next(v for k, v in names.items() if a.endswith(k))
+        out.append(a)
+    return ' '.join(out)
 
 
 def run_one(build, fig, tmp):

@@ -214,7 +214,7 @@ test-onnx: $(SASIM) $(SACC)
 #     sweep specs, the energy table, the hand-written programs of workloads/asm;
 #   share/doc/sacc/: README.md, docs/*.md, and exercises/ (docs/exercises with its files).
 # sacc-sweep finds its tools and data relative to itself (docs/SWEEP.md). No root needed with a
-# PREFIX of your own: make install PREFIX=$$HOME/.local.
+# PREFIX of your own: make install PREFIX=~/.local.
 PREFIX  ?= /usr/local
 DESTDIR ?=
 INSTALL_DOCS := README.md $(filter-out docs/ISA.head.md,$(wildcard docs/*.md)) docs/net.schema.json

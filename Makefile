@@ -76,8 +76,18 @@ $(BUILD)/%.o: %.c $(DEPS_OK)
 
 $(ISA_LIB): $(call obj,$(ISA_SRC))
 	@rm -f $@ && ar rcs $@ $^
-$(SIM_LIB): $(call obj,$(SIM_SRC))
+$(SIM_LIB): $(call obj,$(SIM_SRC)) $(BUILD)/gen/view_page.o
 	@rm -f $@ && ar rcs $@ $^
+
+# The page of sasim run --view (sim/view.c): the HTML template as one C string, view_page[]. The
+# sed quotes each line (backslash, double quote, and '?' against trigraphs) and ends it with \n.
+$(BUILD)/gen/view_page.c: sim/view_page.html
+	@mkdir -p $(dir $@)
+	@{ echo '// generated from sim/view_page.html by make; do not edit'; \
+	  echo 'extern const char view_page[];'; echo 'const char view_page[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } >$@.tmp && mv $@.tmp $@
+$(BUILD)/gen/view_page.o: $(BUILD)/gen/view_page.c $(DEPS_OK)
+	$(CC) $(WARN) $(CFLAGS) -c $< -o $@
 
 $(SASIM): $(BUILD)/sim/main.o $(SIM_LIB) $(ISA_LIB)
 	@mkdir -p $(dir $@)

@@ -63,7 +63,7 @@ expect lockstep 0 "^$cycles cycles" -- $SASIM run "$T/g.bin" --engine both --vcd
 # Refused options.
 expect bad-unit 2 "vcd-units: expected a comma-separated list of .*, got 'load,fpu'" -- $SASIM run "$T/g.bin" --engine rtl --vcd "$T/x.vcd" --vcd-units load,fpu
 expect empty-unit 2 "vcd-units: expected a comma-separated list of .*, got 'load,'" -- $SASIM run "$T/g.bin" --engine rtl --vcd "$T/x.vcd" --vcd-units load,
-expect window-empty 2 'vcd-to must be greater' -- $SASIM run "$T/g.bin" --engine rtl --vcd "$T/x.vcd" --vcd-from 5 --vcd-to 5
-expect from-needs-vcd 2 'need --vcd FILE' -- $SASIM run "$T/g.bin" --engine rtl --vcd-from 5
+expect window-empty 2 'to must be greater than --from' -- $SASIM run "$T/g.bin" --engine rtl --vcd "$T/x.vcd" --vcd-from 5 --vcd-to 5
+expect from-needs-vcd 2 'need --pe-trace, --view or --vcd' -- $SASIM run "$T/g.bin" --engine rtl --vcd-from 5
 expect vcd-needs-rtl 2 'need --engine rtl or both' -- $SASIM run "$T/g.bin" --vcd "$T/x.vcd"
 expect unwritable 1 'no-such-dir/x.vcd: error: cannot write the waveform' -- $SASIM run "$T/g.bin" --engine rtl --vcd "$T/no-such-dir/x.vcd"

@@ -42,7 +42,7 @@ DEPS_OK  := $(BUILD)/.deps-ok
 # "rm ..." lines after the test summary).
 .SECONDARY:
 
-.PHONY: all deps deps-onnx test test-asan test-fast test-hostile test-onnx demo docs golden fuzz bench exercises clean help
+.PHONY: all deps deps-onnx deps-browser test test-asan test-fast test-hostile test-onnx demo docs golden fuzz bench exercises clean help
 all: $(SASIM) $(SACC) $(GEN_ISA) $(TESTS) $(CMP_TESTS) $(FUZZ_REPLAY) $(BENCHES)
 
 help:
@@ -63,6 +63,7 @@ help:
 	@echo "make install    PREFIX=/usr/local (and DESTDIR): the tools, sacc-sweep, arch files, nets, docs"
 	@echo "make test-slurm a sweep on a one-node Slurm cluster of this machine (installs Slurm; docs/SWEEP.md)"
 	@echo "make plot-deps  python3-matplotlib, for the plots of scripts/sweep"
+	@echo "make deps-browser  chromium and chromium-driver, for the browser checks of sasim run --view"
 
 # System packages (zlib, jansson): installed by apt-get when root, else the exact command is shown.
 $(DEPS_OK): scripts/install-deps.sh
@@ -184,6 +185,15 @@ $(ONNX_DEPS_OK): scripts/install-deps.sh
 	 else echo "make: python3-onnx is missing: the ONNX tests will be skipped" >&2; fi
 deps-onnx: $(ONNX_DEPS_OK)
 test test-fast: deps-onnx
+
+# The HTML view (sasim run --view, docs/VIEW.md): tests/cli/view.sh loads its pages in headless
+# Chromium, installed here like python3-onnx; if that fails the browser part says SKIP.
+BROWSER_DEPS_OK := $(BUILD)/.deps-browser-ok
+$(BROWSER_DEPS_OK): scripts/install-deps.sh
+	@if sh scripts/install-deps.sh --browser; then mkdir -p $(dir $@) && touch $@; \
+	 else echo "make: chromium is missing: the browser checks of tests/cli/view.sh will be skipped" >&2; fi
+deps-browser: $(BROWSER_DEPS_OK)
+test test-fast: deps-browser
 
 # torchvision ResNet-18 and MobileNetV2 (random weights) exported, converted, compiled, simulated.
 test-onnx: $(SASIM) $(SACC)

@@ -175,6 +175,10 @@ static CliStatus run_option(CliParser *cl, RunArgs *a) {
     case RUNOPT_MODE: a->mode = (SimMode)cl->choice; break;
     case RUNOPT_PE_TRACE: a->pe_trace = 1; break;
     case RUNOPT_VIEW: a->view = cl->value; break;
+    case RUNOPT_VIEW_MAX_MB:
+      if (cli_uint(cl, 1, &a->view_max_mb) != CLI_OPTION) return CLI_ERROR;
+      if (a->view_max_mb > 4096) return cli_error(cl, "--view-max-mb: at most 4096 (MB), got %llu", a->view_max_mb);
+      break;
     case RUNOPT_FROM: return cli_uint(cl, 0, &a->from);
     case RUNOPT_TO: return cli_uint(cl, 0, &a->to);
     case RUNOPT_ENGINE: a->engine = (RunEngineKind)cl->choice; break;
@@ -220,6 +224,7 @@ static CliStatus run_check(CliParser *cl, const RunArgs *a) {
   if (a->view && (a->mode != SIM_DETAILED || a->engine != RUN_ENGINE_C))
     return cli_error(cl, "--view needs --mode detailed (and the C engine)");
   if (is_dash(a->view)) return cli_error(cl, "--view needs a file name (FILE.html), not - (stdout)");
+  if (a->view_max_mb && !a->view) return cli_error(cl, "--view-max-mb needs --view FILE.html");
   if ((a->vcd || a->flip_write_bit) && a->engine == RUN_ENGINE_C)
     return cli_error(cl, "--vcd and --flip-write-bit need --engine rtl or both");
   if (a->flip_acc_bit && a->engine != RUN_ENGINE_BOTH) return cli_error(cl, "--flip-acc-bit needs --engine both");
@@ -347,7 +352,7 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
   FILE *text = reports_on_stdout(a) ? stderr : stdout;
   View *view = NULL;
   if (!rc && a->pe_trace) rc = sim_set_pe_trace(s, text, &d);
-  if (!rc && a->view && !(view = view_new(a->from, a->to, (uint64_t)VIEW_MAX_MB << 20)))
+  if (!rc && a->view && !(view = view_new(a->from, a->to, (uint64_t)(a->view_max_mb ? a->view_max_mb : VIEW_MAX_MB) << 20)))
     rc = diag_error(&d, "sasim: error: out of memory");
   if (!rc && view) rc = sim_add_observer(s, view_observer(view), &d);
   if (!rc) sim_set_window(s, a->from, a->to);

@@ -38,6 +38,7 @@ typedef struct {
   RunEngineKind engine;
   const char *vcd;                   // RTL engines: waveform file, or NULL
   const char *view;                  // --view: the HTML page, or NULL
+  unsigned long long view_max_mb;    // --view-max-mb: the cap on its recorded cycles (0: VIEW_MAX_MB)
   unsigned long long from, to;       // --from/--to: the cycles --pe-trace, --view and --vcd show,
                                      // [from, to) (to 0: to the end)
   unsigned vcd_units;                // RUN_VCD_* scopes traced (0: the whole model)

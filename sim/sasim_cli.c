@@ -36,7 +36,10 @@ static const CliOpt run_opts[] = {
     {.id = RUNOPT_VIEW, .names = {"--view"}, .metavar = "FILE.html",
      .help = "(detailed) write one self-contained HTML page animating the array and the\n"
              "units' instructions over cycles [--from, --to) (docs/VIEW.md); the recorded\n"
-             "cycles are capped at " VIEW_MAX_MB_TEXT " MB (a warning says where it stopped)"},
+             "cycles are capped at --view-max-mb (a warning says where it stopped)"},
+    {.id = RUNOPT_VIEW_MAX_MB, .names = {"--view-max-mb"}, .metavar = "N",
+     .help = "(--view) stop recording cycles once their data reaches N MB (1 to 4096;\n"
+             "default " VIEW_MAX_MB_TEXT "); a browser opens a page of some tens of MB slowly"},
     {.id = RUNOPT_FROM, .names = {"--from", "--vcd-from"}, .metavar = "N",
      .help = "the first cycle --pe-trace, --view and --vcd show (default 0)"},
     {.id = RUNOPT_TO, .names = {"--to", "--vcd-to"}, .metavar = "M",

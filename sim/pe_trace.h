@@ -1,5 +1,5 @@
 // pe_trace.h: the text --pe-trace, an array observer (array_snap.h) printing each active cycle
-// of the window. The format (docs/STATS.md, "The array, cycle by cycle"), one block per cycle:
+// of the window. The format (docs/VIEW.md), one block per cycle:
 //   cycle T: MODE (bank B), N of R*C PEs busy[, PRELOAD shifting a row in]
 //   then grids (the moving ones only when a PE is busy), each a heading line (its name, then c0 c1 ...) and one line per PE row (r0 ...),
 //   cells right-aligned in the grid's widest value, "." for an empty PE:

@@ -1,9 +1,10 @@
 // view.c: the data of the HTML view (view.h). Each active cycle of the window becomes one JSON
-// object in a growing buffer (the frame: PE states as a digit string, dense integer arrays of the
-// moving operands and sums, the stationary grid by index into a table of distinct grids, the
-// accumulator writes); after the run the instructions that overlap the window are added for the
-// timeline, and the page is the template's head, the JSON, and the template's tail. The page's
-// JavaScript (sim/view_page.html) draws it; nothing here knows about HTML beyond the split.
+// object in a growing buffer (the frame: PE states and weight banks as digit strings, dense
+// integer arrays of the moving operands and sums, the stationary grid by index into a table of
+// distinct grids, the accumulator writes); after the run the instructions that overlap the window
+// are added for the timeline, and the page is the template's head, the JSON, and the template's
+// tail. The page's JavaScript (sim/view_page.html) draws it; nothing here knows about HTML beyond
+// the split.
 #include "view.h"
 
 #include <errno.h>
@@ -83,7 +84,6 @@ static int64_t f_b(const SnapPe *p) { return p->b; }
 static int64_t f_sum(const SnapPe *p) { return p->sum; }
 static int64_t f_n(const SnapPe *p) { return p->n; }
 static int64_t f_dr(const SnapPe *p) { return p->dr; }
-static int64_t f_bank(const SnapPe *p) { return p->bank; }
 
 static void put_field(Buf *b, const char *key, const ArraySnap *sn, PeField f) {
   buf_printf(b, ",\"%s\":[", key);
@@ -142,8 +142,9 @@ static int view_cycle(ArrayObserver *o, const ArraySnap *sn) {
     buf_put(b, "\"", 1);
     put_field(b, "d", sn, f_dr);
   } else {
-    buf_printf(b, ",\"w\":%d", grid_index(v, sn));
-    put_field(b, "k", sn, f_bank);
+    buf_printf(b, ",\"w\":%d,\"k\":\"", grid_index(v, sn));   // k: each PE's weight bank, a digit
+    for (uint32_t i = 0; i < n; i++) buf_put(b, sn->pe[i].bank ? "1" : "0", 1);
+    buf_put(b, "\"", 1);
   }
   if (sn->writes) {   // [column, row, acc column, value, accum, through the rotator]
     buf_put(b, ",\"acc\":[", 8);

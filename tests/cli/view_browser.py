@@ -376,7 +376,7 @@ def check_controls(d, trace, rows, cols):
     report(not bad, 'ex1-ws-controls', bad)
     seek(d, 17)
     d.click('#play')
-    time.sleep(1.2)   # 4 cycles per second: a few steps
+    time.sleep(0.8)   # 4 cycles per second: a few steps
     d.click('#play')
     dom = d.js(READ_DOM)
     why = compare(dom, trace.get(dom['cycle']), rows, cols) if 18 <= dom['cycle'] <= 24 else f'cycle {dom["cycle"]}'

@@ -57,6 +57,10 @@ if $CHECK "$T/s.vcd" >"$T/s.chk" && grep -q 'scope sa_top.sa_top.u_store$' "$T/s
    ! grep -q 'scope sa_top.sa_top.u_compute' "$T/s.chk"; then pass units-several-scopes
 else fail units-several-scopes "$(head -n 3 "$T/s.chk")"; fi
 
+# --from/--to are the same options as --vcd-from/--vcd-to (the window of --pe-trace and --view too).
+if $SASIM run "$T/g.bin" --engine rtl --vcd "$T/w2.vcd" --from 20 --to 40 >/dev/null 2>"$T/err" && cmp -s "$T/w.vcd" "$T/w2.vcd"
+then pass from-to-aliases; else fail from-to-aliases "--from 20 --to 40 differs from --vcd-from 20 --vcd-to 40"; fi
+
 # Lockstep with a waveform: the comparison still runs and passes.
 expect lockstep 0 "^$cycles cycles" -- $SASIM run "$T/g.bin" --engine both --vcd "$T/b.vcd" --vcd-from 10 --vcd-to 12
 

@@ -66,7 +66,7 @@ DEPS_OK  := $(BUILD)/.deps-ok
 # "rm ..." lines after the test summary).
 .SECONDARY:
 
-.PHONY: all deps deps-onnx test test-asan test-fast test-hostile test-onnx demo docs golden fuzz bench exercises clean help
+.PHONY: all deps deps-onnx deps-browser test test-asan test-fast test-hostile test-onnx demo docs golden fuzz bench exercises clean help
 all: $(SASIM) $(SACC) $(GEN_ISA) $(TESTS) $(CMP_TESTS) $(FUZZ_REPLAY) $(BENCHES)
 
 help:
@@ -87,6 +87,7 @@ help:
 	@echo "make install    PREFIX=/usr/local (and DESTDIR; PREFIX=~/.local needs no root): tools, RTL models, arches, nets, asm, docs, exercises"
 	@echo "make test-slurm a sweep on a one-node Slurm cluster of this machine (installs Slurm; docs/SWEEP.md)"
 	@echo "make plot-deps  python3-matplotlib, for the plots of scripts/sweep"
+	@echo "make deps-browser  chromium and chromium-driver, for the browser checks of sasim run --view"
 
 # System packages (zlib, jansson): installed by apt-get when root, else the exact command is shown.
 # Found through pkg-config or the overrides above, they need no root and no apt-get.
@@ -102,8 +103,18 @@ $(BUILD)/%.o: %.c $(DEPS_OK)
 
 $(ISA_LIB): $(call obj,$(ISA_SRC))
 	@rm -f $@ && ar rcs $@ $^
-$(SIM_LIB): $(call obj,$(SIM_SRC))
+$(SIM_LIB): $(call obj,$(SIM_SRC)) $(BUILD)/gen/view_page.o
 	@rm -f $@ && ar rcs $@ $^
+
+# The page of sasim run --view (sim/view.c): the HTML template as one C string, view_page[]. The
+# sed quotes each line (backslash, double quote, and '?' against trigraphs) and ends it with \n.
+$(BUILD)/gen/view_page.c: sim/view_page.html
+	@mkdir -p $(dir $@)
+	@{ echo '// generated from sim/view_page.html by make; do not edit'; \
+	  echo 'extern const char view_page[];'; echo 'const char view_page[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } >$@.tmp && mv $@.tmp $@
+$(BUILD)/gen/view_page.o: $(BUILD)/gen/view_page.c $(DEPS_OK)
+	$(CC) $(WARN) $(CFLAGS) -c $< -o $@
 
 $(SASIM): $(BUILD)/sim/main.o $(SIM_LIB) $(ISA_LIB)
 	@mkdir -p $(dir $@)
@@ -201,6 +212,15 @@ $(ONNX_DEPS_OK): scripts/install-deps.sh
 	 else echo "make: python3-onnx is missing: the ONNX tests will be skipped" >&2; fi
 deps-onnx: $(ONNX_DEPS_OK)
 test test-fast: deps-onnx
+
+# The HTML view (sasim run --view, docs/VIEW.md): tests/cli/view.sh loads its pages in headless
+# Chromium, installed here like python3-onnx; if that fails the browser part says SKIP.
+BROWSER_DEPS_OK := $(BUILD)/.deps-browser-ok
+$(BROWSER_DEPS_OK): scripts/install-deps.sh
+	@if sh scripts/install-deps.sh --browser; then mkdir -p $(dir $@) && touch $@; \
+	 else echo "make: chromium is missing: the browser checks of tests/cli/view.sh will be skipped" >&2; fi
+deps-browser: $(BROWSER_DEPS_OK)
+test test-fast: deps-browser
 
 # torchvision ResNet-18 and MobileNetV2 (random weights) exported, converted, compiled, simulated.
 test-onnx: $(SASIM) $(SACC)

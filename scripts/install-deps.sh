@@ -10,6 +10,8 @@
 #                                                      --torch also python3-torchvision, for make test-onnx)
 #        sh scripts/install-deps.sh --plot              (python3-matplotlib for scripts/sweep's plots)
 #        sh scripts/install-deps.sh --fpga              (yosys, nextpnr-ice40, fpga-icestorm for make fpga)
+#        sh scripts/install-deps.sh --browser           (chromium, chromium-driver: tests/cli/view.sh loads the
+#                                                      page of sasim run --view in headless Chromium)
 set -u
 # make -j runs several of these at once (build, RTL, ONNX and plot deps): apt-get takes the dpkg lock
 # and fails the others, so run one at a time; each checks what is missing only once it holds the lock.
@@ -54,6 +56,10 @@ if [ "${1:-}" = "--fpga" ]; then
   command -v yosys >/dev/null 2>&1 || need="$need yosys"
   command -v nextpnr-ice40 >/dev/null 2>&1 || need="$need nextpnr-ice40"
   command -v icepack >/dev/null 2>&1 || need="$need fpga-icestorm"
+fi
+if [ "${1:-}" = "--browser" ]; then
+  [ -x /usr/bin/chromium ] || need="$need chromium"
+  [ -x /usr/bin/chromedriver ] || need="$need chromium-driver"
 fi
 [ -z "$need" ] && exit 0
 echo "install-deps: missing Debian packages:$need" >&2

@@ -8,23 +8,27 @@ module sa_sfu_hswish (
   output logic [15:0]        hsig_o,
   output logic signed [15:0] hswish_o
 );
-  logic signed [31:0] xs, cs;
-  logic [31:0]        a, c, nh, ns;
-  logic [63:0]        qh, qs;
+  logic [15:0]        a;        // |x|, 0..32768
+  logic signed [16:0] cs;       // x + 3
+  logic [13:0]        c;        // clamp(x + 3, 0, 6), 0..12288
+  logic [17:0]        nh;       // 16 c + 3 < 2^18
+  logic [29:0]        ns;       // 2 |x| c + 12288 < 2^30
+  logic [16:0]        ns3;      // ns / 2^13 < 2^17
+  logic [38:0]        qh;       // nh 349526 < 2^37
+  logic [33:0]        qs;       // ns3 43691 < 2^33
 
-  assign xs = 32'(x_i);
-  assign a  = (xs < 0) ? unsigned'(-xs) : unsigned'(xs);
-  assign cs = xs + 32'sd6144;
-  assign c  = (cs < 0) ? 32'd0 : (cs > 32'sd12288) ? 32'd12288 : unsigned'(cs);
-
-  assign nh = 32'd16 * c + 32'd3;                        // < 2^18
-  assign qh = ({32'd0, nh} * 64'd349526) >> 21;          // floor(nh / 6)
-  assign ns = (32'd2 * a * c + 32'd12288) >> 13;         // < 2^17
-  assign qs = ({32'd0, ns} * 64'd43691) >> 17;           // floor(ns / 3)
+  assign a   = x_i[15] ? 16'(-(17'(x_i))) : 16'(x_i);
+  assign cs  = 17'(x_i) + 17'sd6144;
+  assign c   = (cs < 0) ? 14'd0 : (cs > 17'sd12288) ? 14'd12288 : cs[13:0];
+  assign nh  = {c, 4'd0} + 18'd3;
+  assign qh  = 39'(nh) * 39'd349526 >> 21;          // floor(nh / 6)
+  assign ns  = 30'(a) * 30'(c) * 30'd2 + 30'd12288;
+  assign ns3 = ns[29:13];
+  assign qs  = 34'(ns3) * 34'd43691 >> 17;          // floor(ns3 / 3)
 
   assign hsig_o   = qh[15:0];
-  assign hswish_o = (xs < 0) ? -16'(qs[15:0]) : 16'(qs[15:0]);
+  assign hswish_o = x_i[15] ? -(qs[15:0]) : qs[15:0];
 
-  logic unused_q;
-  assign unused_q = ^{qh[63:16], qs[63:16]};
+  logic unused_hswish;
+  assign unused_hswish = ^{qh[38:16], qs[33:16], ns[12:0]};
 endmodule

@@ -28,7 +28,7 @@ module sa_sfu_math (
   logic [16:0]        gelu_phi, rc_mant, rs_mant;
   logic [5:0]         rc_shift, rs_shift;
 
-  assign x = signed'(a_i[15:0]);
+  assign x = $signed(a_i[15:0]);
 
   sa_sfu_exp u_exp (
     .x_i (x),
@@ -61,31 +61,38 @@ module sa_sfu_math (
   );
 
   // Softmax argument: -min(32768, round(d mult / 2^shift)); d mult < 2^24.
-  logic [31:0] sm_p, sm_a;
+  logic [23:0] sm_p;
+  logic [24:0] sm_r;
   logic [4:0]  sm_sh;
+  logic [15:0] sm_a;
   assign sm_sh = shift_i[4:0];
-  assign sm_p  = {24'd0, a_i[7:0]} * {16'd0, mant_i[15:0]};
-  always_comb begin
-    sm_a = (sm_sh == 5'd0) ? sm_p : (sm_p + (32'd1 << (sm_sh - 5'd1))) >> sm_sh;
-    if (sm_a > 32'd32768) sm_a = 32'd32768;
-  end
+  assign sm_p  = 24'(a_i[7:0]) * 24'(mant_i[15:0]);
+  assign sm_r  = (sm_sh == 5'd0) ? 25'(sm_p) : (25'(sm_p) + (25'd1 << (sm_sh - 5'd1))) >> sm_sh;
+  assign sm_a  = (sm_r > 25'd32768) ? 16'h8000 : sm_r[15:0];
 
-  // Softmax normalisation: min(127, round(e mant / 2^(shift - 7))); e mant <= 2^31, shift >= 31.
-  logic [63:0] sn_q;
+  // Softmax normalisation: min(127, round(e mant / 2^(shift - 7))); e mant <= 2^31 and
+  // shift - 7 >= 24 (the row sum is at least 2^15), so only bits 23..32 of the sum matter.
+  logic [32:0] sn_p;
   logic [5:0]  sn_sh;
+  logic [33:0] sn_q;
+  assign sn_p  = 33'(a_i[15:0]) * 33'(mant_i);
   assign sn_sh = shift_i - 6'd7;
-  assign sn_q  = ({48'd0, a_i[15:0]} * {47'd0, mant_i} + (64'd1 << (sn_sh - 6'd1))) >> sn_sh;
+  assign sn_q  = (sn_sh > 6'd33) ? 34'd0 : (34'(sn_p) + (34'd1 << (sn_sh - 6'd1))) >> sn_sh;
 
-  // Layer-norm element: sign(d) min(32767, round(|d| mant / 2^(shift - 11))); |d| mant < 2^41.
-  logic signed [31:0] ln_d;
-  logic [63:0]        ln_a, ln_q;
-  logic [5:0]         ln_sh;
-  logic [15:0]        ln_m;
-  assign ln_d  = 32'(signed'(a_i[24:0]));
-  assign ln_a  = (ln_d < 0) ? {32'd0, unsigned'(-ln_d)} : {32'd0, unsigned'(ln_d)};
-  assign ln_sh = shift_i - 6'd11;
-  assign ln_q  = (ln_a * {47'd0, mant_i} + (64'd1 << (ln_sh - 6'd1))) >> ln_sh;
-  assign ln_m  = (ln_q > 64'd32767) ? 16'd32767 : ln_q[15:0];
+  // Layer-norm element: sign(d) min(32767, round(|d| mant / 2^(shift - 11))); |d| < 2^24 and
+  // |d| mant < 2^41; shift - 11 in 5..28.
+  logic        ln_neg;
+  logic [23:0] ln_a;
+  logic [40:0] ln_p;
+  logic [41:0] ln_q;
+  logic [5:0]  ln_sh;
+  logic [15:0] ln_m;
+  assign ln_neg = a_i[24];
+  assign ln_a   = ln_neg ? 24'(-a_i[24:0]) : a_i[23:0];
+  assign ln_p   = 41'(ln_a) * 41'(mant_i);
+  assign ln_sh  = shift_i - 6'd11;
+  assign ln_q   = (42'(ln_p) + (42'd1 << (ln_sh - 6'd1))) >> ln_sh;
+  assign ln_m   = (ln_q > 42'd32767) ? 16'd32767 : ln_q[15:0];
 
   always_comb begin
     unique case (op_i)
@@ -97,9 +104,9 @@ module sa_sfu_math (
       4'd5:    y_o = 32'(hswish_y);
       4'd6:    y_o = {9'd0, rc_shift, rc_mant};
       4'd7:    y_o = {9'd0, rs_shift, rs_mant};
-      4'd8:    y_o = unsigned'(-signed'(sm_a));
-      4'd9:    y_o = (sn_q > 64'd127) ? 32'd127 : {25'd0, sn_q[6:0]};
-      4'd10:   y_o = (ln_d < 0) ? unsigned'(-32'(signed'({1'b0, ln_m}))) : {16'd0, ln_m};
+      4'd8:    y_o = -(32'(sm_a));
+      4'd9:    y_o = (sn_q > 34'd127) ? 32'd127 : {25'd0, sn_q[6:0]};
+      4'd10:   y_o = ln_neg ? -(32'(ln_m)) : 32'(ln_m);
       default: y_o = '0;
     endcase
   end

@@ -21,13 +21,18 @@ module sa_sfu_recip (
   assign m = (len >= 6'd16) ? v_i >> (len - 6'd16) : v_i << (6'd16 - len);
 
   sa_sfu_div #(
+    .NumW  (32),
+    .DenW  (16),
     .QuotW (17)
   ) u_div (
     .num_i  (32'h8000_0000),
-    .den_i  (m),
+    .den_i  (m[15:0]),
     .quot_o (quot)
   );
 
   assign mant_o  = (len == 6'd0) ? 17'd0 : quot;
   assign shift_o = (len == 6'd0) ? 6'd16 : len + 6'd15;
+
+  logic unused_m;
+  assign unused_m = ^m[31:16];   // m < 2^16 (0 when v is)
 endmodule

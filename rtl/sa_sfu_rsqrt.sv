@@ -32,10 +32,12 @@ module sa_sfu_rsqrt (
   );
 
   sa_sfu_div #(
+    .NumW  (32),
+    .DenW  (16),
     .QuotW (17)
   ) u_div (
     .num_i  (32'h8000_0000),
-    .den_i  ({16'd0, s}),
+    .den_i  (s),
     .quot_o (quot)
   );
 

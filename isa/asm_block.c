@@ -233,6 +233,7 @@ static int do_rep(Asm *a, const char *text, size_t end, size_t *pos, int *ln) {
       err = read_name(a, ".rep index", var);
       const RepFrame *f = err ? NULL : index_named(a, var);
       if (f) err = asm_error(a, col, "index '%s' is already the index of the .rep at line %d", var, f->line);
+      else if (!err && asm_find_tensor(a, var)) err = asm_error(a, col, "'%s' is a tensor; an index needs another name", var);
     }
     if (!err && !lex_at_end(a)) err = asm_error(a, lex_col(a), "unexpected text after .rep COUNT, NAME");
     if (!err && count < 0) err = asm_error(a, count_col, ".rep count %lld is negative", (long long)count);

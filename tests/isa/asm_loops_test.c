@@ -202,6 +202,8 @@ static void test_errors(void) {
                "t.s:2:9: error: in .rep at line 1, i=0: index 'i' is already the index of the .rep at line 1");
   expect_error(".tensor A dtype=int8 shape=[1] addr=0 role=input\n.set A, 1\nHALT\n",
                "t.s:2:6: error: 'A' is a tensor; a constant needs another name");
+  expect_error(".tensor A dtype=int8 shape=[1] addr=0 role=input\n.rep 2, A\n.endr\nHALT\n",
+               "t.s:2:9: error: 'A' is a tensor; an index needs another name");
   expect_error(".set A, 1\n.tensor A dtype=int8 shape=[1] addr=0 role=input\nHALT\n",
                "t.s:2:9: error: tensor name 'A' is a .set constant already");
   expect_error(".rep -1\n.endr\nHALT\n", "t.s:1:6: error: .rep count -1 is negative");

@@ -177,6 +177,7 @@ static double fig_value(StatId id, const Sim *s, const LayerStats *l) {
 #define STAT(name, shape, scope, ...) STAT_CASE_COUNTED_##scope(name)
 #include "stats.def"
 #undef STAT
+    break;   // a counter, not a derived figure (and no label ends the block: C11)
   }
   return 0;
 }

@@ -100,7 +100,9 @@ const CliCommand sasim_asm = {
     .name = "asm",
     .args = "PROG.s",
     .summary = "assemble text into a program binary",
-    .about = "Assembles the text (syntax: docs/ASM.md) into a checked program binary (docs/BINARY.md).",
+    .about = "Assembles the text (syntax: docs/ASM.md, with its loops, conditions, constants and\n"
+             "expressions) into a checked program binary (docs/BINARY.md). Errors name the line, and the\n"
+             "iteration inside a .rep.",
     .opts = asm_opts,
     .n_opts = sizeof asm_opts / sizeof asm_opts[0],
 };

@@ -4,7 +4,7 @@
 # `sasim disasm` prints (every field, TRANSPOSE and TSTRIDE included; `...` in the .arch line
 # stands for any text); the Errors block is what `sasim asm tests/isa/data/asm_errors.s`
 # prints; the loop excerpt is in workloads/asm/gemm_tiled_loops.s; the line counts quoted for
-# the loop programs (ASM.md, docs/exercises/08-loops.md) are the files'; race reports of a loop
+# the loop programs (ASM.md, docs/exercises/answers/08-loops.md) are the files'; race reports of a loop
 # name the body's lines. Prints PASS/FAIL lines for tests/run.sh.
 set -u
 B=${1:-build}
@@ -87,9 +87,9 @@ lines() { wc -l <"$1" | tr -d ' '; }
 if grep -q "in $(lines workloads/asm/gemm_tiled_loops.s) lines instead of $(lines workloads/asm/gemm_tiled.s)" docs/ASM.md; then
   pass line-counts-asm-md
 else fail line-counts-asm-md "docs/ASM.md does not say 'in $(lines workloads/asm/gemm_tiled_loops.s) lines instead of $(lines workloads/asm/gemm_tiled.s)'"; fi
-if grep -q "is $(lines docs/exercises/files/08-gemm-loops.s) lines with its comments, the flat one $(lines docs/exercises/files/08-gemm-flat.s)" docs/exercises/08-loops.md; then
+if grep -q "is $(lines docs/exercises/files/08-gemm-loops.s) lines with its comments, the flat one $(lines docs/exercises/files/08-gemm-flat.s)" docs/exercises/answers/08-loops.md; then
   pass line-counts-exercise-8
-else fail line-counts-exercise-8 "docs/exercises/08-loops.md quotes other line counts"; fi
+else fail line-counts-exercise-8 "docs/exercises/answers/08-loops.md quotes other line counts"; fi
 if $SASIM asm workloads/asm/gemm_tiled_loops.s -o "$T/l.bin" >"$T/err" 2>&1 &&
   $SASIM asm workloads/asm/gemm_tiled.s -o "$T/f.bin" >>"$T/err" 2>&1 && cmp -s "$T/l.bin" "$T/f.bin"; then
   pass gemm_tiled_loops-same-bytes

@@ -87,7 +87,7 @@ lines() { wc -l <"$1" | tr -d ' '; }
 if grep -q "in $(lines workloads/asm/gemm_tiled_loops.s) lines instead of $(lines workloads/asm/gemm_tiled.s)" docs/ASM.md; then
   pass line-counts-asm-md
 else fail line-counts-asm-md "docs/ASM.md does not say 'in $(lines workloads/asm/gemm_tiled_loops.s) lines instead of $(lines workloads/asm/gemm_tiled.s)'"; fi
-if grep -q "is $(lines docs/exercises/files/08-gemm-loops.s) lines with its comments, the flat one $(lines docs/exercises/files/08-gemm-flat.s)" docs/exercises/answers/08-loops.md; then
+if grep -q "is $(lines docs/exercises/answers/files/08-gemm-loops.s) lines with its comments, the flat one $(lines docs/exercises/answers/files/08-gemm-flat.s)" docs/exercises/answers/08-loops.md; then
   pass line-counts-exercise-8
 else fail line-counts-exercise-8 "docs/exercises/answers/08-loops.md quotes other line counts"; fi
 if $SASIM asm workloads/asm/gemm_tiled_loops.s -o "$T/l.bin" >"$T/err" 2>&1 &&

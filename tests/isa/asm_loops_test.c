@@ -352,7 +352,7 @@ static char *text_of(const char *path) {
 static void test_gemm_tiled_loops(void) {
   static const char *const pairs[][2] = {
       {"workloads/asm/gemm_tiled_loops.s", "workloads/asm/gemm_tiled.s"},
-      {"docs/exercises/files/08-gemm-loops.s", "docs/exercises/files/08-gemm-flat.s"},
+      {"docs/exercises/answers/files/08-gemm-loops.s", "docs/exercises/answers/files/08-gemm-flat.s"},
   };
   for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
     char *s1 = text_of(pairs[k][0]), *s2 = text_of(pairs[k][1]);

@@ -225,7 +225,12 @@ const char *timeline_cause_text(const Program *p, const TlRow *r, char *buf, siz
     else snprintf(buf, n, "a slot in every queue");
     break;
   case TL_TOKEN: snprintf(buf, n, "token from %s (insn %lld %s)", isa_unit_names[r->wait_unit], j, op); break;
-  case TL_IN_ORDER: snprintf(buf, n, "in order behind insn %lld %s", j, op); break;
+  case TL_IN_ORDER:   // a LAYER's copy in the compute or store queue is not in its row (the load copy is)
+    if (prog_op(p, (uint32_t)j) == OP_LAYER && r->unit != UNIT_LOAD && r->unit != UNIT_ALL)
+      snprintf(buf, n, "in order behind insn %lld LAYER (its %s copy)", j, isa_unit_names[r->unit]);
+    else
+      snprintf(buf, n, "in order behind insn %lld %s", j, op);
+    break;
   case TL_WEIGHT_CHAIN: snprintf(buf, n, "weight chain (insn %lld %s)", j, op); break;
   case TL_BANK_BUSY: snprintf(buf, n, "bank in use (insn %lld %s)", j, op); break;
   case TL_BANK_LOADING: snprintf(buf, n, "bank loading (insn %lld %s)", j, op); break;

@@ -47,12 +47,14 @@ static double peak_fraction(const Sim *s, uint64_t macs, uint64_t cycles) {
   return pct(macs, cycles * a->rows * a->cols);
 }
 
+static uint64_t useful_macs(const Sim *s, const LayerStats *l);
+
 // The energy and area sections of the table.
 static void text_ppa(FILE *out, const Arch *a, const SimStats *st, const EnergyTable *t, const EnergyReport *e) {
   fprintf(out, "\nenergy         %.3f uJ per inference (table %s, %s)\n", e->run.total_pj * 1e-6, t->name, t->node);
   for (int c = 0; c < EN_COUNT; c++)
     fprintf(out, "  %-12s %16.1f pJ %6.1f%%\n", energy_comp_names[c], e->run.pj[c], pct_d(e->run.pj[c], e->run.total_pj));
-  fprintf(out, "power          %.3f mW average at %.0f MHz; %.3f TOPS/W (2 x %llu MACs / energy)\n", e->power_mw,
+  fprintf(out, "power          %.3f mW average at %.0f MHz; %.3f TOPS/W (2 x %llu array MACs / energy)\n", e->power_mw,
           a->clock_mhz, e->tops_per_w, (unsigned long long)st->macs);
   AreaReport ar;
   area_of(a, t, &ar);
@@ -99,8 +101,12 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
   fprintf(out, "arch           %s: %ux%u array, %u B/cycle DRAM bus, latency %u, %.0f MHz\n", a->name, a->rows,
           a->cols, a->bus_bytes, a->dram_latency, a->clock_mhz);
   fprintf(out, "cycles         %llu (%.3f us)\n", (unsigned long long)st->cycles, us);
-  fprintf(out, "MACs           %llu  utilization %.1f%% of peak (%u MACs/cycle)\n", (unsigned long long)st->macs,
-          peak_fraction(s, st->macs, st->cycles), a->rows * a->cols);
+  uint64_t useful = useful_macs(s, NULL);
+  fprintf(out, "MACs           %llu useful (%s), %llu array slots (mapping efficiency %.1f%%)\n",
+          (unsigned long long)useful, p->layer_macs ? "the network's" : "not declared: the array MACs",
+          (unsigned long long)st->pe_cycles, pct(useful, st->pe_cycles));
+  fprintf(out, "utilization    %.1f%% of peak (useful MACs / (cycles x %u)); array slots occupied %.1f%%\n",
+          peak_fraction(s, useful, st->cycles), a->rows * a->cols, peak_fraction(s, st->pe_cycles, st->cycles));
   fprintf(out, "\n%-10s %12s %12s %14s %12s %8s\n", "unit", "busy", "wait_token", "wait_resource", "idle", "insns");
   for (int u = 0; u < NUM_UNITS; u++) {
     const UnitStats *us_ = &st->unit[u];
@@ -125,7 +131,7 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
     energy_report_free(&e);
     return;
   }
-  fprintf(out, "\n%-20s %10s %12s %7s %10s %10s", "layer", "span", "MACs", "util", "dram_rd", "dram_wr");
+  fprintf(out, "\n%-20s %10s %12s %7s %10s %10s", "layer", "span", "useful_MACs", "util", "dram_rd", "dram_wr");
   for (int u = 0; u < NUM_UNITS; u++) fprintf(out, " %10s", unit_busy_column((Unit)u));
   fprintf(out, " %12s\n", "energy_uJ");
   for (uint32_t i = 0; i <= st->n_layers; i++) {
@@ -134,7 +140,8 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
     uint64_t span = l->last_end - l->first_start + 1;
     char nb[NAME_BUF];
     fprintf(out, "%-20s %10llu %12llu %6.1f%% %10llu %10llu", layer_name(p, i, nb), (unsigned long long)span,
-            (unsigned long long)l->macs, peak_fraction(s, l->macs, span), (unsigned long long)l->dram_read_bytes,
+            (unsigned long long)useful_macs(s, l), peak_fraction(s, useful_macs(s, l), span),
+            (unsigned long long)l->dram_read_bytes,
             (unsigned long long)l->dram_write_bytes);
     for (int u = 0; u < NUM_UNITS; u++) fprintf(out, " %10llu", (unsigned long long)l->busy[u]);
     fprintf(out, " %12.3f\n", have_e ? e.layers[i].total_pj * 1e-6 : 0.0);
@@ -161,6 +168,21 @@ static void json_put(json_t *root, const char *path_fmt, const char *sub, json_t
   json_object_set_new(o, key, v);
 }
 
+// The useful MACs of the run, or of layer l (docs/STATS.md "MACs and utilization"): what the
+// program declares (its MACS section: the network's own MACs, from sacc), else its array MACs.
+static uint64_t useful_macs(const Sim *s, const LayerStats *l) {
+  const Program *p = sim_program(s);
+  const SimStats *st = sim_stats(s);
+  if (!p->layer_macs) return l ? l->macs : st->macs;
+  if (l) {
+    size_t i = (size_t)(l - st->layers);
+    return i < p->n_layers ? p->layer_macs[i] : 0;
+  }
+  uint64_t total = 0;   // the loader checked that the sum fits
+  for (uint32_t i = 0; i < p->n_layers; i++) total += p->layer_macs[i];
+  return total;
+}
+
 // A derived figure (stats.def's FIG rows) of the run, or of a layer when l is given.
 #define STAT_CASE_COUNTED_RUN(name) case STAT_##name:
 #define STAT_CASE_COUNTED_LAYER(name) case STAT_##name:
@@ -170,11 +192,15 @@ static double fig_value(StatId id, const Sim *s, const LayerStats *l) {
   const Arch *a = &sim_program(s)->arch;
   const SimStats *st = sim_stats(s);
   uint64_t span = l ? l->last_end - l->first_start + 1 : st->cycles;
+  uint64_t useful = useful_macs(s, l), slots = l ? l->pe_cycles : st->pe_cycles;
   switch (id) {
   case STAT_time_us: return (double)st->cycles / a->clock_mhz;
   case STAT_clock_mhz: return a->clock_mhz;
   case STAT_span: return (double)span;
-  case STAT_utilization: return peak_fraction(s, l ? l->macs : st->macs, span) / 100.0;
+  case STAT_useful_macs: return (double)useful;
+  case STAT_utilization: return peak_fraction(s, useful, span) / 100.0;
+  case STAT_slot_occupancy: return peak_fraction(s, slots, span) / 100.0;
+  case STAT_mapping_efficiency: return slots ? (double)useful / (double)slots : 0.0;
   case STAT_bus_bytes: return a->bus_bytes;
 #define STAT(name, shape, scope, ...) STAT_CASE_COUNTED_##scope(name)
 #include "stats.def"

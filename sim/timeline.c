@@ -133,11 +133,22 @@ int timeline_build(const Program *p, const InsnTime *t, TlRow **out) {
   TlRow *rows = calloc(n ? n : 1, sizeof *rows);
   Push *push[NUM_UNITS][NUM_UNITS] = {{0}};    // [from][to], sorted by visibility
   uint32_t n_push[NUM_UNITS][NUM_UNITS] = {{0}}, next_pop[NUM_UNITS][NUM_UNITS] = {{0}};
+  // Every push, by channel, in the order its tokens become visible (TIMING §4: end + 1): counted,
+  // then collected and sorted.
+  for (uint32_t k = 0; k < n; k++) {
+    Opcode op = prog_op(p, k);
+    Unit from = isa_ops[op].unit;
+    if (!isa_has_field(op, FLD_PUSH) || (int)from >= NUM_UNITS) continue;
+    Insn in = prog_insn(p, k);
+    for (int u = 0; u < NUM_UNITS; u++) next_pop[from][u] += (in.f[FLD_PUSH] >> u) & 1;
+  }
   int ok = rows != NULL;
   for (int v = 0; v < NUM_UNITS && ok; v++)
-    for (int u = 0; u < NUM_UNITS && ok; u++) ok = (push[v][u] = malloc((n ? n : 1) * sizeof(Push))) != NULL;
+    for (int u = 0; u < NUM_UNITS && ok; u++) {
+      ok = (push[v][u] = malloc((next_pop[v][u] ? next_pop[v][u] : 1) * sizeof(Push))) != NULL;
+      next_pop[v][u] = 0;
+    }
   if (!ok) goto done;
-  // Every push, by channel, in the order its tokens become visible (TIMING §4: end + 1).
   for (uint32_t k = 0; k < n; k++) {
     Insn in = prog_insn(p, k);
     Unit from = isa_ops[in.op].unit;

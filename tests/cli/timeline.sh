@@ -1,7 +1,9 @@
 #!/bin/sh
 # timeline.sh BUILD_DIR: `sasim run --timeline` (docs/STATS.md "Timeline") and the trace's slices.
 # Exercise 1's program, timed by hand in its answer key (docs/exercises/01-wavefront.md, from
-# docs/TIMING.md's rules), gives exactly the rows below in both engines; every shipped asm
+# docs/TIMING.md's rules), gives exactly the rows below in both engines, and so does a program
+# of the array's structural waits timed by hand from §6 (bank, IS alignment, mode switches, OS
+# drain, a full queue); every shipped asm
 # program and a few compiled networks give byte-identical CSV in fast and detailed mode, and
 # each row's cause agrees with the cycles it names (a token's push ends the cycle before the
 # start, an in-order predecessor is ready at it); the trace's slices carry the layer, the
@@ -33,6 +35,43 @@ for m in fast detailed; do
     fail "ex1-rows-$m" "header: $(head -n 1 "$T/w.$m.txt")"
   elif tail -n +2 "$T/w.$m.txt" | cmp -s - "$T/want"; then pass "ex1-rows-$m"
   else fail "ex1-rows-$m" "$(tail -n +2 "$T/w.$m.txt" | diff "$T/want" - | head -6 | tr '\n' ' ')"; fi
+done
+
+# The array's structural waits, timed by hand with docs/TIMING.md §6 on the tiny arch (R = C = 4,
+# compute queue 4), as in §11's examples: the PRELOAD fills its bank in 1..4 (e = s + R - 1);
+# the first COMPUTE_IS needs the bank complete (5) and streams 6 rows (ready 11, e = 5 + 6 - 1 +
+# 4 + 4 - 1 = 17); the second waits for a cycle aligned mod C with 5 (13); the COMPUTE for the
+# last COMPUTE_IS's end + 1 (26; 1 row: e = 26 + 0 + 7 = 33); the COMPUTE_OS (K = 6) for its end
+# + 1 (34; ready 34 + max(6, 4 + 4) = 42, e = 34 + 6 + 8 + 4 - 3 = 49); the next (K = 1) for
+# s + 1 >= 34 + 6 + 4 (43); the PRELOAD after them for the array to leave OS mode (54). Fetch
+# stops at 5 and 13 while the compute queue holds 4 (fetched 6 and 14).
+cat >"$T/s.s" <<'EOF'
+.arch tiny
+PRELOAD src=0 rows=3
+COMPUTE_IS src=0 acc_addr=0 rows=6 astride=8 cols=3
+COMPUTE_IS src=0 acc_addr=0 rows=6 astride=8 cols=3
+COMPUTE src=0 acc_addr=0 rows=1
+COMPUTE_OS src=0 kstride=4 wsrc=0 klen=6 acc_addr=0 rows=4
+COMPUTE_OS src=0 kstride=4 wsrc=0 klen=1 acc_addr=0 rows=4
+PRELOAD src=0 rows=3
+HALT
+EOF
+cat >"$T/want.s" <<'EOF'
+insn unit    op         layer fetch avail start ready   end  dram  waited for
+   0 compute PRELOAD    -         0     1     1     2     4     0  -
+   1 compute COMPUTE_IS -         1     2     5    11    17     0  bank loading (insn 0 PRELOAD)
+   2 compute COMPUTE_IS -         2     3    13    19    25     0  rotator alignment (insn 1 COMPUTE_IS)
+   3 compute COMPUTE    -         3     4    26    27    33     0  array mode switch (insn 2 COMPUTE_IS)
+   4 compute COMPUTE_OS -         4     5    34    42    49     0  array mode switch (insn 3 COMPUTE)
+   5 compute COMPUTE_OS -         6     7    43    47    53     0  drain of insn 4 COMPUTE_OS
+   6 compute PRELOAD    -        14    15    54    55    57     0  array mode switch (insn 5 COMPUTE_OS)
+   7 fetch   HALT       -        15    15    15    16    15     0  -
+EOF
+$SASIM asm "$T/s.s" -o "$T/s.bin" >"$T/out" 2>&1 || fail setup "sasim asm: $(head -c 300 "$T/out")"
+for m in fast detailed; do
+  $SASIM run "$T/s.bin" --mode $m --timeline - 2>/dev/null | tail -n +2 >"$T/s.$m.txt"
+  if cmp -s "$T/s.$m.txt" "$T/want.s"; then pass "array-rows-$m"
+  else fail "array-rows-$m" "$(diff "$T/want.s" "$T/s.$m.txt" | head -6 | tr '\n' ' ')"; fi
 done
 
 # stdout carries the timeline alone; the cycles and outputs go to stderr.

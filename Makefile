@@ -11,7 +11,31 @@ CFLAGS  ?= $(OPT) -g
 FLOAT   := -ffp-contract=off
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wundef -Wswitch-enum \
            -D_POSIX_C_SOURCE=200809L $(FLOAT)
-LDLIBS  := -ljansson -lz -lm
+# jansson and zlib: where pkg-config says (PKG_CONFIG_PATH honoured), else the compiler's default
+# paths. Override either, e.g. make JANSSON_CFLAGS=-I$$HOME/.local/include
+# JANSSON_LIBS="-L$$HOME/.local/lib -ljansson" (ZLIB_CFLAGS, ZLIB_LIBS alike; README.md, "Building
+# and installing without root").
+# A library directory given by -L is also the binaries' run path, so they run without LD_LIBRARY_PATH.
+PKG_CONFIG ?= pkg-config
+# (PKG_CONFIG_PATH given on make's command line counts too: $(shell) would not see it otherwise.)
+dep_pc_env = $(if $(filter command line,$(origin PKG_CONFIG_PATH)),PKG_CONFIG_PATH='$(PKG_CONFIG_PATH)')
+dep_pc = $(shell $(dep_pc_env) $(PKG_CONFIG) --exists $(1) 2>/dev/null && $(dep_pc_env) $(PKG_CONFIG) $(2) $(1) 2>/dev/null)
+ifeq ($(origin JANSSON_CFLAGS),undefined)
+JANSSON_CFLAGS := $(strip $(call dep_pc,jansson,--cflags))
+endif
+ifeq ($(origin JANSSON_LIBS),undefined)
+JANSSON_LIBS := $(strip $(or $(call dep_pc,jansson,--libs),-ljansson))
+endif
+ifeq ($(origin ZLIB_CFLAGS),undefined)
+ZLIB_CFLAGS := $(strip $(call dep_pc,zlib,--cflags))
+endif
+ifeq ($(origin ZLIB_LIBS),undefined)
+ZLIB_LIBS := $(strip $(or $(call dep_pc,zlib,--libs),-lz))
+endif
+comma   := ,
+DEP_CFLAGS := $(strip $(JANSSON_CFLAGS) $(ZLIB_CFLAGS))
+DEP_RPATH  := $(patsubst -L%,-Wl$(comma)-rpath$(comma)%,$(filter -L%,$(JANSSON_LIBS) $(ZLIB_LIBS)))
+LDLIBS  := $(strip $(JANSSON_LIBS) $(ZLIB_LIBS) -lm $(DEP_RPATH))
 BUILD   ?= build
 SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
@@ -42,7 +66,7 @@ DEPS_OK  := $(BUILD)/.deps-ok
 # "rm ..." lines after the test summary).
 .SECONDARY:
 
-.PHONY: all deps deps-onnx test test-asan test-fast test-hostile test-onnx demo docs golden fuzz bench exercises clean help
+.PHONY: all deps deps-onnx deps-browser test test-asan test-fast test-hostile test-onnx demo docs golden fuzz bench exercises clean help
 all: $(SASIM) $(SACC) $(GEN_ISA) $(TESTS) $(CMP_TESTS) $(FUZZ_REPLAY) $(BENCHES)
 
 help:
@@ -60,24 +84,37 @@ help:
 	@echo "make timing     yosys: critical paths and 45 nm clock of the PE, array, post, rotator (ARRAY=4x4)"
 	@echo "make fpga       iCE40 place and route (nextpnr): Fmax and resources of the PE and arrays (minutes)"
 	@echo "make test-onnx  torchvision ResNet-18 and MobileNetV2 through scripts/onnx2net, sacc, sasim (slow)"
-	@echo "make install    PREFIX=/usr/local (and DESTDIR): the tools, sacc-sweep, arch files, nets, docs"
+	@echo "make install    PREFIX=/usr/local (and DESTDIR; PREFIX=~/.local needs no root): tools, RTL models, arches, nets, asm, docs, exercises"
 	@echo "make test-slurm a sweep on a one-node Slurm cluster of this machine (installs Slurm; docs/SWEEP.md)"
 	@echo "make plot-deps  python3-matplotlib, for the plots of scripts/sweep"
+	@echo "make deps-browser  chromium and chromium-driver, for the browser checks of sasim run --view"
 
 # System packages (zlib, jansson): installed by apt-get when root, else the exact command is shown.
+# Found through pkg-config or the overrides above, they need no root and no apt-get.
 $(DEPS_OK): scripts/install-deps.sh
-	@sh scripts/install-deps.sh
+	@CC='$(CC)' JANSSON_CFLAGS='$(JANSSON_CFLAGS)' JANSSON_LIBS='$(JANSSON_LIBS)' ZLIB_CFLAGS='$(ZLIB_CFLAGS)' \
+	  ZLIB_LIBS='$(ZLIB_LIBS)' sh scripts/install-deps.sh
 	@mkdir -p $(dir $@) && touch $@
 deps: $(DEPS_OK)
 
 $(BUILD)/%.o: %.c $(DEPS_OK)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) $(DEP_CFLAGS) -MMD -MP -c $< -o $@
 
 $(ISA_LIB): $(call obj,$(ISA_SRC))
 	@rm -f $@ && ar rcs $@ $^
-$(SIM_LIB): $(call obj,$(SIM_SRC))
+$(SIM_LIB): $(call obj,$(SIM_SRC)) $(BUILD)/gen/view_page.o
 	@rm -f $@ && ar rcs $@ $^
+
+# The page of sasim run --view (sim/view.c): the HTML template as one C string, view_page[]. The
+# sed quotes each line (backslash, double quote, and '?' against trigraphs) and ends it with \n.
+$(BUILD)/gen/view_page.c: sim/view_page.html
+	@mkdir -p $(dir $@)
+	@{ echo '// generated from sim/view_page.html by make; do not edit'; \
+	  echo 'extern const char view_page[];'; echo 'const char view_page[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } >$@.tmp && mv $@.tmp $@
+$(BUILD)/gen/view_page.o: $(BUILD)/gen/view_page.c $(DEPS_OK)
+	$(CC) $(WARN) $(CFLAGS) -c $< -o $@
 
 $(SASIM): $(BUILD)/sim/main.o $(SIM_LIB) $(ISA_LIB)
 	@mkdir -p $(dir $@)
@@ -112,7 +149,7 @@ $(BUILD)/tests/fuzz/replay_fuzz_net: $(BUILD)/tests/fuzz/fuzz_net.o $(BUILD)/tes
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 $(BUILD)/tests/fuzz/replay_main.o: tests/fuzz/replay_main.inc $(DEPS_OK)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) -x c -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) $(DEP_CFLAGS) -x c -c $< -o $@
 
 docs: $(GEN_ISA)
 	$(GEN_ISA) doc docs/ISA.head.md > docs/ISA.md.tmp && mv docs/ISA.md.tmp docs/ISA.md
@@ -161,6 +198,7 @@ bench: $(SASIM) $(SACC)
 	@sh bench/sim-speed
 	@BUILD=$(BUILD) sh bench/compile
 	@BUILD=$(BUILD) sh bench/targets
+	@BUILD=$(BUILD) sh bench/batch
 
 # The classroom exercises (docs/exercises/): each one's check command against its answer key.
 exercises: $(SASIM) $(SACC)
@@ -175,37 +213,64 @@ $(ONNX_DEPS_OK): scripts/install-deps.sh
 deps-onnx: $(ONNX_DEPS_OK)
 test test-fast: deps-onnx
 
+# The HTML view (sasim run --view, docs/VIEW.md): tests/cli/view.sh loads its pages in headless
+# Chromium, installed here like python3-onnx; if that fails the browser part says SKIP.
+BROWSER_DEPS_OK := $(BUILD)/.deps-browser-ok
+$(BROWSER_DEPS_OK): scripts/install-deps.sh
+	@if sh scripts/install-deps.sh --browser; then mkdir -p $(dir $@) && touch $@; \
+	 else echo "make: chromium is missing: the browser checks of tests/cli/view.sh will be skipped" >&2; fi
+deps-browser: $(BROWSER_DEPS_OK)
+test test-fast: deps-browser
+
 # torchvision ResNet-18 and MobileNetV2 (random weights) exported, converted, compiled, simulated.
 test-onnx: $(SASIM) $(SACC)
 	@sh scripts/install-deps.sh --onnx --torch
 	@/usr/bin/python3 tests/onnx/torch_models.py $(BUILD)
 
-# Installed tree: bin/{sacc,sasim,sacc-sweep}, share/sacc/{arch,nets,sweeps}, share/doc/sacc.
-# Relocatable: sacc-sweep finds its tools and data relative to itself (docs/SWEEP.md). The RTL
-# engine stays in this source tree (its Verilator models are built here on demand), so
-# bin/sasim-rtl, installed when built, is a two-line script that runs this tree's sasim-rtl.
+# Installed tree (relocatable, self-contained: nothing in it refers back to this source tree):
+#   bin/{sacc,sasim,sacc-sweep}, and sasim-rtl when built (make rtl);
+#   libexec/sacc/rtl[-vcd]/<config>/: every Verilator model built in $(BUILD), which sasim-rtl
+#     finds there (rtl/harness/dispatch.cpp; build more with make rtl-model ARCH=..., then install);
+#   share/sacc/{arch,nets,sweeps,energy,asm}: arch files (--arch NAME finds them), networks,
+#     sweep specs, the energy table, the hand-written programs of workloads/asm;
+#   share/doc/sacc/: README.md, docs/*.md, and exercises/ (docs/exercises with its files).
+# sacc-sweep finds its tools and data relative to itself (docs/SWEEP.md). No root needed with a
+# PREFIX of your own: make install PREFIX=~/.local.
 PREFIX  ?= /usr/local
 DESTDIR ?=
 INSTALL_DOCS := README.md $(filter-out docs/ISA.head.md,$(wildcard docs/*.md)) docs/net.schema.json
+I_BIN   := $(DESTDIR)$(PREFIX)/bin
+I_SHARE := $(DESTDIR)$(PREFIX)/share/sacc
+I_DOC   := $(DESTDIR)$(PREFIX)/share/doc/sacc
+I_LIBEXEC := $(DESTDIR)$(PREFIX)/libexec/sacc
 .PHONY: install uninstall test-slurm plot-deps
 install: $(SASIM) $(SACC)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/sacc/arch $(DESTDIR)$(PREFIX)/share/sacc/nets \
-	  $(DESTDIR)$(PREFIX)/share/sacc/sweeps $(DESTDIR)$(PREFIX)/share/doc/sacc
-	install -m 755 $(SASIM) $(SACC) $(DESTDIR)$(PREFIX)/bin/
-	install -m 755 scripts/sweep $(DESTDIR)$(PREFIX)/bin/sacc-sweep
-	install -m 644 workloads/arch/*.json $(DESTDIR)$(PREFIX)/share/sacc/arch/
-	install -m 644 workloads/nets/*.json workloads/nets/README.md $(DESTDIR)$(PREFIX)/share/sacc/nets/
-	install -m 644 workloads/sweeps/*.json $(DESTDIR)$(PREFIX)/share/sacc/sweeps/
-	install -m 644 $(INSTALL_DOCS) $(DESTDIR)$(PREFIX)/share/doc/sacc/
-	$(if $(wildcard workloads/energy/*.json),install -d $(DESTDIR)$(PREFIX)/share/sacc/energy && \
-	  install -m 644 workloads/energy/*.json $(DESTDIR)$(PREFIX)/share/sacc/energy/)
+	install -d $(I_BIN) $(I_SHARE)/arch $(I_SHARE)/nets $(I_SHARE)/sweeps $(I_SHARE)/asm $(I_DOC)
+	install -m 755 $(SASIM) $(SACC) $(I_BIN)/
+	install -m 755 scripts/sweep $(I_BIN)/sacc-sweep
+	install -m 644 workloads/arch/*.json $(I_SHARE)/arch/
+	install -m 644 workloads/nets/*.json workloads/nets/README.md $(I_SHARE)/nets/
+	install -m 644 workloads/sweeps/*.json $(I_SHARE)/sweeps/
+	install -m 644 workloads/asm/* $(I_SHARE)/asm/
+	install -m 644 $(INSTALL_DOCS) $(I_DOC)/
+	$(if $(wildcard workloads/energy/*.json),install -d $(I_SHARE)/energy && \
+	  install -m 644 workloads/energy/*.json $(I_SHARE)/energy/)
+	@cd docs && find exercises -type d | while read -r d; do install -d "$(I_DOC)/$$d" || exit 1; done && \
+	  find exercises -type f ! -name '*.pyc' | while read -r f; do \
+	    install -m 644 "$$f" "$(I_DOC)/$$f" || exit 1; done && \
+	  echo "install: share/doc/sacc/exercises: $$(find exercises -type f ! -name '*.pyc' | wc -l) files"
+	@rm -f $(I_BIN)/sasim-rtl; rm -rf $(I_LIBEXEC)
 	@if [ -x $(BUILD)/bin/sasim-rtl ]; then \
-	  printf '#!/bin/sh\n# The RTL engine of sasim, built in %s (models are verilated there on demand).\nexec %s "$$@"\n' \
-	    "$(CURDIR)" "$(abspath $(BUILD))/bin/sasim-rtl" >$(DESTDIR)$(PREFIX)/bin/sasim-rtl; \
-	  chmod 755 $(DESTDIR)$(PREFIX)/bin/sasim-rtl; echo "install: bin/sasim-rtl runs $(abspath $(BUILD))/bin/sasim-rtl"; fi
+	  install -m 755 $(BUILD)/bin/sasim-rtl $(I_BIN)/ && install -d $(I_LIBEXEC) || exit 1; n=0; \
+	  for m in $(BUILD)/rtl/*/sasim-rtl-model $(BUILD)/rtl-vcd/*/sasim-rtl-model; do \
+	    [ -x "$$m" ] || continue; c=$${m%/sasim-rtl-model}; k=$${c%/*}; \
+	    install -d "$(I_LIBEXEC)/$${k##*/}/$${c##*/}" && install -m 755 "$$m" "$(I_LIBEXEC)/$${k##*/}/$${c##*/}/" || exit 1; \
+	    n=$$((n + 1)); done; \
+	  echo "install: bin/sasim-rtl and $$n RTL models in libexec/sacc (--engine rtl; more: make rtl-model ARCH=..., then make install)"; \
+	else echo "install: no RTL engine (sasim --engine rtl): make rtl first, then make install"; fi
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,sacc sasim sacc-sweep sasim-rtl)
-	rm -rf $(DESTDIR)$(PREFIX)/share/sacc $(DESTDIR)$(PREFIX)/share/doc/sacc
+	rm -f $(addprefix $(I_BIN)/,sacc sasim sacc-sweep sasim-rtl)
+	rm -rf $(I_SHARE) $(I_DOC) $(I_LIBEXEC)
 
 # Not part of make test: installs Slurm and munge (apt-get), starts a private one-node cluster,
 # runs workloads/sweeps/tiny.json on it and locally, compares the CSVs (tests/slurm/run.sh).

@@ -70,6 +70,27 @@ void det_end(Det *m, Unit u, uint32_t k) {
   m->ended = 1;
 }
 
+int det_observing(const Det *m) {
+  const Sim *s = m->s;
+  return s->n_obs && m->t >= s->win_from && (!s->win_to || m->t < s->win_to);
+}
+
+void det_observe(Det *m, SnapMode mode, const AccWrite *wlog, int writes, int chain) {
+  Sim *s = m->s;
+  ArraySnap snap = {.cycle = m->t,
+                    .mode = mode,
+                    .rows = m->a->rows,
+                    .cols = m->a->cols,
+                    .pe = m->cu.snap,
+                    .acc = writes ? wlog : NULL,
+                    .writes = writes,
+                    .chain = chain};
+  for (int i = 0; i < s->n_obs; i++) {
+    ArrayObserver *o = s->obs[i];
+    if (!o->stopped && o->cycle(o, &snap)) o->stopped = 1;
+  }
+}
+
 void det_ready(Det *m, Unit u, uint32_t k) {
   if (records_times(m, u, k)) m->s->times[k].ready = m->t + 1;
 }

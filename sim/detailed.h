@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "array_snap.h"
 #include "detailed_step.h"
 #include "dram.h"
 #include "sim_internal.h"
@@ -81,14 +82,8 @@ typedef struct {
   uint32_t cols;          // columns that write: C, or COMPUTE_IS's COLS (MACs count these only)
 } RowTag;
 
-// One column's accumulator write in a cycle, kept for the PE trace.
-typedef struct {
-  uint64_t row;           // ACC row, UINT64_MAX when the column wrote nothing
-  uint32_t bank;          // ACC column written (the array column unless transposed)
-  int32_t sum;            // the sum written (added when accum)
-  uint8_t accum;
-  uint8_t transposed;     // a COMPUTE_IS write through the rotator
-} AccWrite;
+// One column's accumulator write in a cycle, kept for the array observers (array_snap.h).
+typedef SnapAccWrite AccWrite;
 
 // ---- output-stationary mode of the array (detailed_os.c) ---------------------------------------
 
@@ -174,6 +169,7 @@ typedef struct {
   int any_in;             // some row has entered the array
   uint64_t last_in;       // cycle the last row entered (the array drains R + C - 1 cycles later)
   OsArray os;             // the output-stationary mode (COMPUTE_OS)
+  SnapPe *snap;           // R x C: the snapshot handed to the array observers (sim_add_observer)
 } ComputeUnit;
 
 // ---- store unit (detailed_store.c) -----------------------------------------------------------
@@ -288,8 +284,10 @@ int det_compute_can_start(const Det *m, const Insn *in);
 const char *det_compute_blocker(const Det *m, const Insn *in);
 void det_compute_start(Det *m, uint32_t k);
 void det_compute_update(Det *m);
-// --pe-trace: the "ACC writes:" line of a cycle, from a per-column AccWrite log (both modes).
-void det_trace_acc_writes(FILE *f, const AccWrite *wlog, uint32_t cols);
+// The array observers want cycle t (some are set and t is in the window).
+int det_observing(const Det *m);
+// Hands the snapshot of this cycle (cu.snap filled by the mode's unit) to every observer.
+void det_observe(Det *m, SnapMode mode, const AccWrite *wlog, int writes, int chain);
 int det_compute_active(const Det *m);
 
 // detailed_os.c: the output-stationary mode, driven by detailed_array.c.

@@ -47,8 +47,9 @@ int det_compute_init(Det *m) {
   cu->in_row = calloc(R, 1);
   cu->rowtag = calloc(n, sizeof *cu->rowtag);
   cu->wlog = calloc(C, sizeof *cu->wlog);
+  cu->snap = calloc((size_t)R * C, sizeof *cu->snap);
   if (det_os_init(m)) return -1;
-  return cu->pe && cu->skew && cu->in_row && cu->rowtag && cu->wlog ? 0 : -1;
+  return cu->pe && cu->skew && cu->in_row && cu->rowtag && cu->wlog && cu->snap ? 0 : -1;
 }
 
 void det_compute_free(Det *m) {
@@ -57,6 +58,7 @@ void det_compute_free(Det *m) {
   free(m->cu.in_row);
   free(m->cu.rowtag);
   free(m->cu.wlog);
+  free(m->cu.snap);
   det_os_free(m);
 }
 
@@ -343,50 +345,38 @@ static void skew_shift(Det *m, const PeReg *in) {
   }
 }
 
-// Prints the array after this cycle's step (sim_set_pe_trace): each PE as act/psum(bank), "."
-// when empty, then the accumulator writes of the cycle.
-static void trace_array(Det *m, int writes) {
+// The snapshot of this cycle for the array observers (array_snap.h): each PE's registers and
+// the weight it multiplies with (its datum's bank, the current bank when empty).
+static void observe_array(Det *m, int writes, int chain) {
   const ComputeUnit *cu = &m->cu;
-  FILE *f = m->s->pe_trace;
   uint32_t R = m->a->rows, C = m->a->cols;
-  fprintf(f, "cycle %llu: PE registers act/psum(bank)\n", (unsigned long long)m->t);
-  for (uint32_t r = 0; r < R; r++) {
-    fprintf(f, "  r%-3u", r);
-    for (uint32_t c = 0; c < C; c++) {
-      const PeReg *p = &cu->pe[(size_t)r * C + c];
-      char cell[40] = ".";
-      if (p->valid) snprintf(cell, sizeof cell, "%d/%d(%u)", p->act, p->psum, p->bank);
-      fprintf(f, c + 1 < C ? " %-16s" : " %s", cell);
-    }
-    fputc('\n', f);
+  int transposed = cu->st_transposed;   // when the array is empty: the kind of the last stream
+  for (uint32_t i = 0; i < R * C; i++) {
+    const PeReg *p = &cu->pe[i];
+    uint8_t bank = p->valid ? p->bank : (uint8_t)cu->cur_bank;
+    if (p->valid) transposed = cu->rowtag[p->tag].transposed;
+    cu->snap[i] = (SnapPe){.state = p->valid ? SNAP_PE_MAC : SNAP_PE_EMPTY,
+                           .bank = bank,
+                           .act = p->valid ? p->act : 0,
+                           .weight = m->s->bank[bank][i],
+                           .sum = p->valid ? p->psum : 0};
   }
-  if (writes) det_trace_acc_writes(f, cu->wlog, C);
-}
-
-void det_trace_acc_writes(FILE *f, const AccWrite *wlog, uint32_t cols) {
-  fprintf(f, "  ACC writes:");
-  for (uint32_t c = 0; c < cols; c++)
-    if (wlog[c].row == UINT64_MAX)
-      continue;
-    else if (wlog[c].transposed)   // through the rotator: name the column it came from
-      fprintf(f, " c%u>[%llu][%u]%s%d", c, (unsigned long long)wlog[c].row, wlog[c].bank, wlog[c].accum ? "+=" : "=",
-              wlog[c].sum);
-    else
-      fprintf(f, " [%llu][%u]%s%d", (unsigned long long)wlog[c].row, wlog[c].bank, wlog[c].accum ? "+=" : "=",
-              wlog[c].sum);
-  fputc('\n', f);
+  det_observe(m, transposed ? SNAP_IS : SNAP_WS, cu->wlog, writes, chain);
 }
 
 void det_compute_update(Det *m) {
   ComputeUnit *cu = &m->cu;
   cu->is_phase = cu->is_phase + 1 == m->a->cols ? 0 : cu->is_phase + 1;   // the value for the next cycle
-  if (cu->chain_busy) chain_shift(m);
+  int chain = cu->chain_busy;
+  if (chain) chain_shift(m);
   det_os_update(m);
   PeReg in = {0};
   int have_in = stream_read(m, &in);
-  if (!have_in && !(cu->any_in && m->t <= drain_cycle(m))) return;   // array empty: clock gated
-  int writes = acc_write(m);
-  int live = pe_step(m, &in);
-  skew_shift(m, &in);
-  if (m->s->pe_trace && (live || writes)) trace_array(m, writes);
+  int writes = 0, live = 0;
+  if (have_in || (cu->any_in && m->t <= drain_cycle(m))) {   // else the array is empty: clock gated
+    writes = acc_write(m);
+    live = pe_step(m, &in);
+    skew_shift(m, &in);
+  }
+  if ((live || writes || chain) && det_observing(m)) observe_array(m, writes, chain);
 }

@@ -232,44 +232,29 @@ static void skew_shift(Det *m) {
   }
 }
 
-// Prints the array after this cycle's step (sim_set_pe_trace): each PE as a*b>sum when it
-// multiplied this cycle (sum: its partial sum after k products, "(k)"; "d" when the product went
-// to the drain register), >sum(k) when it holds a partial sum, "." when empty; then the drain
-// registers of each row and the accumulator writes of the cycle.
-static void trace_os(Det *m, int writes) {
+// The snapshot of this cycle for the array observers (array_snap.h): each PE's operands when it
+// multiplied, its own sum (the stationary output) and its drain register.
+static void observe_os(Det *m, int writes) {
   const OsArray *os = &m->cu.os;
-  FILE *f = m->s->pe_trace;
   uint32_t R = m->a->rows, C = m->a->cols;
-  fprintf(f, "cycle %llu: output-stationary PEs a*b>sum(products); drain registers below each row\n",
-          (unsigned long long)m->t);
-  for (uint32_t r = 0; r < R; r++) {
-    fprintf(f, "  r%-3u", r);
-    for (uint32_t c = 0; c < C; c++) {
-      const OsPe *p = &os->pe[(size_t)r * C + c];
-      char cell[48] = ".";
-      int a = p->a_valid ? p->a : 0;
-      if (p->b_valid && p->last)
-        snprintf(cell, sizeof cell, "%d*%d>d", a, p->b);
-      else if (p->b_valid)
-        snprintf(cell, sizeof cell, "%d*%d>%d(%u)", a, p->b, p->acc, p->n);
-      else if (p->holds)
-        snprintf(cell, sizeof cell, ">%d(%u)", p->acc, p->n);
-      fprintf(f, c + 1 < C ? " %-16s" : " %s", cell);
+  for (uint32_t i = 0; i < R * C; i++) {
+    const OsPe *p = &os->pe[i];
+    const OsDrain *d = &os->dr[i];
+    SnapPe *q = &m->cu.snap[i];
+    *q = (SnapPe){.state = p->b_valid ? SNAP_PE_MAC : p->holds ? SNAP_PE_HOLD : SNAP_PE_EMPTY,
+                  .dr_valid = d->valid,
+                  .dr = d->valid ? d->v : 0};
+    if (p->b_valid) {
+      q->act = p->a_valid ? p->a : 0;
+      q->b = p->b;
+      q->drained = p->last;
     }
-    fputc('\n', f);
-    int any = 0;
-    for (uint32_t c = 0; c < C; c++) any |= os->dr[(size_t)r * C + c].valid;
-    if (!any) continue;
-    fprintf(f, "   dr ");
-    for (uint32_t c = 0; c < C; c++) {
-      const OsDrain *d = &os->dr[(size_t)r * C + c];
-      char cell[24] = ".";
-      if (d->valid) snprintf(cell, sizeof cell, "%d", d->v);
-      fprintf(f, c + 1 < C ? " %-16s" : " %s", cell);
+    if (q->state != SNAP_PE_EMPTY) {
+      q->n = p->n;
+      q->sum = p->b_valid && p->last ? d->v : p->acc;   // drained: the finished sum, now in the drain register
     }
-    fputc('\n', f);
   }
-  if (writes) det_trace_acc_writes(f, os->wlog, C);
+  det_observe(m, SNAP_OS, os->wlog, writes, 0);
 }
 
 void det_os_update(Det *m) {
@@ -279,5 +264,5 @@ void det_os_update(Det *m) {
   int writes = drain_step(m);
   pe_step(m);
   skew_shift(m);
-  if (m->s->pe_trace) trace_os(m, writes);
+  if (det_observing(m)) observe_os(m, writes);
 }

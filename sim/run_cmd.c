@@ -19,6 +19,7 @@
 #include "report.h"
 #include "timeline.h"
 #include "sasim_cli.h"
+#include "view.h"
 
 // Prints the recorded errors and returns the exit status for an error.
 int cli_fail(const Diag *d) {
@@ -179,10 +180,15 @@ static CliStatus run_option(CliParser *cl, RunArgs *a) {
     case RUNOPT_ENERGY: a->energy_path = cl->value; break;
     case RUNOPT_MODE: a->mode = (SimMode)cl->choice; break;
     case RUNOPT_PE_TRACE: a->pe_trace = 1; break;
+    case RUNOPT_VIEW: a->view = cl->value; break;
+    case RUNOPT_VIEW_MAX_MB:
+      if (cli_uint(cl, 1, &a->view_max_mb) != CLI_OPTION) return CLI_ERROR;
+      if (a->view_max_mb > 4096) return cli_error(cl, "--view-max-mb: at most 4096 (MB), got %llu", a->view_max_mb);
+      break;
+    case RUNOPT_FROM: return cli_uint(cl, 0, &a->from);
+    case RUNOPT_TO: return cli_uint(cl, 0, &a->to);
     case RUNOPT_ENGINE: a->engine = (RunEngineKind)cl->choice; break;
     case RUNOPT_VCD: a->vcd = cl->value; break;
-    case RUNOPT_VCD_FROM: return cli_uint(cl, 0, &a->vcd_from);
-    case RUNOPT_VCD_TO: return cli_uint(cl, 0, &a->vcd_to);
     case RUNOPT_VCD_UNITS: a->vcd_units = (unsigned)cl->choice; break;
     case RUNOPT_MAX_CYCLES: return cli_uint(cl, 1, &a->max_cycles);
     case RUNOPT_ARCH: a->arch_path = cl->value; break;
@@ -224,13 +230,18 @@ static CliStatus run_check(CliParser *cl, const RunArgs *a) {
     return cli_error(cl, "--engine rtl|both reads the program twice: give a file, not - (stdin)");
   if (a->pe_trace && (a->mode != SIM_DETAILED || a->engine != RUN_ENGINE_C))
     return cli_error(cl, "--pe-trace needs --mode detailed (and the C engine)");
+  if (a->view && (a->mode != SIM_DETAILED || a->engine != RUN_ENGINE_C))
+    return cli_error(cl, "--view needs --mode detailed (and the C engine)");
+  if (is_dash(a->view)) return cli_error(cl, "--view needs a file name (FILE.html), not - (stdout)");
+  if (a->view_max_mb && !a->view) return cli_error(cl, "--view-max-mb needs --view FILE.html");
   if ((a->vcd || a->flip_write_bit) && a->engine == RUN_ENGINE_C)
     return cli_error(cl, "--vcd and --flip-write-bit need --engine rtl or both");
   if (a->flip_acc_bit && a->engine != RUN_ENGINE_BOTH) return cli_error(cl, "--flip-acc-bit needs --engine both");
-  if (!a->vcd && (a->vcd_from || a->vcd_to || a->vcd_units))
-    return cli_error(cl, "--vcd-from, --vcd-to and --vcd-units need --vcd FILE");
-  if (a->vcd_to && a->vcd_to <= a->vcd_from)
-    return cli_error(cl, "--vcd-to must be greater than --vcd-from (the window is [from, to))");
+  if (!a->vcd && a->vcd_units) return cli_error(cl, "--vcd-units needs --vcd FILE");
+  if (!a->vcd && !a->pe_trace && !a->view && (a->from || a->to))
+    return cli_error(cl, "--from and --to need --pe-trace, --view or --vcd (they set the cycles those show)");
+  if (a->to && a->to <= a->from)
+    return cli_error(cl, "--to must be greater than --from (the window is [from, to))");
   return CLI_END;
 }
 
@@ -349,7 +360,12 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
   // A report on stdout (-) has it to itself, so that it parses: the text (cycles, statistics,
   // --pe-trace, the output tensors' CRCs) then goes to stderr.
   FILE *text = reports_on_stdout(a) ? stderr : stdout;
-  if (!rc && a->pe_trace) sim_set_pe_trace(s, text);
+  View *view = NULL;
+  if (!rc && a->pe_trace) rc = sim_set_pe_trace(s, text, &d);
+  if (!rc && a->view && !(view = view_new(a->from, a->to, (uint64_t)(a->view_max_mb ? a->view_max_mb : VIEW_MAX_MB) << 20)))
+    rc = diag_error(&d, "sasim: error: out of memory");
+  if (!rc && view) rc = sim_add_observer(s, view_observer(view), &d);
+  if (!rc) sim_set_window(s, a->from, a->to);
   if (!rc) sim_set_progress(s, stderr);
   if (!rc) sim_set_max_cycles(s, a->max_cycles);
   clock_t t0 = clock();
@@ -371,6 +387,8 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
     TlFormat fmt = a->timeline_format >= 0 ? (TlFormat)a->timeline_format : timeline_format_of(a->timeline);
     rc = write_report(a->timeline, s, a->prog_path, &et, 3, fmt, &d);
   }
+  if (!rc && view) rc = view_write(view, a->view, s, a->prog_path, &d);
+  view_free(view);
   if (!rc) rc = emit_outputs(s, text, a->outdir, &d);
   sim_free(s);
   prog_free(p);

@@ -39,7 +39,10 @@ typedef struct {
   SimMode mode;
   RunEngineKind engine;
   const char *vcd;                   // RTL engines: waveform file, or NULL
-  unsigned long long vcd_from, vcd_to;   // cycles traced: [from, to) (to 0: to the end)
+  const char *view;                  // --view: the HTML page, or NULL
+  unsigned long long view_max_mb;    // --view-max-mb: the cap on its recorded cycles (0: VIEW_MAX_MB)
+  unsigned long long from, to;       // --from/--to: the cycles --pe-trace, --view and --vcd show,
+                                     // [from, to) (to 0: to the end)
   unsigned vcd_units;                // RUN_VCD_* scopes traced (0: the whole model)
   int flip_write_bit;                // RTL engines, tests only: flip bit 0 of the Nth write beat (1-based)
   int flip_acc_bit;                  // --engine both, tests only: flip bit 0 of the Nth ACC write of the

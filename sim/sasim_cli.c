@@ -5,6 +5,11 @@
 
 #include "run_cmd.h"
 #include "timeline.h"
+#include "view.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define VIEW_MAX_MB_TEXT STR(VIEW_MAX_MB)
 
 static const CliChoice modes[] = {{"fast", SIM_FAST}, {"detailed", SIM_DETAILED}, {0, 0}};
 static const CliChoice engines[] = {{"c", RUN_ENGINE_C}, {"rtl", RUN_ENGINE_RTL}, {"both", RUN_ENGINE_BOTH}, {0, 0}};
@@ -34,18 +39,27 @@ static const CliOpt run_opts[] = {
     {.id = RUNOPT_MODE, .names = {"--mode"}, .metavar = "MODE", .choices = modes,
      .help = "fast: per-instruction timing (default); detailed: cycle by cycle, PE by PE"},
     {.id = RUNOPT_PE_TRACE, .names = {"--pe-trace"},
-     .help = "(detailed) print the array state every active cycle to stdout (stderr when a\n"
-             "report goes to stdout)"},
+     .help = "(detailed) print the array every active cycle of [--from, --to): stationary\n"
+             "operands, moving operands, partial sums, ACC writes (docs/VIEW.md); to stdout\n"
+             "(stderr when a report goes to stdout)"},
+    {.id = RUNOPT_VIEW, .names = {"--view"}, .metavar = "FILE.html",
+     .help = "(detailed) write one self-contained HTML page animating the array and the\n"
+             "units' instructions over cycles [--from, --to) (docs/VIEW.md); the recorded\n"
+             "cycles are capped at --view-max-mb (a warning says where it stopped)"},
+    {.id = RUNOPT_VIEW_MAX_MB, .names = {"--view-max-mb"}, .metavar = "N",
+     .help = "(--view) stop recording cycles once their data reaches N MB (1 to 4096;\n"
+             "default " VIEW_MAX_MB_TEXT "); a browser opens a page of some tens of MB slowly"},
+    {.id = RUNOPT_FROM, .names = {"--from", "--vcd-from"}, .metavar = "N",
+     .help = "the first cycle --pe-trace, --view and --vcd show (default 0)"},
+    {.id = RUNOPT_TO, .names = {"--to", "--vcd-to"}, .metavar = "M",
+     .help = "the cycle --pe-trace, --view and --vcd stop before (default: the end of the\n"
+             "run)"},
     {.id = RUNOPT_ENGINE, .names = {"--engine"}, .metavar = "ENGINE", .choices = engines,
      .help = "c: the C simulator (default); rtl: the Verilator model of rtl/ (sasim-rtl,\n"
              "built by `make rtl`); both: the RTL and the detailed engine in lockstep,\n"
              "stopping at the first difference"},
     {.id = RUNOPT_VCD, .names = {"--vcd"}, .metavar = "FILE",
-     .help = "(rtl) write a waveform (VCD, for GTKWave) of cycles [--vcd-from N, --vcd-to M)"},
-    {.id = RUNOPT_VCD_FROM, .names = {"--vcd-from"}, .metavar = "N",
-     .help = "(rtl) the first cycle --vcd traces (default 0)"},
-    {.id = RUNOPT_VCD_TO, .names = {"--vcd-to"}, .metavar = "M",
-     .help = "(rtl) the cycle --vcd stops before (default: the end of the run)"},
+     .help = "(rtl) write a waveform (VCD, for GTKWave) of cycles [--from N, --to M)"},
     {.id = RUNOPT_VCD_UNITS, .names = {"--vcd-units"}, .metavar = "LIST", .choices = vcd_units, .flags = CLI_LIST,
      .help = "(rtl) trace only these scopes, comma-separated (docs/RTL.md)"},
     {.id = RUNOPT_MAX_CYCLES, .names = {"--max-cycles"}, .metavar = "N",

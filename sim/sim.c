@@ -2,6 +2,8 @@
 // to an engine (fast.c, detailed.c). Statistics are filled by the engines.
 #include "sim_internal.h"
 
+#include "pe_trace.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +59,7 @@ void sim_free(Sim *s) {
   free(s->bank[1]);
   free(s->times);
   free(s->stats.layers);
+  pe_trace_free(s->pe_trace);
   free(s);
 }
 
@@ -114,7 +117,28 @@ int sim_get_tensor(const Sim *s, const TensorInfo *t, void *out) {
   return 0;
 }
 
-void sim_set_pe_trace(Sim *s, FILE *f) { s->pe_trace = f; }
+int sim_add_observer(Sim *s, ArrayObserver *o, Diag *d) {
+  if (s->n_obs == SIM_MAX_OBSERVERS) return diag_error(d, "sim: error: too many array observers");
+  s->obs[s->n_obs++] = o;
+  return 0;
+}
+
+int sim_set_pe_trace(Sim *s, FILE *f, Diag *d) {
+  if (s->pe_trace) return diag_error(d, "sim: error: the PE trace is set already");
+  s->pe_trace = pe_trace_new(f);
+  if (!s->pe_trace) return diag_error(d, "sim: error: out of memory");
+  if (sim_add_observer(s, pe_trace_observer(s->pe_trace), d)) {
+    pe_trace_free(s->pe_trace);
+    s->pe_trace = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+void sim_set_window(Sim *s, uint64_t from, uint64_t to) {
+  s->win_from = from;
+  s->win_to = to;
+}
 void sim_set_progress(Sim *s, FILE *f) { s->progress = f; }
 void sim_set_max_cycles(Sim *s, uint64_t max_cycles) { s->max_cycles = max_cycles; }
 

@@ -96,8 +96,15 @@ void sim_free(Sim *s);
 int sim_set_tensor(Sim *s, const char *name, const void *data, uint64_t bytes, Diag *d);
 // Reads a tensor back as dense row-major bytes into out (prog_dtype_size * element count).
 int sim_get_tensor(const Sim *s, const TensorInfo *t, void *out);
-// Detailed mode only: print the array state every cycle (small arrays; for teaching).
-void sim_set_pe_trace(Sim *s, FILE *f);
+// Detailed mode only: print the array state every active cycle of the window (pe_trace.h's
+// format; for teaching). 0, or -1 (out of memory, or no observer slot left) with a message.
+int sim_set_pe_trace(Sim *s, FILE *f, Diag *d);
+// Detailed mode only: call o (array_snap.h; not owned, it must outlive the run) for every active
+// array cycle of the window. 0, or -1 with a message when SIM_MAX_OBSERVERS are set already.
+struct ArrayObserver;
+int sim_add_observer(Sim *s, struct ArrayObserver *o, Diag *d);
+// The cycles the observers see: [from, to), to 0 meaning to the end of the run (default: all).
+void sim_set_window(Sim *s, uint64_t from, uint64_t to);
 // Detailed mode only: a line "cycle N, insns fetched K/N" every few million cycles (long runs).
 void sim_set_progress(Sim *s, FILE *f);
 // Makes sim_run fail ("cycle limit N reached") rather than simulate past max_cycles (0: no limit).

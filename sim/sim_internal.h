@@ -14,6 +14,7 @@
 #ifndef SA_SIM_INTERNAL_H
 #define SA_SIM_INTERNAL_H
 
+#include "array_snap.h"
 #include "detailed_step.h"
 #include "sim.h"
 
@@ -29,7 +30,10 @@ struct Sim {
   int8_t *bank[2];          // weight banks, R x C each, bank[b][r * C + c]
   InsnTime *times;          // one per instruction
   SimStats stats;           // filled by the engine; stats.layers has n_layers + 1 entries
-  FILE *pe_trace;           // detailed mode: per-cycle array dump, or NULL
+  ArrayObserver *obs[SIM_MAX_OBSERVERS];   // detailed mode: told each active array cycle (array_snap.h)
+  int n_obs;
+  uint64_t win_from, win_to;               // ... of the cycle window [from, to) (to 0: to the end)
+  struct PeTrace *pe_trace;                // sim_set_pe_trace's observer (owned), or NULL
   FILE *progress;           // detailed mode: a progress line every SIM_PROGRESS_CYCLES, or NULL
   uint64_t max_cycles;      // stop with an error past this many cycles; 0: no limit
   int ran;                  // sim_run was called

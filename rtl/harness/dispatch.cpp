@@ -6,6 +6,11 @@
 // lock, docs/RTL.md). `sasim-rtl --config-key ARCH.json` prints a config's name.
 // --vcd needs the model built with Verilator --trace, a separate variant in
 // $(BUILD)/rtl-vcd/<config>/ (make rtl-model-vcd), so the untraced models stay small and fast.
+// Installed (make install), sasim-rtl is PREFIX/bin/sasim-rtl and the models it was installed
+// with are in PREFIX/libexec/sacc/rtl[-vcd]/<config>/: a tree with that directory looks there
+// only, and names no build tree or make target of its own (it has none).
+#include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -40,6 +45,27 @@ static std::string self_dir() {
   return k == std::string::npos ? "." : s.substr(0, k);
 }
 
+static bool is_dir(const std::string &path) {
+  struct stat st;
+  return !stat(path.c_str(), &st) && S_ISDIR(st.st_mode);
+}
+
+// The configs of the models in dir (one subdirectory each), sorted: "R4_C4_..., R8_C8_...".
+static std::string models_in(const std::string &dir) {
+  std::string out;
+  DIR *dp = opendir(dir.c_str());
+  if (!dp) return out;
+  std::string names[64];
+  int k = 0;
+  for (struct dirent *e; (e = readdir(dp)) != nullptr && k < 64;)
+    if (e->d_name[0] != '.' && !access((dir + "/" + e->d_name + "/sasim-rtl-model").c_str(), X_OK)) names[k++] = e->d_name;
+  closedir(dp);
+  for (int i = 1; i < k; i++)
+    for (int j = i; j > 0 && names[j] < names[j - 1]; j--) names[j].swap(names[j - 1]);
+  for (int i = 0; i < k; i++) out += (i ? ", " : "") + names[i];
+  return out;
+}
+
 int main(int argc, char **argv) {
   Diag d;
   diag_init(&d);
@@ -65,7 +91,19 @@ int main(int argc, char **argv) {
   char real[4096];
   if (realpath(build.c_str(), real)) build = real;   // make sees one spelling of $(BUILD)
   const bool traced = a.vcd != nullptr;
-  std::string model = build + (traced ? "/rtl-vcd/" : "/rtl/") + key + "/sasim-rtl-model";
+  const char *kind = traced ? "rtl-vcd" : "rtl";
+  const std::string libexec = build + "/libexec/sacc";
+  const bool installed = is_dir(libexec);
+  const std::string dir = (installed ? libexec : build) + "/" + kind, model = dir + "/" + key + "/sasim-rtl-model";
+  if (installed && access(model.c_str(), X_OK)) {
+    std::string have = models_in(dir);
+    fprintf(stderr,
+            "sasim-rtl: error: no %sRTL model for arch \"%s\" (%s) in %s (installed: %s); build it in the source "
+            "tree (make %s ARCH=<its arch.json>, docs/RTL.md) and install again (make install PREFIX=%s)\n",
+            traced ? "traced " : "", arch_name.c_str(), key.c_str(), dir.c_str(), have.empty() ? "none" : have.c_str(),
+            traced ? "rtl-model-vcd" : "rtl-model", build.c_str());
+    return 1;
+  }
   if (access(model.c_str(), X_OK)) {
     fprintf(stderr,
             "sasim-rtl: error: no %sRTL model for arch \"%s\" (%s); build it first: make %s ARCH=<its arch.json> "

@@ -65,7 +65,7 @@ class RtlRun {
   int init();
   int open_vcd();
   bool vcd_on(uint64_t t) const {
-    return vcd_ && t >= args_->vcd_from && (!args_->vcd_to || t < args_->vcd_to);
+    return vcd_ && t >= args_->from && (!args_->to || t < args_->to);
   }
   void cycle(uint64_t t, SimCycleLog *mine);
   void read_events(Events *e);

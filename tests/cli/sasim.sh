@@ -15,7 +15,7 @@ expect help-asm 0 '^usage: sasim asm' -- $SASIM asm --help
 expect help-disasm 0 '^usage: sasim disasm' -- $SASIM disasm --help
 expect no-args 2 '^usage' -- $SASIM
 expect unknown-command 2 "^sasim: unknown command 'frobnicate'\$" -- $SASIM frobnicate
-expect unknown-option 2 "^sasim: run: unknown option '--frob'\$" -- $SASIM run x.bin --frob
+expect unknown-option 2 "^sasim: run: unknown option '--frob' \\(did you mean --from\\?\\)\$" -- $SASIM run x.bin --frob
 expect missing-value 2 '^sasim: run: --json needs a value' -- $SASIM run x.bin --json
 expect missing-file 1 'nope.bin.*error' -- $SASIM run "$T/nope.bin"
 printf 'hello, not a program' >"$T/junk.bin"

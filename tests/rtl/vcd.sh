@@ -57,13 +57,17 @@ if $CHECK "$T/s.vcd" >"$T/s.chk" && grep -q 'scope sa_top.sa_top.u_store$' "$T/s
    ! grep -q 'scope sa_top.sa_top.u_compute' "$T/s.chk"; then pass units-several-scopes
 else fail units-several-scopes "$(head -n 3 "$T/s.chk")"; fi
 
+# --from/--to are the same options as --vcd-from/--vcd-to (the window of --pe-trace and --view too).
+if $SASIM run "$T/g.bin" --engine rtl --vcd "$T/w2.vcd" --from 20 --to 40 >/dev/null 2>"$T/err" && cmp -s "$T/w.vcd" "$T/w2.vcd"
+then pass from-to-aliases; else fail from-to-aliases "--from 20 --to 40 differs from --vcd-from 20 --vcd-to 40"; fi
+
 # Lockstep with a waveform: the comparison still runs and passes.
 expect lockstep 0 "^$cycles cycles" -- $SASIM run "$T/g.bin" --engine both --vcd "$T/b.vcd" --vcd-from 10 --vcd-to 12
 
 # Refused options.
 expect bad-unit 2 "vcd-units: expected a comma-separated list of .*, got 'load,fpu'" -- $SASIM run "$T/g.bin" --engine rtl --vcd "$T/x.vcd" --vcd-units load,fpu
 expect empty-unit 2 "vcd-units: expected a comma-separated list of .*, got 'load,'" -- $SASIM run "$T/g.bin" --engine rtl --vcd "$T/x.vcd" --vcd-units load,
-expect window-empty 2 'vcd-to must be greater' -- $SASIM run "$T/g.bin" --engine rtl --vcd "$T/x.vcd" --vcd-from 5 --vcd-to 5
-expect from-needs-vcd 2 'need --vcd FILE' -- $SASIM run "$T/g.bin" --engine rtl --vcd-from 5
+expect window-empty 2 'to must be greater than --from' -- $SASIM run "$T/g.bin" --engine rtl --vcd "$T/x.vcd" --vcd-from 5 --vcd-to 5
+expect from-needs-vcd 2 'need --pe-trace, --view or --vcd' -- $SASIM run "$T/g.bin" --engine rtl --vcd-from 5
 expect vcd-needs-rtl 2 'need --engine rtl or both' -- $SASIM run "$T/g.bin" --vcd "$T/x.vcd"
 expect unwritable 1 'no-such-dir/x.vcd: error: cannot write the waveform' -- $SASIM run "$T/g.bin" --engine rtl --vcd "$T/no-such-dir/x.vcd"

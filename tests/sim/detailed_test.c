@@ -245,7 +245,7 @@ static void test_compute_banks(void) {
   gemm_ref(s, want, 3, 3, 2, 4, 3, 0);
   gemm_ref(s, want, 5, 0, 1, 8, 4, 1);
   FILE *trace = tmpfile();
-  sim_set_pe_trace(s, trace);
+  CHECK(trace && sim_set_pe_trace(s, trace, &d) == 0, "sim_set_pe_trace: %s", diag_first(&d));
   int rc = sim_run(s, &d);
   CHECK(rc == 0, "run: %s", diag_first(&d));
   check_time(s, 0, 0, 1, 2, 4, 0);
@@ -270,26 +270,36 @@ static void test_compute_banks(void) {
   for (int i = 0; i < 64 * 4 && bad < 0; i++)
     if (s->acc[i] != want[i]) bad = i;
   CHECK(bad < 0, "ACC[%d][%d] = %d, want %d", bad / 4, bad % 4, bad < 0 ? 0 : s->acc[bad], bad < 0 ? 0 : want[bad]);
-  // The trace: first active cycle 5 (COMPUTE 1's first row enters PE (0,0)), last 26 (the last
-  // ACC write). PE (0,0) in cycle 5 holds SPAD[0][0] and SPAD[0][0] * WBUF[0][0].
-  char line[512], first[512] = "", last[512] = "", pe00[512] = "";
+  // The trace: first active cycle 1 (PRELOAD 0 shifts the first weight row in), last 26 (the
+  // last ACC write). In cycle 5 COMPUTE 1's first row enters PE (0,0): its act grid's row r0
+  // starts with SPAD[0][0], its psum grid's with SPAD[0][0] * WBUF[0][0].
+  char line[512], first[512] = "", last[512] = "", act0[512] = "", psum0[512] = "";
   rewind(trace);
-  int lines = 0;
+  int in5 = 0, grid = 0;   // inside cycle 5's block; 1 after its "act" heading, 2 after "psum"
   while (fgets(line, sizeof line, trace)) {
     if (!strncmp(line, "cycle ", 6)) {
       if (!first[0]) snprintf(first, sizeof first, "%s", line);
       snprintf(last, sizeof last, "%s", line);
-    } else if (lines == 1) {
-      snprintf(pe00, sizeof pe00, "%s", line);
+      in5 = !strncmp(line, "cycle 5:", 8);
+      grid = 0;
+    } else if (in5 && !strncmp(line, "  act ", 6)) {
+      grid = 1;
+    } else if (in5 && !strncmp(line, "  psum ", 7)) {
+      grid = 2;
+    } else if (in5 && grid && !strncmp(line, "  r0 ", 5)) {
+      snprintf(grid == 1 ? act0 : psum0, sizeof line, "%s", line);
+      grid = 0;
     }
-    lines++;
   }
   fclose(trace);
-  CHECK(!strncmp(first, "cycle 5:", 8), "first trace line: %s", first);
+  CHECK(!strncmp(first, "cycle 1: weight-stationary (bank 0), 0 of 16 PEs busy, PRELOAD shifting a row in", 80),
+        "first trace line: %s", first);
   CHECK(!strncmp(last, "cycle 26:", 9), "last trace line: %s", last);
-  char cell[64];
-  snprintf(cell, sizeof cell, "%d/%d(0)", s->spad[0], s->spad[0] * s->wbuf[0]);
-  CHECK(strstr(pe00, cell) != NULL, "cycle 5, row 0 should show %s: %s", cell, pe00);
+  int a00 = 0, p00 = 0;
+  CHECK(sscanf(act0, " r0 %d", &a00) == 1 && a00 == s->spad[0], "cycle 5, act row 0 should start with %d: %s",
+        s->spad[0], act0);
+  CHECK(sscanf(psum0, " r0 %d", &p00) == 1 && p00 == s->spad[0] * s->wbuf[0],
+        "cycle 5, psum row 0 should start with %d: %s", s->spad[0] * s->wbuf[0], psum0);
   sim_free(s);
   prog_free(p);
   check_case("detailed_compute_banks");

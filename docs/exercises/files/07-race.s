@@ -1,7 +1,7 @@
 ; 07-race.s -- exercise 7: C[8,4] = A[8,4] x B[4,4] on the tiny arch, in two tiles of 4 rows of A.
 ; Both tiles use SPAD rows 0..3 (one buffer); the results go to ACC rows 0..3 and 4..7.
 ; The program has one race. Find it with `sasim check`, then fix it with tokens.
-.arch "../../../workloads/arch/tiny.json"
+.arch tiny
 .layer gemm
 .tensor A dtype=int8  shape=[8,4] addr=0x100 role=input data=[1,2,3,4, 5,6,7,8, -1,0,1,0, 2,-3,4,-5, 0,1,0,1, 1,1,1,1, -2,2,-2,2, 3,0,0,3]
 .tensor B dtype=int8  shape=[4,4] addr=0x200 role=const data=[1,0,0,2, 0,1,0,-1, 0,0,1,3, 1,1,1,1]

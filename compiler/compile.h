@@ -23,10 +23,12 @@ typedef struct {
 
 typedef struct {
   int n_ops, n_layers;
-  uint64_t macs;
+  uint64_t macs;               // useful MACs: the network's own, from the layer shapes (docs/STATS.md)
+  uint64_t array_slots;        // array slots the emitted program occupies (R x C per row streamed)
   double est_cycles;          // the sum of the tiling cost model's estimates
   int n_layer_macs;
-  uint64_t *layer_macs;       // useful MACs per layer id (owned: compile_stats_free)
+  uint64_t *layer_macs;       // useful MACs per layer id (owned: compile_stats_free); also in the program
+  uint64_t *layer_slots;      // array slots per layer id (owned, likewise)
   double *layer_est_cycles;   // the cost model's cycles per layer id: its ops' sum (owned, likewise)
   unsigned *layer_dataflows;  // per layer id: a bit (1 << Dataflow) per dataflow its GEMMs run in (owned)
   char (*layer_names)[PROG_NAME_MAX];

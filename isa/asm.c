@@ -280,10 +280,32 @@ static int asm_layer(Asm *a) {
   if (lex_value(a, &v)) return -1;
   char name[PROG_NAME_MAX];
   if (tok_name(a, v, "layer name", 1, name, sizeof name)) return -1;
-  if (!lex_at_end(a)) return asm_error(a, lex_col(a), "unexpected text after the layer name");
+  int64_t macs = -1;   // macs=N: the layer's useful MACs (docs/ASM.md), -1 when not given
+  if (!lex_at_end(a)) {
+    Tok key, val;
+    if (lex_operand(a, &key, &val)) return -1;
+    if (key.n != 4 || memcmp(key.s, "macs", 4)) return asm_error(a, key.col, "unexpected text after the layer name");
+    if (tok_int(a, val, "macs", &macs)) return -1;
+    if (macs < 0) return asm_error(a, val.col, "macs must be >= 0");
+    if (!lex_at_end(a)) return asm_error(a, lex_col(a), "unexpected text after macs=");
+  }
   if ((int64_t)a->p->n_layers > isa_field_max(FLD_LAYER_ID))   // ids must fit LAYER's field
     return asm_error(a, v.col, "too many layers (LAYER_ID holds %lld at most)", (long long)isa_field_max(FLD_LAYER_ID));
   if (prog_add_layer(a->p, name)) return asm_error(a, v.col, "out of memory");
+  if (macs >= 0) {   // the first macs= declares the program's useful MACs: 0 for the layers without one
+    Program *p = a->p;
+    if (!p->layer_macs) {
+      uint64_t *zero = calloc(p->n_layers, sizeof *zero);
+      int rc = !zero || prog_set_layer_macs(p, zero);
+      free(zero);
+      if (rc) return asm_error(a, v.col, "out of memory");
+    }
+    uint64_t total = 0;
+    for (uint32_t i = 0; i + 1 < p->n_layers; i++) total += p->layer_macs[i];
+    if ((uint64_t)macs > (uint64_t)INT64_MAX - total)
+      return asm_error(a, v.col, "the layers' useful MACs add up past 2^63");
+    p->layer_macs[p->n_layers - 1] = (uint64_t)macs;
+  }
   return 0;
 }
 

@@ -17,6 +17,7 @@
 #include "../isa/racecheck.h"
 #include "energy.h"
 #include "report.h"
+#include "timeline.h"
 #include "sasim_cli.h"
 #include "tensor_text.h"
 #include "view.h"
@@ -254,7 +255,9 @@ static int show_tensors(const Sim *s, const RunArgs *a, FILE *out, int *mismatch
   return 0;
 }
 
-static int write_report(const char *path, const Sim *s, const char *label, const EnergyTable *et, int kind, Diag *d) {
+// Writes report `kind` (0 JSON, 1 CSV, 2 trace, 3 timeline in format fmt) to path.
+static int write_report(const char *path, const Sim *s, const char *label, const EnergyTable *et, int kind,
+                        TlFormat fmt, Diag *d) {
   FileOut o;
   FILE *f = cli_open_out(&o, path, d);
   if (!f) return -1;
@@ -262,6 +265,7 @@ static int write_report(const char *path, const Sim *s, const char *label, const
   if (kind == 0) rc = report_json(f, s, label, et);
   if (kind == 1) rc = report_layers_csv(f, s, et);
   if (kind == 2) rc = report_trace(f, s);
+  if (kind == 3) rc = timeline_write(f, s, label, fmt);
   if (rc && !ferror(f) && !o.err) {   // not a write error (that one is reported with its reason)
     cli_close_out(&o, 0, d);
     return diag_error(d, "%s: error: cannot write the report (out of memory)", path);
@@ -284,6 +288,8 @@ static CliStatus run_option(CliParser *cl, RunArgs *a) {
     case RUNOPT_JSON: a->json = cl->value; break;
     case RUNOPT_CSV: a->csv = cl->value; break;
     case RUNOPT_TRACE: a->trace = cl->value; break;
+    case RUNOPT_TIMELINE: a->timeline = cl->value; break;
+    case RUNOPT_TIMELINE_FORMAT: a->timeline_format = cl->choice; break;
     case RUNOPT_ENERGY: a->energy_path = cl->value; break;
     case RUNOPT_MODE: a->mode = (SimMode)cl->choice; break;
     case RUNOPT_PE_TRACE: a->pe_trace = 1; break;
@@ -318,14 +324,17 @@ static CliStatus run_option(CliParser *cl, RunArgs *a) {
 
 static int is_dash(const char *path) { return path && !strcmp(path, "-"); }
 
-// How many of the machine-readable reports (--json, --csv, --trace) go to stdout (-).
-static int reports_on_stdout(const RunArgs *a) { return is_dash(a->json) + is_dash(a->csv) + is_dash(a->trace); }
+// How many of the machine-readable reports (--json, --csv, --trace, --timeline) go to stdout (-).
+static int reports_on_stdout(const RunArgs *a) {
+  return is_dash(a->json) + is_dash(a->csv) + is_dash(a->trace) + is_dash(a->timeline);
+}
 
 // The rules between options, once all are read; CLI_END, or CLI_ERROR with the message in cl.
 static CliStatus run_check(CliParser *cl, const RunArgs *a) {
   if (!a->prog_path) return cli_error(cl, "no program given (PROG.bin)");
   if (reports_on_stdout(a) > 1)
-    return cli_error(cl, "stdout (-) can take only one of --json, --csv and --trace: give the others a file");
+    return cli_error(cl, "stdout (-) can take only one of --json, --csv, --trace and --timeline: give the others a file");
+  if (a->timeline_format >= 0 && !a->timeline) return cli_error(cl, "--timeline-format needs --timeline FILE");
   int from_stdin = !strcmp(a->prog_path, "-");
   for (int i = 0; i < a->n_inputs; i++) {
     const char *eq = strchr(a->inputs[i], '=');
@@ -361,6 +370,7 @@ int run_args_parse(int argc, char **argv, RunArgs *a) {
   memset(a, 0, sizeof *a);
   a->mode = SIM_FAST;
   a->engine = RUN_ENGINE_C;
+  a->timeline_format = -1;
   CliParser cl;
   cli_init(&cl, &sasim_cli, &sasim_run, argc, argv);
   CliStatus st;
@@ -495,9 +505,13 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
   } else if (!rc) {
     fprintf(text, "%llu cycles\n", (unsigned long long)sim_stats(s)->cycles);
   }
-  if (!rc && a->json) rc = write_report(a->json, s, a->prog_path, &et, 0, &d);
-  if (!rc && a->csv) rc = write_report(a->csv, s, a->prog_path, &et, 1, &d);
-  if (!rc && a->trace) rc = write_report(a->trace, s, a->prog_path, &et, 2, &d);
+  if (!rc && a->json) rc = write_report(a->json, s, a->prog_path, &et, 0, TL_FMT_TEXT, &d);
+  if (!rc && a->csv) rc = write_report(a->csv, s, a->prog_path, &et, 1, TL_FMT_TEXT, &d);
+  if (!rc && a->trace) rc = write_report(a->trace, s, a->prog_path, &et, 2, TL_FMT_TEXT, &d);
+  if (!rc && a->timeline) {
+    TlFormat fmt = a->timeline_format >= 0 ? (TlFormat)a->timeline_format : timeline_format_of(a->timeline);
+    rc = write_report(a->timeline, s, a->prog_path, &et, 3, fmt, &d);
+  }
   if (!rc && view) rc = view_write(view, a->view, s, a->prog_path, &d);
   view_free(view);
   if (!rc) rc = emit_outputs(s, text, a->outdir, &d);

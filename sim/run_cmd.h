@@ -32,6 +32,8 @@ enum {
 
 typedef struct {
   const char *prog_path, *json, *csv, *trace, *arch_path, *outdir;
+  const char *timeline;              // --timeline FILE (- for stdout), or NULL
+  int timeline_format;               // --timeline-format: a TlFormat, or -1 (by the file's name)
   const char *energy_path;           // --energy: the energy and area table (NULL: the built-in one)
   const char *inputs[RUN_MAX_INPUTS];
   int n_inputs, stats, pe_trace;

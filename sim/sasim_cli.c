@@ -4,6 +4,7 @@
 #include "sasim_cli.h"
 
 #include "run_cmd.h"
+#include "timeline.h"
 #include "view.h"
 
 #define STR_(x) #x
@@ -12,6 +13,7 @@
 
 static const CliChoice modes[] = {{"fast", SIM_FAST}, {"detailed", SIM_DETAILED}, {0, 0}};
 static const CliChoice engines[] = {{"c", RUN_ENGINE_C}, {"rtl", RUN_ENGINE_RTL}, {"both", RUN_ENGINE_BOTH}, {0, 0}};
+static const CliChoice tl_formats[] = {{"text", TL_FMT_TEXT}, {"csv", TL_FMT_CSV}, {"json", TL_FMT_JSON}, {0, 0}};
 static const CliChoice vcd_units[] = {{"fetch", RUN_VCD_FETCH}, {"load", RUN_VCD_LOAD},   {"compute", RUN_VCD_COMPUTE},
                                       {"store", RUN_VCD_STORE}, {"array", RUN_VCD_ARRAY}, {0, 0}};
 
@@ -24,6 +26,13 @@ static const CliOpt run_opts[] = {
     {.id = RUNOPT_TRACE, .names = {"--trace"}, .metavar = "FILE",
      .help = "write a Chrome/Perfetto trace (a track per unit; 1 us = 1 cycle; - for stdout,\n"
              "the text then going to stderr)"},
+    {.id = RUNOPT_TIMELINE, .names = {"--timeline"}, .metavar = "FILE",
+     .help = "write one row per instruction: fetch, avail, start, ready and end cycles and\n"
+             "what it waited for (docs/STATS.md \"Timeline\"); FILE.csv and FILE.json give\n"
+             "CSV and JSON, other names an aligned table; - for stdout (the text then goes\n"
+             "to stderr)"},
+    {.id = RUNOPT_TIMELINE_FORMAT, .names = {"--timeline-format"}, .metavar = "FORMAT", .choices = tl_formats,
+     .help = "the --timeline format whatever its name says: text, csv or json"},
     {.id = RUNOPT_ENERGY, .names = {"--energy"}, .metavar = "FILE.json",
      .help = "price energy and area with this table (default: the built-in one,\n"
              "workloads/energy/default.json; docs/PPA.md)"},

@@ -13,7 +13,7 @@
 
 #define PROG_MAGIC "SAPROG\r\n"       // 8 bytes; \r\n catches text-mode mangling
 #define PROG_VERSION_MAJOR 1          // readers refuse a newer major version
-#define PROG_VERSION_MINOR 0
+#define PROG_VERSION_MINOR 1
 #define PROG_NAME_MAX 64              // tensor and layer names, including the NUL
 #define PROG_MAX_DIMS 8
 

@@ -13,6 +13,7 @@
 void compile_options_default(CompileOptions *o) {
   memset(o, 0, sizeof *o);
   o->double_buffer = 1;
+  o->preload_overlap = 1;
   o->dataflow = DF_WS;
   o->input_seed = 1;
 }
@@ -113,6 +114,7 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
   memset(st, 0, sizeof *st);
   FILE *f = o->dump_to ? o->dump_to : stdout;
   if (lower_graph(g, a, o->dataflow, &mp, d)) goto fail;
+  mp.no_preload_overlap = !o->preload_overlap;
   if (wants(o, "layout") || wants(o, "fuse")) lower_dump_layout(&mp, f);
   if (wants(o, "lower") || wants(o, "fuse")) lower_dump_ops(&mp, f);
   if (tile_plan_all(&mp, o->double_buffer, d)) goto fail;

@@ -11,6 +11,7 @@
 
 typedef struct {
   int double_buffer;          // 1 (default): two buffer halves; 0: --no-double-buffer
+  int preload_overlap;        // 1 (default): PRELOADs shift in under streams; 0: --no-preload-overlap
   Dataflow dataflow;          // --dataflow: DF_WS (default) or DF_OS
   uint64_t input_seed;        // default input data: splitmix64 seeded with input_seed + i (as sacc ref)
   const char *dump;           // NULL, or a pass name: fuse|layout|lower|tiling|memplan|schedule|all

@@ -118,6 +118,7 @@ typedef struct {
   char (*layer_names)[PROG_NAME_MAX];
   const Arch *arch;
   Dataflow dataflow;
+  int no_preload_overlap;         // --no-preload-overlap: no COMPUTE carries OVERLAP (tile.c, sched.c)
 } MachProg;
 
 // The DTensor that holds the bytes of DTensor i (following flatten/reshape aliases).

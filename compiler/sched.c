@@ -32,6 +32,7 @@ struct Sched {
   int overlap;                            // sched_set_overlap
   int64_t last_stream;                    // the latest COMPUTE or COMPUTE_IS, if the compute unit has
                                           // had nothing but LAYERs since; -1: none
+  int64_t stream_layer;                   // the layer id it was emitted in
   uint8_t pops[NUM_UNITS][HIST];          // [v][entry % HIST]: POP mask of v's latest queue entries
   uint64_t entries[NUM_UNITS];            // queue entries of v so far
 };
@@ -57,16 +58,21 @@ void sched_set_late_push(Sched *s, int on) { s->late_push = on; }
 
 void sched_set_overlap(Sched *s, int on) { s->overlap = on; }
 
-// Preloading behind compute: a PRELOAD right behind a stream in the compute queue (LAYERs
+// Preloading behind compute: a PRELOAD right behind a stream in the compute queue (spacer LAYERs
 // aside) lets that stream carry OVERLAP, so that it shifts into the other bank while the stream
 // runs (docs/TIMING.md section 6). OVERLAP changes no result and no token: the stream still
-// ends after everything before it.
+// ends after everything before it. Not across a layer boundary: the unit counts an OVERLAP
+// stream's cycles in its current layer (TIMING §9), which would then be the next one.
 static void note_stream_order(Sched *s, const Insn *in, int64_t idx) {
   switch (in->op) {
   case OP_COMPUTE:
-  case OP_COMPUTE_IS: s->last_stream = idx; break;
+  case OP_COMPUTE_IS:
+    s->last_stream = idx;
+    s->stream_layer = s->layer_id;
+    break;
   case OP_PRELOAD:
-    if (s->overlap && s->last_stream >= 0) isa_word_set(&s->p->code[s->last_stream], FLD_OVERLAP, 1);
+    if (s->overlap && s->last_stream >= 0 && s->stream_layer == s->layer_id)
+      isa_word_set(&s->p->code[s->last_stream], FLD_OVERLAP, 1);
     s->last_stream = -1;
     break;
   case OP_COMPUTE_OS: s->last_stream = -1; break;

@@ -53,7 +53,7 @@ fi
 expect lockstep 0 'cycles' -- $SASIM run "$T/ov.bin" --engine both
 expect lockstep-in-order 0 'cycles' -- $SASIM run "$T/io.bin" --engine both
 # Cycles of both forms on the RTL: the in-order chain takes R = 4 more per pair after the first.
-a=$($SASIM run "$T/ov.bin" --engine rtl --json - 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["cycles"])')
-b=$($SASIM run "$T/io.bin" --engine rtl --json - 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["cycles"])')
+a=$($SASIM run "$T/ov.bin" --engine rtl --json - 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["cycles"])' 2>/dev/null)
+b=$($SASIM run "$T/io.bin" --engine rtl --json - 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["cycles"])' 2>/dev/null)
 if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -eq 12 ]; then pass in-order-12-longer
 else fail in-order-12-longer "cycles with overlap $a, without $b (want a difference of 12)"; fi

@@ -46,7 +46,9 @@ enum {
   GOPF_SFU = 1u << 9,
 };
 
-#define GRAPH_PROB_SCALE (1.0 / 128)  // SCALE_PROB: softmax/sigmoid outputs, int8 0..127 for [0, 1)
+#define GRAPH_PROB_SCALE (1.0 / 128)  // SCALE_PROB: sigmoid outputs, int8 0..127 for [0, 1)
+#define SOFTMAX_K_MIN 7               // softmax's output scale: 2^-k, k in SOFTMAX_K_MIN..MAX
+#define SOFTMAX_K_MAX 22              //   (1/128 by default; calibrated when scales are)
 
 typedef struct {
   const char *name;                  // net.json spelling
@@ -118,6 +120,7 @@ typedef struct {
   // Special-function unit parameters (quant.c; docs/NETJSON.md "Exact arithmetic"):
   uint32_t sm_mult;                  // softmax: mult / 2^sm_shift = s_in * 2048, mult 1..65535
   unsigned sm_shift;                 //   shift 0..31 (the arguments of sfu_softmax_row)
+  unsigned sm_out;                   // softmax: output scale 2^-(7 + sm_out), sm_out 0..15
   int64_t eps_q;                     // layernorm: epsilon in units of n^2 var of the int8 row
   // Weights (conv2d, fc), materialized by shape_infer.
   Source w_src, b_src;               // as written in net.json

@@ -78,7 +78,10 @@ static int quant_weighted(const Graph *g, Layer *l, double s_in, double s_out, D
 
 // softmax: the logits' scale as sfu_softmax_row's (mult, shift), mult / 2^shift = s_in * 2048
 // with mult in 1..65535: the largest shift (at most 31) whose rounded mult still fits 16 bits.
-static int quant_softmax(const Graph *g, Layer *l, double s_in, Diag *d) {
+static int quant_softmax(const Graph *g, Layer *l, double s_in, double s_out, Diag *d) {
+  int e;
+  frexp(s_out, &e);   // s_out = 2^(e-1), checked by shape.c
+  l->sm_out = (unsigned)(1 - e - SOFTMAX_K_MIN);
   double f = s_in * 2048;
   if (!(f <= 65535.0))
     return graph_layer_error(g, l, d, "softmax input scale %g is too coarse for the unit (at most 65535 / 2048 = 32)", s_in);
@@ -153,7 +156,7 @@ static int quant_layer(const Graph *g, Layer *l, Diag *d) {
   case LOP_BATCHNORM:
   case LOP_BIAS:
     break;
-  case LOP_SOFTMAX: return quant_softmax(g, l, s_in, d);
+  case LOP_SOFTMAX: return quant_softmax(g, l, s_in, s_out, d);
   case LOP_LAYERNORM: return quant_layernorm(g, l, s_in, s_out, d);
   case LOP_GELU: case LOP_SILU: case LOP_HARDSWISH:     // Q4.11 results
   case LOP_SIGMOID: case LOP_HARDSIGMOID: {             // Q0.15 results

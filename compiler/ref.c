@@ -156,12 +156,26 @@ static void ref_function(const Graph *g, const Layer *l, const int8_t *x, int8_t
   }
 }
 
-// softmax along the last axis: sfu_softmax_row on every row, int8 at 1/128 out (shape.c fixes
-// the output scale).
+// softmax along the last axis, row by row: sfu_softmax_row's steps (docs/SFU.md §2.6) with the
+// normalisation shift s - 7 - sm_out for the output scale 2^-(7 + sm_out): at 1/128 (sm_out 0)
+// exactly sfu_softmax_row, which tests/compiler/ref_test checks.
 static void ref_softmax(const Graph *g, const Layer *l, const int8_t *x, int8_t *y) {
   const Tensor *to = &g->tensors[l->out];
   int64_t c = to->dims[to->rank - 1], rows = graph_tensor_count(to) / c;
-  for (int64_t r = 0; r < rows; r++) sfu_softmax_row(x + r * c, (int)c, l->sm_mult, l->sm_shift, y + r * c);
+  for (int64_t r = 0; r < rows; r++) {
+    const int8_t *q = x + r * c;
+    int m = -128;
+    for (int64_t i = 0; i < c; i++) m = q[i] > m ? q[i] : m;
+    uint32_t sum = 0;   // at most 65536 * 32768 = 2^31
+    for (int64_t i = 0; i < c; i++) sum += sfu_exp(sfu_softmax_arg((uint32_t)(m - q[i]), l->sm_mult, l->sm_shift));
+    SfuRecip rc = sfu_recip(sum);
+    unsigned sh = rc.shift - 7 - l->sm_out;   // >= 31 - 7 - 15 = 9
+    for (int64_t i = 0; i < c; i++) {
+      uint64_t e = sfu_exp(sfu_softmax_arg((uint32_t)(m - q[i]), l->sm_mult, l->sm_shift));
+      uint64_t v = (e * rc.mant + ((uint64_t)1 << (sh - 1))) >> sh;
+      y[r * c + i] = (int8_t)(v > 127 ? 127 : v);
+    }
+  }
 }
 
 // layernorm along the last axis: the sums of sfu_layernorm_row, epsilon added to V, one rsqrt,

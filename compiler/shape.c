@@ -386,6 +386,25 @@ static int infer_layer(const Graph *g, Layer *l, int64_t max_elems, Diag *d) {
   return graph_layer_error(g, l, d, "internal error: op %d", (int)l->op);
 }
 
+// softmax's output scale is a power of two 2^-k, k in 7..22 (the unit's normalisation shift,
+// docs/NETJSON.md): given, or calibrated as the smallest such scale that does not saturate the
+// largest probability seen (max p / 127 rounded up to 2^-k), or 1/128 without calibration.
+static int softmax_scale(const Graph *g, Layer *l, Tensor *out, const double *calib, Diag *d) {
+  if (out->scale != 0) {
+    int e;
+    double m = frexp(out->scale, &e);   // scale = 0.5 * 2^e for a power of two
+    if (m != 0.5 || 1 - e < SOFTMAX_K_MIN || 1 - e > SOFTMAX_K_MAX)
+      return graph_layer_error(g, l, d, "softmax's output scale must be a power of two from 2^-%d to 2^-%d, not %g",
+                               SOFTMAX_K_MIN, SOFTMAX_K_MAX, out->scale);
+    return 0;
+  }
+  int k = SOFTMAX_K_MIN;
+  if (calib)
+    while (k < SOFTMAX_K_MAX && ldexp(1.0, -(k + 1)) >= calib[l->out]) k++;
+  out->scale = ldexp(1.0, -k);
+  return 0;
+}
+
 // The output scale: given, inherited from the input by ops that may keep it, calibrated (calib
 // non-NULL: max|x| / 127 of the float reference per tensor), or an error.
 static int infer_scale(const Graph *g, Layer *l, const double *calib, Diag *d) {
@@ -411,8 +430,7 @@ static int infer_scale(const Graph *g, Layer *l, const double *calib, Diag *d) {
     if (out->scale == 0 && !calib) return graph_layer_error(g, l, d, "missing \"scale\" of the output");
     break;
   case SCALE_PROB:
-    if (l->op == LOP_SOFTMAX && out->scale != 0 && out->scale != GRAPH_PROB_SCALE)
-      return graph_layer_error(g, l, d, "softmax's output scale is the unit's 1/128 (0.0078125), not %g", out->scale);
+    if (l->op == LOP_SOFTMAX) return softmax_scale(g, l, out, calib, d);
     if (out->scale == 0) out->scale = GRAPH_PROB_SCALE;
     return 0;
   case SCALE_FACTOR:

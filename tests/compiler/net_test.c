@@ -254,7 +254,9 @@ static void test_sfu_errors(void) {
          "net.json: layers[0] \"l\": error: softmax is along the last axis only (axis -1 or 3), not 2");
   expect(SEQ ONE("softmax", "\"x\"", ", \"axis\": 7"), "net.json: layers[0] \"l\": error: \"axis\" is 7, outside -1..3");
   expect(SEQ ONE("softmax", "\"x\"", ", \"scale\": 0.01"),
-         "net.json: layers[0] \"l\": error: softmax's output scale is the unit's 1/128 (0.0078125), not 0.01");
+         "net.json: layers[0] \"l\": error: softmax's output scale must be a power of two from 2^-7 to 2^-22, not 0.01");
+  expect(SEQ ONE("softmax", "\"x\"", ", \"scale\": 0.015625"),
+         "net.json: layers[0] \"l\": error: softmax's output scale must be a power of two from 2^-7 to 2^-22, not 0.015625");
   expect(SEQ ONE("layernorm", "\"x\"", ", \"scale\": 0.1, \"epsilon\": 2"),
          "net.json: layers[0] \"l\": error: \"epsilon\" must be in 0..1");
   expect(SEQ ONE("layernorm", "\"x\"", ", \"scale\": 0.1, \"gamma\": [1, 2]"),

@@ -304,6 +304,17 @@ static void test_sfu_rows(void) {
   sfu_softmax_row(q + 4, 4, 52429, 8, want + 4);
   if (!run(sm1, in, "y", y, 8))
     for (int i = 0; i < 8; i++) CHECK(y[i] == want[i], "softmax at 0.1 [%d] = %d, want %d", i, y[i], want[i]);
+  // A finer output scale 2^-(7+j): equal values of a row of 4 give 1/4 = 64 at 2^-8, 128 -> 127 at 2^-9.
+  const char *sm8 =
+      "{\"inputs\": [{\"name\": \"x\", \"shape\": [2,4], \"scale\": 0.0625}], \"layers\": ["
+      "{\"name\": \"p\", \"op\": \"softmax\", \"inputs\": [\"x\"], \"output\": \"y\", \"scale\": 0.00390625}],"
+      " \"outputs\": [\"y\"]}";
+  if (!run(sm8, in, "y", y, 8)) CHECK(y[4] == 64 && y[7] == 64 && y[3] == 0, "softmax at 2^-8: %d %d %d", y[4], y[7], y[3]);
+  const char *sm9 =
+      "{\"inputs\": [{\"name\": \"x\", \"shape\": [2,4], \"scale\": 0.0625}], \"layers\": ["
+      "{\"name\": \"p\", \"op\": \"softmax\", \"inputs\": [\"x\"], \"output\": \"y\", \"scale\": 0.001953125}],"
+      " \"outputs\": [\"y\"]}";
+  if (!run(sm9, in, "y", y, 8)) CHECK(y[4] == 127 && y[2] == 127, "softmax at 2^-9: %d %d", y[4], y[2]);
   check_case("ref_sfu_softmax_rows");
   // layernorm, epsilon 0, gamma 1, beta 0, out 1/16: y = round(z / 128) of sfu_layernorm_row;
   // gamma -2, beta 0.5: y = round(-z / 64) + 8.

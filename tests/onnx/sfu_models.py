@@ -160,7 +160,7 @@ def efficientnet_b0():
 
 # name, constructor, input shape, opset, SQNR floor (dB), argmax agreement floor
 SMALL = [
-    ("fullbasic", FullBasicModel, [1, 1, 3, 3], 13, 25.0, 0.75),
+    ("fullbasic", FullBasicModel, [1, 1, 3, 3], 13, 25.0, 0.9),
     ("encoder1", lambda: Encoder(1), [1, 128, 256], 14, 25.0, 0.9),
     ("se_block", SEBlock, [1, 3, 16, 16], 14, 25.0, 0.9),
 ]

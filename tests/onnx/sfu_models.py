@@ -12,8 +12,9 @@ a layer and the special-function unit (the machine has none yet: docs/SFU.md).
 Without --big: FullBasicModel (the lecture's conv 1->128 3x3, relu, linear 128->10, softmax),
 one BERT-style encoder layer (hidden 256, 4 heads, sequence 128, post-LN, GELU FFN) and a
 squeeze-excitation block (h-swish, h-sigmoid). `make test` runs it (skipped without torch).
---big (`make test-transformers`): the 4-layer encoder, a ViT-style classifier and torchvision's
-MobileNetV3-Small. --table prints the per-layer SQNR (`sacc check --dump-ir`) of each network.
+--big (`make test-transformers`): the 4-layer encoder, the 12-layer ViT-style classifier (hidden
+192, 3 heads), torchvision's MobileNetV3-Small and EfficientNet-B0 (random weights with measured
+batch-norm statistics: with_bn_statistics).
 
 Prints "PASS sfu-NAME ..." / "FAIL sfu-NAME: why" lines and "N passed, N failed"; exits 1 on a
 failure.
@@ -166,9 +167,9 @@ SMALL = [
 ]
 BIG = [
     ("encoder4", lambda: Encoder(4), [1, 128, 256], 17, 25.0, 0.9),
-    ("vit4", lambda: ViT(4), [1, 3, 224, 224], 17, 20.0, 0.8),
-    ("mobilenet_v3_small", mobilenet_v3_small, [1, 3, 224, 224], 14, 15.0, 0.5),
-    ("efficientnet_b0", efficientnet_b0, [1, 3, 224, 224], 14, 15.0, 0.5),
+    ("vit12", lambda: ViT(12), [1, 3, 224, 224], 17, 25.0, 0.8),
+    ("mobilenet_v3_small", mobilenet_v3_small, [1, 3, 224, 224], 14, 12.0, 0.5),
+    ("efficientnet_b0", efficientnet_b0, [1, 3, 224, 224], 14, 12.0, 0.5),
 ]
 
 

@@ -16,7 +16,7 @@
 static const char *const cause_names[TL_CAUSE_COUNT] = {
     [TL_NONE] = "none",           [TL_QUEUE] = "queue",         [TL_TOKEN] = "token",
     [TL_IN_ORDER] = "in_order",   [TL_WEIGHT_CHAIN] = "weight_chain", [TL_BANK_BUSY] = "bank_busy",
-    [TL_BANK_LOADING] = "bank_loading", [TL_MODE_SWITCH] = "mode_switch", [TL_OS_DRAIN] = "os_drain",
+    [TL_BANK_LOADING] = "bank_loading", [TL_STREAM_BUSY] = "stream_busy", [TL_MODE_SWITCH] = "mode_switch", [TL_OS_DRAIN] = "os_drain",
     [TL_IS_ALIGN] = "is_align",   [TL_ARRAY] = "array",
 };
 
@@ -60,7 +60,12 @@ static void array_cause(const Program *p, const InsnTime *t, uint32_t k, const I
   case OP_PRELOAD: {
     int b = (int)(h->preloads % 2);
     if (h->preload >= 0 && bound_is(t, k, t[h->preload].start + R, TL_WEIGHT_CHAIN, h->preload, r)) return;
-    if (h->bank_user[b] >= 0 && bound_is(t, k, t[h->bank_user[b]].end + 1, TL_BANK_BUSY, h->bank_user[b], r)) return;
+    // (b): the last stream on the bank read its last row C - 1 cycles before.
+    if (h->bank_user[b] >= 0) {
+      int64_t c = h->bank_user[b];
+      uint64_t rows = (uint64_t)prog_insn(p, (uint32_t)c).f[FLD_ROWS];
+      if (bound_is(t, k, t[c].start + rows + p->arch.cols - 1, TL_BANK_BUSY, c, r)) return;
+    }
     if (h->os >= 0 && bound_is(t, k, t[h->os].end + 1, TL_MODE_SWITCH, h->os, r)) return;
     return;
   }
@@ -71,6 +76,11 @@ static void array_cause(const Program *p, const InsnTime *t, uint32_t k, const I
     if (h->os >= 0 && bound_is(t, k, t[h->os].end + 1, TL_MODE_SWITCH, h->os, r)) return;
     int64_t other = in->op == OP_COMPUTE ? h->is : h->ws;
     if (other >= 0 && bound_is(t, k, t[other].end + 1, TL_MODE_SWITCH, other, r)) return;
+    // The stream sequencer: the last COMPUTE or COMPUTE_IS x read its last row in s_x + M_x - 1
+    // (it bounds a stream only behind an OVERLAP one: else in-order issue already did).
+    int64_t x = h->ws > h->is ? h->ws : h->is;
+    if (x >= 0 && bound_is(t, k, t[x].start + (uint64_t)prog_insn(p, (uint32_t)x).f[FLD_ROWS], TL_STREAM_BUSY, x, r))
+      return;
     // (d): the next cycle aligned with the last COMPUTE_IS y, or its end + 1, whichever is first.
     if (in->op == OP_COMPUTE_IS && h->is >= 0 &&
         (t[k].start == t[h->is].end + 1 ||
@@ -245,6 +255,7 @@ const char *timeline_cause_text(const Program *p, const TlRow *r, char *buf, siz
   case TL_WEIGHT_CHAIN: snprintf(buf, n, "weight chain (insn %lld %s)", j, op); break;
   case TL_BANK_BUSY: snprintf(buf, n, "bank in use (insn %lld %s)", j, op); break;
   case TL_BANK_LOADING: snprintf(buf, n, "bank loading (insn %lld %s)", j, op); break;
+  case TL_STREAM_BUSY: snprintf(buf, n, "stream of insn %lld %s", j, op); break;
   case TL_MODE_SWITCH: snprintf(buf, n, "array mode switch (insn %lld %s)", j, op); break;
   case TL_OS_DRAIN: snprintf(buf, n, "drain of insn %lld %s", j, op); break;
   case TL_IS_ALIGN: snprintf(buf, n, "rotator alignment (insn %lld %s)", j, op); break;

@@ -22,6 +22,7 @@ typedef enum {
   TL_WEIGHT_CHAIN,   // PRELOAD: the weight chain was still shifting wait_insn's weights in
   TL_BANK_BUSY,      // PRELOAD: a COMPUTE (wait_insn) still used the bank it fills
   TL_BANK_LOADING,   // COMPUTE*: its bank was not complete yet (PRELOAD wait_insn)
+  TL_STREAM_BUSY,    // COMPUTE*: the stream sequencer still read the rows of wait_insn (an OVERLAP stream)
   TL_MODE_SWITCH,    // the array had to empty of wait_insn before a change of dataflow or rotator
   TL_OS_DRAIN,       // COMPUTE_OS: the drain of the previous COMPUTE_OS (wait_insn)
   TL_IS_ALIGN,       // COMPUTE_IS: waited for a cycle aligned (mod C) with COMPUTE_IS wait_insn, or its end

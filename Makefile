@@ -228,13 +228,14 @@ test-onnx: $(SASIM) $(SACC)
 	@/usr/bin/python3 tests/onnx/torch_models.py $(BUILD)
 
 # Installed tree (relocatable, self-contained: nothing in it refers back to this source tree):
-#   bin/{sacc,sasim,sacc-sweep}, and sasim-rtl when built (make rtl);
+#   bin/{sacc,sasim,sacc-sweep,sacc-grade}, and sasim-rtl when built (make rtl);
 #   libexec/sacc/rtl[-vcd]/<config>/: every Verilator model built in $(BUILD), which sasim-rtl
 #     finds there (rtl/harness/dispatch.cpp; build more with make rtl-model ARCH=..., then install);
 #   share/sacc/{arch,nets,sweeps,energy,asm}: arch files (--arch NAME finds them), networks,
 #     sweep specs, the energy table, the hand-written programs of workloads/asm;
 #   share/doc/sacc/: README.md, docs/*.md, and exercises/ (docs/exercises with its files).
-# sacc-sweep finds its tools and data relative to itself (docs/SWEEP.md). No root needed with a
+# sacc-sweep finds its tools and data relative to itself (docs/SWEEP.md), sacc-grade the sasim
+# beside it (docs/GRADING.md). No root needed with a
 # PREFIX of your own: make install PREFIX=~/.local.
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -248,6 +249,7 @@ install: $(SASIM) $(SACC)
 	install -d $(I_BIN) $(I_SHARE)/arch $(I_SHARE)/nets $(I_SHARE)/sweeps $(I_SHARE)/asm $(I_DOC)
 	install -m 755 $(SASIM) $(SACC) $(I_BIN)/
 	install -m 755 scripts/sweep $(I_BIN)/sacc-sweep
+	install -m 755 scripts/grade $(I_BIN)/sacc-grade
 	install -m 644 workloads/arch/*.json $(I_SHARE)/arch/
 	install -m 644 workloads/nets/*.json workloads/nets/README.md $(I_SHARE)/nets/
 	install -m 644 workloads/sweeps/*.json $(I_SHARE)/sweeps/
@@ -269,7 +271,7 @@ install: $(SASIM) $(SACC)
 	  echo "install: bin/sasim-rtl and $$n RTL models in libexec/sacc (--engine rtl; more: make rtl-model ARCH=..., then make install)"; \
 	else echo "install: no RTL engine (sasim --engine rtl): make rtl first, then make install"; fi
 uninstall:
-	rm -f $(addprefix $(I_BIN)/,sacc sasim sacc-sweep sasim-rtl)
+	rm -f $(addprefix $(I_BIN)/,sacc sasim sacc-sweep sacc-grade sasim-rtl)
 	rm -rf $(I_SHARE) $(I_DOC) $(I_LIBEXEC)
 
 # Not part of make test: installs Slurm and munge (apt-get), starts a private one-node cluster,

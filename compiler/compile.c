@@ -30,11 +30,11 @@ static int add_constants(const MachProg *mp, Program *p) {
   for (int i = 0; i < mp->n_ops; i++) {
     const MachOp *op = &mp->ops[i];
     int64_t nN = (op->N + C - 1) / C;
-    uint64_t wb = memplan_weight_bytes(op, mp->arch, mp->dataflow), pb = memplan_param_bytes(op, mp->arch);
+    uint64_t wb = memplan_weight_bytes(op, mp->arch, op->df), pb = memplan_param_bytes(op, mp->arch);
     if (wb) {   // the Program takes the buffer over (prog_add_data_owned): tens of MB not copied
       uint8_t *wbuf = calloc((size_t)wb + 1, 1);
       if (!wbuf) return -1;
-      if (mp->dataflow == DF_IS) {   // W^T: channel n's K bytes, a K tile of it contiguous
+      if (op->df == DF_IS) {   // W^T: channel n's K bytes, a K tile of it contiguous
         for (int64_t k = 0; k < op->K; k++)
           for (int64_t n = 0; n < op->N; n++) wbuf[n * op->K + k] = (uint8_t)op->wmat[k * op->N + n];
       } else {
@@ -107,12 +107,96 @@ static int add_tensors(const MachProg *mp, const Graph *g, const CompileOptions 
   return 0;
 }
 
+// The array slots the program occupies, per layer (docs/TIMING.md §10: R x C for every row a
+// COMPUTE or COMPUTE_IS streams, and for every reduction step of a COMPUTE_OS), as sasim counts
+// them (its `array_slots`; tests/cli/compile.sh checks that the two agree).
+static void count_array_slots(const Program *p, CompileStats *st) {
+  uint64_t rc = (uint64_t)p->arch.rows * p->arch.cols;
+  uint32_t layer = (uint32_t)st->n_layer_macs;   // before any LAYER: the extra entry
+  for (uint32_t k = 0; k < p->n_insns; k++) {
+    Insn in = prog_insn(p, k);
+    uint64_t slots = 0;
+    switch (in.op) {
+    case OP_LAYER: layer = (uint32_t)in.f[FLD_LAYER_ID] < (uint32_t)st->n_layer_macs ? (uint32_t)in.f[FLD_LAYER_ID] : layer; break;
+    case OP_COMPUTE:
+    case OP_COMPUTE_IS: slots = (uint64_t)in.f[FLD_ROWS] * rc; break;
+    case OP_COMPUTE_OS: slots = (uint64_t)in.f[FLD_KLEN] * rc; break;
+    case OP_LOAD:
+    case OP_STORE:
+    case OP_PRELOAD:
+    case OP_CFG_LOAD:
+    case OP_CFG_STORE:
+    case OP_CFG_POOL:
+    case OP_HALT: break;   // no array slots
+    }
+    st->layer_slots[layer] += slots;
+    st->array_slots += slots;
+  }
+}
+
+// --dataflow auto: lowers and tiles the graph in each dataflow and gives every op the one whose
+// estimate is lowest, OS or IS only when it beats the one before by AUTO_MARGIN (element-wise
+// ops run alike in all). The margin hedges the cost model's error, which on an fc layer in OS
+// can reach -40% (LeNet-5 fc1 on the 8x8 arch: estimated 7,232 cycles, simulated 12,415): with
+// none, auto was slower than WS on 7 of 60 shipped net x arch pairs, with 5% on 1 (docs/DATAFLOWS.md,
+// "auto"). It goes to 1 when the model matches the simulator (issue 15 item 4). A dataflow
+// that cannot lower or tile the graph takes no part. *op_df (n ops) is malloc'ed; *est holds
+// each op's estimates (-1: not available). -1 when no dataflow can (the caller then compiles
+// in WS to report why) or out of memory.
+#define AUTO_MARGIN 1.05
+
+static int choose_dataflows(const Graph *g, const Arch *a, const CompileOptions *o, Dataflow **op_df,
+                            double (**est)[3], int *n) {
+  *op_df = NULL, *est = NULL, *n = -1;
+  static const Dataflow all[3] = {DF_WS, DF_OS, DF_IS};
+  for (int k = 0; k < 3; k++) {
+    MachProg mp;
+    Diag quiet;
+    diag_init(&quiet);
+    int ok = !lower_graph(g, a, all[k], NULL, 0, &mp, &quiet) && !tile_plan_all(&mp, o->double_buffer, &quiet);
+    if (ok && *n < 0) {
+      *n = mp.n_ops;
+      *op_df = calloc((size_t)*n + 1, sizeof **op_df);
+      *est = calloc((size_t)*n + 1, sizeof **est);
+      if (!*op_df || !*est) ok = 0, *n = -1;
+      for (int i = 0; i < *n; i++) (*est)[i][0] = (*est)[i][1] = (*est)[i][2] = -1;
+    }
+    if (ok && mp.n_ops == *n)   // the same ops in every dataflow (checked, not assumed)
+      for (int i = 0; i < *n; i++) (*est)[i][all[k]] = mp.ops[i].plan.est_cycles;
+    machprog_free(&mp);
+  }
+  if (*n < 0) {
+    free(*op_df), free(*est);
+    *op_df = NULL, *est = NULL;
+    return -1;
+  }
+  for (int i = 0; i < *n; i++) {
+    Dataflow best = DF_WS;
+    double best_est = -1;
+    for (int k = 0; k < 3; k++) {
+      double e = (*est)[i][all[k]];
+      if (e >= 0 && (best_est < 0 || e * (k ? AUTO_MARGIN : 1) < best_est)) best = all[k], best_est = e;
+    }
+    (*op_df)[i] = best;
+  }
+  return 0;
+}
+
 Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, CompileStats *st, Diag *d) {
   MachProg mp;
   Program *p = NULL;
   memset(st, 0, sizeof *st);
+  memset(&mp, 0, sizeof mp);
   FILE *f = o->dump_to ? o->dump_to : stdout;
-  if (lower_graph(g, a, o->dataflow, &mp, d)) goto fail;
+  Dataflow *op_df = NULL;
+  double(*df_est)[3] = NULL;
+  int n_op_df = 0;
+  if (o->dataflow_auto) choose_dataflows(g, a, o, &op_df, &df_est, &n_op_df);   // none works: WS says why
+  int lowered = lower_graph(g, a, op_df ? DF_WS : o->dataflow, op_df, n_op_df, &mp, d);
+  if (!lowered && df_est)
+    for (int i = 0; i < mp.n_ops && i < n_op_df; i++) memcpy(mp.ops[i].df_est, df_est[i], sizeof df_est[i]);
+  free(op_df), free(df_est);
+  if (lowered) goto fail;
   if (wants(o, "layout") || wants(o, "fuse")) lower_dump_layout(&mp, f);
   if (wants(o, "lower") || wants(o, "fuse")) lower_dump_ops(&mp, f);
   if (tile_plan_all(&mp, o->double_buffer, d)) goto fail;
@@ -132,16 +216,22 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
   if (emit_program(&mp, p, &st->emit, d)) goto fail;
   st->n_ops = mp.n_ops, st->n_layers = mp.n_layers;
   st->layer_macs = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_macs);
+  st->layer_slots = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_slots);
   st->layer_names = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_names);
   st->layer_est_cycles = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_est_cycles);
-  if (!st->layer_macs || !st->layer_names || !st->layer_est_cycles) goto oom;
+  st->layer_dataflows = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_dataflows);
+  if (!st->layer_macs || !st->layer_slots || !st->layer_names || !st->layer_est_cycles || !st->layer_dataflows)
+    goto oom;
   st->n_layer_macs = mp.n_layers;
   memcpy(st->layer_names, mp.layer_names, (size_t)mp.n_layers * sizeof *st->layer_names);
   for (int i = 0; i < mp.n_ops; i++) {
     st->macs += mp.ops[i].macs, st->est_cycles += mp.ops[i].plan.est_cycles;
     st->layer_macs[mp.ops[i].layer] += mp.ops[i].macs;
     st->layer_est_cycles[mp.ops[i].layer] += mp.ops[i].plan.est_cycles;
+    if (mp.ops[i].kind == MOP_GEMM) st->layer_dataflows[mp.ops[i].layer] |= 1u << mp.ops[i].df;
   }
+  if (prog_set_layer_macs(p, st->layer_macs)) goto oom;   // the simulator's useful MACs (BINARY.md 5.6)
+  count_array_slots(p, st);
   if (wants(o, "schedule")) {
     fprintf(f, "# schedule: %u instructions; load %llu, compute %llu, store %llu\n", p->n_insns,
             (unsigned long long)st->emit.insns[0], (unsigned long long)st->emit.insns[1],
@@ -165,8 +255,11 @@ fail:
 
 void compile_stats_print(const CompileStats *st, const Arch *a, FILE *f) {
   const MemPlan *m = &st->mem;
-  fprintf(f, "compiled: %d layers, %d machine ops, %llu MACs, estimated %.0f cycles\n", st->n_layers, st->n_ops,
-          (unsigned long long)st->macs, st->est_cycles);
+  fprintf(f, "compiled: %d layers, %d machine ops, estimated %.0f cycles\n", st->n_layers, st->n_ops, st->est_cycles);
+  fprintf(f, "MACs: %llu useful (the network's), %llu array slots (what the mapping occupies, padding "
+             "included), mapping efficiency %.1f%%\n",
+          (unsigned long long)st->macs, (unsigned long long)st->array_slots,
+          st->array_slots ? 100.0 * (double)st->macs / (double)st->array_slots : 0.0);
   fprintf(f, "instructions: load %llu, compute %llu, store %llu\n", (unsigned long long)st->emit.insns[0],
           (unsigned long long)st->emit.insns[1], (unsigned long long)st->emit.insns[2]);
   fprintf(f, "peak memory:\n");
@@ -184,25 +277,43 @@ void compile_stats_print(const CompileStats *st, const Arch *a, FILE *f) {
 void compile_stats_json(const CompileStats *st, FILE *f) {
   const MemPlan *m = &st->mem;
   fprintf(f,
-          "{\"layers\": %d, \"ops\": %d, \"macs\": %llu, \"est_cycles\": %.0f, \"insns\": [%llu, %llu, %llu], "
+          "{\"layers\": %d, \"ops\": %d, \"macs\": %llu, \"useful_macs\": %llu, \"array_slots\": %llu, "
+          "\"mapping_efficiency\": %.6f, \"est_cycles\": %.0f, \"insns\": [%llu, %llu, %llu], "
           "\"dram\": {\"top\": %llu, \"constants\": %llu, \"inputs\": %llu, \"activations_peak\": %llu, "
           "\"activations_no_reuse\": %llu}, \"onchip_peak_rows\": {\"spad\": %u, \"wbuf\": %u, \"acc\": %u, "
           "\"param\": %u}, \"layers\": [",
-          st->n_layers, st->n_ops, (unsigned long long)st->macs, st->est_cycles,
+          st->n_layers, st->n_ops, (unsigned long long)st->macs, (unsigned long long)st->macs,
+          (unsigned long long)st->array_slots, st->array_slots ? (double)st->macs / (double)st->array_slots : 0.0,
+          st->est_cycles,
           (unsigned long long)st->emit.insns[0], (unsigned long long)st->emit.insns[1],
           (unsigned long long)st->emit.insns[2], (unsigned long long)m->dram_top, (unsigned long long)m->const_bytes,
           (unsigned long long)m->input_bytes, (unsigned long long)m->act_peak_bytes,
           (unsigned long long)m->act_total_bytes, m->onchip_peak[0], m->onchip_peak[1], m->onchip_peak[2],
           m->onchip_peak[3]);
-  for (int i = 0; i < st->n_layer_macs; i++)
-    fprintf(f, "%s{\"name\": \"%s\", \"macs\": %llu, \"est_cycles\": %.0f}", i ? ", " : "", st->layer_names[i],
-            (unsigned long long)st->layer_macs[i], st->layer_est_cycles[i]);
+  for (int i = 0; i < st->n_layer_macs; i++) {
+    fprintf(f, "%s{\"name\": \"%s\", \"macs\": %llu, \"useful_macs\": %llu, \"array_slots\": %llu, "
+               "\"est_cycles\": %.0f, \"dataflow\": ",
+            i ? ", " : "", st->layer_names[i], (unsigned long long)st->layer_macs[i],
+            (unsigned long long)st->layer_macs[i], (unsigned long long)st->layer_slots[i], st->layer_est_cycles[i]);
+    // The dataflow of the layer's GEMMs ("ws", or "ws,is" when they differ), null for a layer without one.
+    unsigned set = st->layer_dataflows ? st->layer_dataflows[i] : 0;
+    if (!set) fprintf(f, "null}");
+    else {
+      const char *sep = "\"";
+      for (Dataflow df = DF_WS; df <= DF_IS; df++)
+        if (set & 1u << df) fprintf(f, "%s%s", sep, lower_dataflow_name(df)), sep = ",";
+      fprintf(f, "\"}");
+    }
+  }
   fprintf(f, "]}\n");
 }
 
 void compile_stats_free(CompileStats *st) {
   free(st->layer_macs);
+  free(st->layer_slots);
   free(st->layer_names);
   free(st->layer_est_cycles);
-  st->layer_macs = NULL, st->layer_names = NULL, st->layer_est_cycles = NULL;
+  free(st->layer_dataflows);
+  st->layer_macs = NULL, st->layer_slots = NULL, st->layer_names = NULL, st->layer_est_cycles = NULL;
+  st->layer_dataflows = NULL;
 }

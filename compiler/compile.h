@@ -9,9 +9,13 @@
 #include "graph.h"
 #include "memplan.h"
 
+// --dataflow auto's value in the option table (not a Dataflow: it sets dataflow_auto).
+#define COMPILE_DATAFLOW_AUTO 3
+
 typedef struct {
   int double_buffer;          // 1 (default): two buffer halves; 0: --no-double-buffer
-  Dataflow dataflow;          // --dataflow: DF_WS (default) or DF_OS
+  Dataflow dataflow;          // --dataflow: DF_WS (default), DF_OS or DF_IS
+  int dataflow_auto;          // --dataflow auto: each GEMM's dataflow chosen by the cost model
   uint64_t input_seed;        // default input data: splitmix64 seeded with input_seed + i (as sacc ref)
   const char *dump;           // NULL, or a pass name: fuse|layout|lower|tiling|memplan|schedule|all
   FILE *dump_to;
@@ -19,11 +23,14 @@ typedef struct {
 
 typedef struct {
   int n_ops, n_layers;
-  uint64_t macs;
+  uint64_t macs;               // useful MACs: the network's own, from the layer shapes (docs/STATS.md)
+  uint64_t array_slots;        // array slots the emitted program occupies (R x C per row streamed)
   double est_cycles;          // the sum of the tiling cost model's estimates
   int n_layer_macs;
-  uint64_t *layer_macs;       // useful MACs per layer id (owned: compile_stats_free)
+  uint64_t *layer_macs;       // useful MACs per layer id (owned: compile_stats_free); also in the program
+  uint64_t *layer_slots;      // array slots per layer id (owned, likewise)
   double *layer_est_cycles;   // the cost model's cycles per layer id: its ops' sum (owned, likewise)
+  unsigned *layer_dataflows;  // per layer id: a bit (1 << Dataflow) per dataflow its GEMMs run in (owned)
   char (*layer_names)[PROG_NAME_MAX];
   MemPlan mem;
   EmitStats emit;

@@ -427,7 +427,7 @@ static void emit_op(Em *e, const MachOp *op) {
     uint64_t n = s.nm * (uint64_t)(s.nNG * s.nKC);
     void (*loads)(Em *, const MachOp *, const GemmShape *, uint64_t) = gemm_loads;
     void (*computes)(Em *, const MachOp *, const GemmShape *, uint64_t) = gemm_computes;
-    switch (e->mp->dataflow) {
+    switch (op->df) {
     case DF_WS: break;
     case DF_OS: computes = gemm_computes_os; break;
     case DF_IS: loads = gemm_loads_is, computes = gemm_computes_is; break;

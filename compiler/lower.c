@@ -68,6 +68,8 @@ typedef struct {
   int8_t *glo, *ghi;
   int *gpool;        // per head layer: the fused max pool layer, -1 when none
   int *gtail;        // per head layer: the group's last layer (its output is the group's)
+  const Dataflow *op_df;   // per op, or NULL: mp->dataflow for all
+  int n_op_df;
 } Lw;
 
 static int oom(Lw *w) { return diag_error(w->d, "%s: error: out of memory", w->g->file); }
@@ -255,9 +257,11 @@ static MachOp *new_op(Lw *w, MopKind kind, int layer, const char *what) {
     if (!n) return NULL;
     mp->ops = n, mp->cap_ops = (int)cap;
   }
-  MachOp *op = &mp->ops[mp->n_ops++];
+  int index = mp->n_ops++;
+  MachOp *op = &mp->ops[index];
   memset(op, 0, sizeof *op);
   op->kind = kind;
+  op->df = w->op_df && index < w->n_op_df ? w->op_df[index] : mp->dataflow;
   op->layer = layer;
   snprintf(op->what, sizeof op->what, "%s", what);
   op->in_mult[0] = op->in_mult[1] = ID_MULT;
@@ -488,7 +492,7 @@ static int lower_gemm(Lw *w, int i, int layer_id, const char *what) {
       op->mult[j] = l->rq[oc].mult;
       op->shift[j] = (int32_t)l->rq[oc].shift;
     }
-    if (make_ktiles(op, w->a, mp->dataflow)) return oom(w);
+    if (make_ktiles(op, w->a, op->df)) return oom(w);
   }
   return 0;
 }
@@ -667,7 +671,7 @@ static int ops_encodable(const Lw *w, const Layer *l, int first) {
     const MachOp *op = &mp->ops[i];
     switch (op->kind) {
     case MOP_GEMM: {
-      int64_t wrow = mp->dataflow == DF_IS ? op->K : op->K * (int64_t)w->a->cols;
+      int64_t wrow = op->df == DF_IS ? op->K : op->K * (int64_t)w->a->cols;
       if (stride_fits(w, l, wrow, OP_CFG_LOAD, FLD_STRIDE_OUTER, "the weight rows are") ||
           view_fits(w, l, &op->in[0], op->sh, op->sw, OP_CFG_LOAD, "the input rows are", "the input pixels are"))
         return -1;
@@ -683,11 +687,13 @@ static int ops_encodable(const Lw *w, const Layer *l, int first) {
   return 0;
 }
 
-int lower_graph(const Graph *g, const Arch *a, Dataflow df, MachProg *mp, Diag *d) {
+int lower_graph(const Graph *g, const Arch *a, Dataflow df, const Dataflow *op_df, int n_op_df, MachProg *mp,
+                Diag *d) {
   memset(mp, 0, sizeof *mp);
   mp->arch = a;
   mp->dataflow = df;
-  Lw w = {.g = g, .a = a, .mp = mp, .d = d};
+  mp->per_op = op_df != NULL;
+  Lw w = {.g = g, .a = a, .mp = mp, .d = d, .op_df = op_df, .n_op_df = n_op_df};
   size_t nl = (size_t)g->n_layers + 1, nt = (size_t)g->n_tensors + 1;
   w.group = calloc(nl, sizeof(int));
   w.gact = calloc(nl, sizeof(unsigned));
@@ -763,6 +769,15 @@ const char *lower_mop_name(MopKind k) {
   switch (k) {
   case MOP_GEMM: return "gemm";
   case MOP_ELT: return "elt";
+  }
+  return "?";
+}
+
+const char *lower_dataflow_name(Dataflow df) {
+  switch (df) {
+  case DF_WS: return "ws";
+  case DF_OS: return "os";
+  case DF_IS: return "is";
   }
   return "?";
 }

@@ -104,6 +104,9 @@ typedef struct {
   int pkh, pkw, psh, psw, ppt, ppl;
   int64_t poh, pow;               // pooled output map (= oh, ow without a pool)
   uint64_t macs;                  // useful MACs (GEMM)
+  Dataflow df;                    // how a GEMM runs on the array (its weights' DRAM layout too)
+  double df_est[3];               // --dataflow auto: the cost model's cycles in each Dataflow, or
+                                  // -1 where that dataflow cannot lower or tile the program
   TilePlan plan;
   // Filled by emit.c: DRAM of the constants.
   uint64_t w_addr, p_addr;
@@ -117,19 +120,25 @@ typedef struct {
   int n_layers;
   char (*layer_names)[PROG_NAME_MAX];
   const Arch *arch;
-  Dataflow dataflow;
+  Dataflow dataflow;              // --dataflow (every op's, unless chosen per op)
+  int per_op;                     // --dataflow auto: each op's df chosen by the cost model
 } MachProg;
 
 // The DTensor that holds the bytes of DTensor i (following flatten/reshape aliases).
 int dt_owner(const MachProg *mp, int i);
 
 // Fusion, layout and lowering. On error -1 with a message naming the layer.
-int lower_graph(const Graph *g, const Arch *a, Dataflow df, MachProg *mp, Diag *d);
+// Every op runs in dataflow df, or, when op_df is not NULL, op i in op_df[i] (n_op_df entries:
+// the op count of an earlier lowering of the same graph, which any dataflow gives).
+int lower_graph(const Graph *g, const Arch *a, Dataflow df, const Dataflow *op_df, int n_op_df, MachProg *mp,
+                Diag *d);
 void machprog_free(MachProg *mp);
 // --dump-ir fuse|layout|lower: the fused layers, the tensors' layouts, the MachOps.
 void lower_dump_layout(const MachProg *mp, FILE *f);
 void lower_dump_ops(const MachProg *mp, FILE *f);
 // "gemm" or "elt", as the dumps print a MachOp's kind.
 const char *lower_mop_name(MopKind k);
+// "ws", "os" or "is", as --dataflow spells it.
+const char *lower_dataflow_name(Dataflow df);
 
 #endif

@@ -130,7 +130,7 @@ static void onchip_peaks(const MachProg *mp, MemPlan *m) {
     case MOP_GEMM:
       use[2] = acc * op->plan.g;
       use[3] = 3 * op->plan.g;
-      switch (mp->dataflow) {
+      switch (op->df) {
       case DF_IS:   // inputs in WBUF, weights in SPAD
         use[0] = op->plan.kc * op->plan.g * a->cols;
         use[1] = (acc + a->cols - 1) / a->cols * op->plan.kc * a->rows;
@@ -156,7 +156,7 @@ int memplan_run(MachProg *mp, MemPlan *m, Diag *d) {
   for (int i = 0; i < mp->n_ops; i++) {
     MachOp *op = &mp->ops[i];
     op->w_addr = at;
-    at = align_up(at + memplan_weight_bytes(op, a, mp->dataflow));
+    at = align_up(at + memplan_weight_bytes(op, a, op->df));
     op->p_addr = at;
     at = align_up(at + memplan_param_bytes(op, a));
   }
@@ -214,7 +214,7 @@ void memplan_dump(const MachProg *mp, const MemPlan *m, FILE *f) {
           (unsigned long long)m->dram_top);
   for (int i = 0; i < mp->n_ops; i++)
     fprintf(f, "op %d %s: weights 0x%llx (%llu B), params 0x%llx\n", i, mp->ops[i].what,
-            (unsigned long long)mp->ops[i].w_addr, (unsigned long long)memplan_weight_bytes(&mp->ops[i], mp->arch, mp->dataflow),
+            (unsigned long long)mp->ops[i].w_addr, (unsigned long long)memplan_weight_bytes(&mp->ops[i], mp->arch, mp->ops[i].df),
             (unsigned long long)mp->ops[i].p_addr);
   for (int i = 0; i < mp->n_tensors; i++) {
     const DTensor *t = &mp->tensors[i];

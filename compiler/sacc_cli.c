@@ -56,7 +56,8 @@ const CliCommand sacc_ref = {
 };
 
 static const CliChoice emit_kinds[] = {{"bin", EMIT_BIN}, {"asm", EMIT_ASM}, {0, 0}};
-static const CliChoice dataflows[] = {{"ws", DF_WS}, {"os", DF_OS}, {"is", DF_IS}, {0, 0}};
+static const CliChoice dataflows[] = {
+    {"ws", DF_WS}, {"os", DF_OS}, {"is", DF_IS}, {"auto", COMPILE_DATAFLOW_AUTO}, {0, 0}};
 // --dump-ir: compile.c prints after the pass of this name (all: after each); the value is the name.
 static const CliChoice dump_passes[] = {{"graph", 0},  {"fuse", 0},    {"layout", 0},   {"lower", 0}, {"tiling", 0},
                                         {"memplan", 0}, {"schedule", 0}, {"all", 0}, {0, 0}};
@@ -76,8 +77,9 @@ static const CliOpt compile_opts[] = {
     {.id = COMPILE_DATAFLOW, .names = {"--dataflow"}, .metavar = "DF", .choices = dataflows,
      .help = "ws (default) runs each GEMM weight-stationary (PRELOAD + COMPUTE), os\n"
              "output-stationary (COMPUTE_OS), is input-stationary (the inputs preloaded, the\n"
-             "weights streamed: PRELOAD + COMPUTE_IS); the outputs are the same bytes\n"
-             "(docs/DATAFLOWS.md)"},
+             "weights streamed: PRELOAD + COMPUTE_IS); auto gives each GEMM the one the cost\n"
+             "model estimates fastest (--dump-ir tiling shows the estimates); the outputs are\n"
+             "the same bytes (docs/DATAFLOWS.md)"},
     {.id = COMPILE_DUMP_IR, .names = {"--dump-ir"}, .metavar = "PASS", .choices = dump_passes,
      .help = "print the IR after this pass (all: after every pass)"},
     {.id = COMPILE_STATS, .names = {"--stats"},

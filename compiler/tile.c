@@ -337,9 +337,9 @@ int tile_plan_all(MachProg *mp, int double_buffer, Diag *d) {
     TilePlan best[1];
     Slots one;
     tile_slots(mp->arch, 0, &one);
-    int found = search(op, mp->arch, mp->dataflow, &s, best, 1);
+    int found = search(op, mp->arch, op->df, &s, best, 1);
     if (found) best[0].slots = s.slots;
-    else if (s.slots > 1 && (found = search(op, mp->arch, mp->dataflow, &one, best, 1)))
+    else if (s.slots > 1 && (found = search(op, mp->arch, op->df, &one, best, 1)))
       best[0].slots = 1;  // single-buffered
     if (!found)
       return diag_error(d, "sacc: op %d (%s): error: no tiling fits arch \"%s\" (array %ux%u, spad %u, wbuf %u, "
@@ -371,15 +371,24 @@ void tile_dump(const MachProg *mp, int double_buffer, FILE *f) {
   Slots s;
   tile_slots(mp->arch, double_buffer, &s);
   fprintf(f, "# tiling: arch %s, %s, %u buffer slot(s): spad %u, wbuf %u, acc %u, param %u rows each\n",
-          mp->arch->name, dataflow_long_name(mp->dataflow), s.slots, s.spad, s.wbuf, s.acc, s.param);
+          mp->arch->name, mp->per_op ? "dataflow per op (auto: the lowest estimate)" : dataflow_long_name(mp->dataflow),
+          s.slots, s.spad, s.wbuf, s.acc, s.param);
   for (int i = 0; i < mp->n_ops; i++) {
     const MachOp *op = &mp->ops[i];
-    fprintf(f, "op %d %s %s\n", i, lower_mop_name(op->kind), op->what);
+    fprintf(f, "op %d %s %s", i, lower_mop_name(op->kind), op->what);
+    if (mp->per_op && op->kind == MOP_GEMM) {   // the choice and what it was made on
+      fprintf(f, " [%s; est", lower_dataflow_name(op->df));
+      for (Dataflow df = DF_WS; df <= DF_IS; df++)
+        if (op->df_est[df] >= 0) fprintf(f, " %s %.0f", lower_dataflow_name(df), op->df_est[df]);
+        else fprintf(f, " %s -", lower_dataflow_name(df));
+      fprintf(f, "]");
+    }
+    fprintf(f, "\n");
     dump_plan(op, &op->plan, "chosen", f);
     TilePlan best[4];
     Slots os;
     tile_slots(mp->arch, op->plan.slots > 1, &os);
-    int n = search(op, mp->arch, mp->dataflow, &os, best, 4);
+    int n = search(op, mp->arch, op->df, &os, best, 4);
     for (int k = 0; k < n; k++) {
       best[k].slots = op->plan.slots;
       if (memcmp(&best[k], &op->plan, sizeof op->plan)) dump_plan(op, &best[k], "next  ", f);

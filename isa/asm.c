@@ -14,14 +14,14 @@
 #include <string.h>
 
 #include "archfind.h"
+#include "asm_expr.h"
 #include "asm_lex.h"
 #include "suggest.h"
-
-#define ASM_MAX_ERRORS DIAG_MAX_MSGS   // stop reading after this many errors
 
 void asm_options_default(AsmOptions *o) {
   o->allow_files = 1;
   o->max_data_bytes = 0;
+  o->max_rep_lines = 0;
   o->insn_lines = NULL;
 }
 
@@ -66,6 +66,19 @@ static int parse_units(Asm *a, Opcode op, FieldId f, Tok v, int64_t *out) {
   const char *fname = asm_lower(isa_fields[f].name, lc, sizeof lc);
   *out = 0;
   if (tok_is(v, "-")) return 0;
+  int plain = 1;   // names joined by '|' or ','; anything else is an expression (load=1, compute=2, store=4)
+  for (size_t k = 0; k < v.n && plain; k++)
+    plain = (v.s[k] >= 'a' && v.s[k] <= 'z') || (v.s[k] >= 'A' && v.s[k] <= 'Z') || v.s[k] == '|' || v.s[k] == ',';
+  if (!plain) {
+    if (expr_eval(a, v.s, v.n, v.col, EXPR_UNITS, fname, out, NULL)) return -1;
+    if (*out < 0 || *out > (1 << NUM_UNITS) - 1)
+      return asm_error(a, v.col, "%s=%lld is not a set of units (load=1, compute=2, store=4, or their sum)", fname,
+                       (long long)*out);
+    if ((*out >> isa_ops[op].unit) & 1)
+      return asm_error(a, v.col, "%s names its own unit: %s runs on the %s unit", fname, isa_ops[op].name,
+                       isa_unit_names[isa_ops[op].unit]);
+    return 0;
+  }
   size_t i = 0;
   for (;;) {
     size_t start = i;
@@ -87,30 +100,6 @@ static int parse_units(Asm *a, Opcode op, FieldId f, Tok v, int64_t *out) {
   }
 }
 
-// A DRAM address: a number, or TENSOR, TENSOR+off, TENSOR-off.
-static int parse_dram_addr(Asm *a, Tok v, int64_t *out) {
-  char c = v.s[0];
-  if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')) return tok_int(a, v, "dram_addr", out);
-  size_t i = 0;
-  while (i < v.n && v.s[i] != '+' && v.s[i] != '-') i++;
-  char name[PROG_NAME_MAX];
-  if (i >= sizeof name) return asm_error(a, v.col, "undeclared tensor '%.*s'", (int)i, v.s);
-  tok_cstr((Tok){v.s, i, v.col}, name, sizeof name);
-  const TensorInfo *t = asm_find_tensor(a, name);
-  if (!t) return asm_error(a, v.col, "undeclared tensor '%s' (declare it with .tensor before its use)", name);
-  int64_t off = 0;
-  if (i < v.n) {
-    Tok o = {v.s + i + 1, v.n - i - 1, v.col + (int)i + 1};
-    if (o.n && o.s[0] == '-') return asm_error(a, o.col, "dram_addr: expected a number, got '%.*s'", (int)o.n, o.s);
-    if (tok_int(a, o, "dram_addr offset", &off)) return -1;
-    if (v.s[i] == '-') off = -off;
-  }
-  int64_t base = (int64_t)t->addr;   // inside DRAM (<= 4 GiB): .tensor checked it
-  if (off > INT64_MAX - base) return asm_error(a, v.col, "address '%.*s' is out of range", (int)v.n, v.s);
-  *out = base + off;   // the caller checks the field's range
-  return 0;
-}
-
 static int parse_field(Asm *a, Opcode op, FieldId f, Tok v, int64_t *out) {
   const FieldInfo *fi = &isa_fields[f];
   char lc[32];
@@ -124,7 +113,7 @@ static int parse_field(Asm *a, Opcode op, FieldId f, Tok v, int64_t *out) {
   case K_S:
   case K_CNT: /* a number, checked against the field's range below */ break;
   }
-  if (f == FLD_DRAM_ADDR ? parse_dram_addr(a, v, out) : tok_int(a, v, fname, out)) return -1;
+  if (expr_eval(a, v.s, v.n, v.col, f == FLD_DRAM_ADDR ? EXPR_DRAM : 0, fname, out, NULL)) return -1;
   if (*out < isa_field_min(f) || *out > isa_field_max(f))
     return asm_error(a, v.col, "%s=%lld out of range [%lld, %lld]", fname, (long long)*out,
                      (long long)isa_field_min(f), (long long)isa_field_max(f));
@@ -199,9 +188,13 @@ static int asm_insn(Asm *a, Tok mn) {
   }
   char where[512];
   snprintf(where, sizeof where, "%s:%d:%d", a->file, a->lineno, mn.col);
-  if (prog_check_insn(a->p, &a->st, &in, where, a->d)) {   // includes isa_check_fields
-    a->errors++;
-    return -1;
+  Diag inner;   // its message is reported again through asm_error, which names the .rep iteration
+  inner.count = 0;   // (not diag_init: an 8 KiB memset per instruction shows in large programs)
+  if (prog_check_insn(a->p, &a->st, &in, where, &inner)) {   // includes isa_check_fields
+    const char *m = diag_first(&inner);
+    size_t w = strlen(where);
+    if (!strncmp(m, where, w) && !strncmp(m + w, ": error: ", 9)) m += w + 9;
+    return asm_error(a, mn.col, "%s", m);
   }
   if (prog_add_insn(a->p, &in)) return asm_error(a, mn.col, "out of memory");
   if (a->opt.insn_lines) {
@@ -287,10 +280,32 @@ static int asm_layer(Asm *a) {
   if (lex_value(a, &v)) return -1;
   char name[PROG_NAME_MAX];
   if (tok_name(a, v, "layer name", 1, name, sizeof name)) return -1;
-  if (!lex_at_end(a)) return asm_error(a, lex_col(a), "unexpected text after the layer name");
+  int64_t macs = -1;   // macs=N: the layer's useful MACs (docs/ASM.md), -1 when not given
+  if (!lex_at_end(a)) {
+    Tok key, val;
+    if (lex_operand(a, &key, &val)) return -1;
+    if (key.n != 4 || memcmp(key.s, "macs", 4)) return asm_error(a, key.col, "unexpected text after the layer name");
+    if (tok_int(a, val, "macs", &macs)) return -1;
+    if (macs < 0) return asm_error(a, val.col, "macs must be >= 0");
+    if (!lex_at_end(a)) return asm_error(a, lex_col(a), "unexpected text after macs=");
+  }
   if ((int64_t)a->p->n_layers > isa_field_max(FLD_LAYER_ID))   // ids must fit LAYER's field
     return asm_error(a, v.col, "too many layers (LAYER_ID holds %lld at most)", (long long)isa_field_max(FLD_LAYER_ID));
   if (prog_add_layer(a->p, name)) return asm_error(a, v.col, "out of memory");
+  if (macs >= 0) {   // the first macs= declares the program's useful MACs: 0 for the layers without one
+    Program *p = a->p;
+    if (!p->layer_macs) {
+      uint64_t *zero = calloc(p->n_layers, sizeof *zero);
+      int rc = !zero || prog_set_layer_macs(p, zero);
+      free(zero);
+      if (rc) return asm_error(a, v.col, "out of memory");
+    }
+    uint64_t total = 0;
+    for (uint32_t i = 0; i + 1 < p->n_layers; i++) total += p->layer_macs[i];
+    if ((uint64_t)macs > (uint64_t)INT64_MAX - total)
+      return asm_error(a, v.col, "the layers' useful MACs add up past 2^63");
+    p->layer_macs[p->n_layers - 1] = (uint64_t)macs;
+  }
   return 0;
 }
 
@@ -323,7 +338,7 @@ static int asm_data(Asm *a, Tok dir, int is_bytes) {
     Tok v;
     int64_t addr;
     if (lex_at_end(a)) return asm_error(a, lex_col(a), "expected an address after .data");
-    if (lex_word(a, &v) || tok_int(a, v, ".data address", &addr)) return -1;
+    if (lex_value(a, &v) || expr_eval(a, v.s, v.n, v.col, 0, ".data address", &addr, NULL)) return -1;
     if (addr < 0) return asm_error(a, v.col, ".data address %lld is negative", (long long)addr);
     if (asm_data_fits(a, v.col, (uint64_t)addr, 0, 0)) return -1;
     if (asm_add_chunk(a, v.col, (uint64_t)addr, NULL, 0)) return -1;
@@ -333,7 +348,7 @@ static int asm_data(Asm *a, Tok dir, int is_bytes) {
 }
 
 // One line. Errors are reported; the caller goes on with the next line.
-static int asm_line(Asm *a) {
+int asm_statement(Asm *a) {
   if (lex_at_end(a)) return 0;   // blank or comment: .bytes may still follow the open chunk
   Tok w;
   if (lex_word(a, &w)) return -1;
@@ -421,17 +436,7 @@ int asm_assemble_opts(const char *text, size_t len, const char *file, const AsmO
     free(a.base_dir);
     return diag_error(d, "%s: error: out of memory", file);
   }
-  size_t pos = 0;
-  while (pos < len && a.errors < ASM_MAX_ERRORS) {
-    const char *nl = memchr(text + pos, '\n', len - pos);
-    size_t end = nl ? (size_t)(nl - text) : len;
-    a.lineno++;
-    a.line = text + pos;
-    a.len = end - pos;
-    a.pos = 0;
-    asm_line(&a);
-    pos = end + 1;
-  }
+  asm_run(&a, text, len);
   if (!a.errors) {
     if (!a.p->n_insns) {
       a.lineno = a.lineno ? a.lineno : 1;
@@ -446,6 +451,7 @@ int asm_assemble_opts(const char *text, size_t len, const char *file, const AsmO
   free(a.base_dir);
   free(a.chunk_line);
   free(a.tensor_slot);
+  sym_free(&a);
   if (opt->insn_lines) *opt->insn_lines = NULL;
   if (a.errors) {
     free(a.insn_line);

@@ -15,6 +15,7 @@
 typedef struct {
   int allow_files;          // 1: `.arch "x.json"` and `data=x.npy` may read files; 0: they are errors
   uint64_t max_data_bytes;  // cap on the initial DRAM data of the program (0: dram.bytes)
+  uint64_t max_rep_lines;   // cap on the lines .rep iterations run in all (0: ASM_MAX_REP_LINES, the most)
   uint32_t **insn_lines;    // OUT (NULL: not wanted): on success, each instruction's source line,
                             // malloc'd (caller frees); NULL on error
 } AsmOptions;

@@ -171,6 +171,7 @@ char *asm_disassemble(const Program *p) {
     name[PROG_NAME_MAX - 1] = 0;
     buf_printf(&b, ".layer ");
     put_name(&b, name);
+    if (p->layer_macs) buf_printf(&b, " macs=%llu", (unsigned long long)p->layer_macs[i]);
     buf_printf(&b, "\n");
   }
   for (uint32_t i = 0; i < p->n_tensors; i++) put_tensor(&b, &p->tensors[i]);

@@ -18,7 +18,18 @@ int asm_error(Asm *a, int col, const char *fmt, ...) {
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   a->errors++;
-  return diag_error(a->d, "%s:%d:%d: error: %s", a->file, a->lineno, col, msg);
+  char ctx[512] = "";
+  size_t k = 0;
+  for (int i = 0; i < a->rep_depth && k < sizeof ctx; i++) {
+    const RepFrame *f = &a->rep[i];
+    if (f->var[0])
+      k += (size_t)snprintf(ctx + k, sizeof ctx - k, "%s.rep at line %d, %s=%lld", i ? "; in " : "in ", f->line, f->var,
+                            (long long)f->index);
+    else
+      k += (size_t)snprintf(ctx + k, sizeof ctx - k, "%s.rep at line %d, iteration %lld", i ? "; in " : "in ", f->line,
+                            (long long)f->index);
+  }
+  return diag_error(a->d, "%s:%d:%d: error: %s%s%s", a->file, a->lineno, col, ctx, k ? ": " : "", msg);
 }
 
 int asm_nested_error(Asm *a, int col, const char *context, const Diag *inner) {
@@ -82,8 +93,17 @@ int lex_value(Asm *a, Tok *t) {
     while (a->pos < a->len && a->line[a->pos] != '"') a->pos += a->line[a->pos] == '\\' ? 2 : 1;
     if (a->pos >= a->len) return asm_error(a, (int)start + 1, "unterminated string");
     a->pos++;
-  } else {
-    return lex_word(a, t);
+  } else {   // a word; inside parentheses blanks belong to it: rows=(K - k0)
+    int depth = 0;
+    for (; a->pos < a->len; a->pos++) {
+      char ch = a->line[a->pos];
+      if (depth > 0 ? is_comment(ch) || (is_control(ch) && ch != '\t') : ends_word(ch)) break;
+      if (ch == '(') depth++;
+      else if (ch == ')' && depth > 0) depth--;
+    }
+    if (a->pos == start) return bad_char(a);
+    *t = (Tok){a->line + start, a->pos - start, (int)start + 1};
+    return 0;
   }
   *t = (Tok){a->line + start, a->pos - start, (int)start + 1};
   return expect_token_end(a);

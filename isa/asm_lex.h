@@ -20,6 +20,25 @@ typedef struct {
   int col;         // 1-based column of s[0]
 } Tok;
 
+// Bounds of the loop language (docs/ASM.md, "Limits"): nesting of .rep and .if blocks, and the
+// lines (and bytes of them) that .rep iterations may run in all.
+#define ASM_MAX_NESTING 16
+#define ASM_MAX_REP_LINES ((uint64_t)1 << 20)
+#define ASM_MAX_REP_BYTES ((uint64_t)1 << 28)
+#define ASM_MAX_ERRORS DIAG_MAX_MSGS   // stop reading after this many errors
+#define ASM_SYM_MAX 64          // a .set or .rep index name, including the NUL
+
+typedef struct {
+  int line;                 // source line of the .rep
+  char var[ASM_SYM_MAX];    // its index name, "" when it has none
+  int64_t index;            // the current iteration, from 0
+} RepFrame;
+
+typedef struct {
+  char name[ASM_SYM_MAX];   // a .set / .equ constant
+  int64_t value;
+} AsmSym;
+
 typedef struct {
   const char *file;       // source name for messages
   char *base_dir;         // prefix for relative paths ("" or "dir/"), owned
@@ -44,9 +63,26 @@ typedef struct {
   size_t n_tensor_slots;  // a power of two, at least twice the tensors (asm_tensor.c)
   uint32_t *insn_line;    // source line of each instruction (opt.insn_lines set), owned until handed out
   uint32_t cap_insn_line;
+  RepFrame rep[ASM_MAX_NESTING];  // the .rep iterations running, outermost first (asm_block.c)
+  int rep_depth;          // entries of rep in use
+  int block_depth;        // .rep and .if blocks open
+  uint64_t rep_lines;     // lines run inside .rep iterations so far (at most ASM_MAX_REP_LINES)
+  uint64_t rep_bytes;     // their bytes (at most ASM_MAX_REP_BYTES)
+  AsmSym *syms;           // .set constants, owned (asm_expr.c)
+  uint32_t n_syms, cap_syms;
+  uint32_t *sym_slot;     // hash index of syms: index + 1, 0 empty; owned
+  size_t n_sym_slots;     // a power of two, at least twice n_syms
 } Asm;
 
-// Reports "file:line:col: error: msg" and returns -1.
+// Runs the whole text (asm_block.c): line by line, with .rep/.if blocks and .set constants;
+// every other line goes to asm_statement. Returns -1 when it had to stop before the end.
+int asm_run(Asm *a, const char *text, size_t len);
+// One statement (asm.c): the line is in a->line; an instruction or a directive other than the
+// block ones. Errors are reported; returns 0 or -1.
+int asm_statement(Asm *a);
+
+// Reports "file:line:col: error: msg" and returns -1. Inside .rep iterations the message says
+// which: "file:line:col: error: in .rep at line 8, i=3: msg".
 int asm_error(Asm *a, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 // Reports the first message of a nested Diag (arch_load_file, npy_read) at col as
 // "<context>: <its location>: <its message>", without its own "error: " tag.

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm_expr.h"
 #include "asm_lex.h"
 #include "grow.h"
 #include "npy.h"
@@ -194,7 +195,7 @@ static int uint_list(Asm *a, Tok v, const char *what, int64_t lo, int64_t hi, ui
   while ((r = list_next(a, &it, &item)) == 1) {
     int64_t x;
     if (n == PROG_MAX_DIMS) return asm_error(a, item.col, "more than %d dimensions in %s", PROG_MAX_DIMS, what);
-    if (tok_int(a, item, what, &x)) return -1;
+    if (expr_eval(a, item.s, item.n, item.col, 0, what, &x, NULL)) return -1;
     if (x < lo || x > hi)
       return asm_error(a, item.col, "%s value %lld out of range [%lld, %lld]", what, (long long)x, (long long)lo,
                        (long long)hi);
@@ -244,7 +245,7 @@ static int tensor_fields(Asm *a, TensorInfo *t, const Tok *v, const int *have) {
     if (ns != nd) return asm_error(a, v[TK_STRIDES].col, "%d strides for %d dimensions", ns, nd);
   }
   int64_t addr;
-  if (tok_int(a, v[TK_ADDR], "addr", &addr)) return -1;
+  if (expr_eval(a, v[TK_ADDR].s, v[TK_ADDR].n, v[TK_ADDR].col, 0, "addr", &addr, NULL)) return -1;
   if (addr < 0) return asm_error(a, v[TK_ADDR].col, "addr %lld is negative", (long long)addr);
   t->addr = (uint64_t)addr;
   if (have[TK_SCALE]) {
@@ -273,6 +274,8 @@ int asm_tensor(Asm *a) {
   memset(&t, 0, sizeof t);
   if (tok_name(a, name, "tensor name", 0, t.name, sizeof t.name)) return -1;
   if (asm_find_tensor(a, t.name)) return asm_error(a, name.col, "duplicate tensor '%s'", t.name);
+  int64_t sv;
+  if (sym_get(a, t.name, &sv)) return asm_error(a, name.col, "tensor name '%s' is a .set constant already", t.name);
   Tok v[TK_COUNT];
   int have[TK_COUNT] = {0};
   while (!lex_at_end(a)) {

@@ -58,8 +58,8 @@ enum {
 
 #define SEC_DEFLATE 1u        // entry flag: stored bytes are a zlib stream (compress2)
 
-typedef enum { SEC_ARCH = 1, SEC_CODE, SEC_TENSORS, SEC_DATA, SEC_LAYERS, SEC_END } SecKind;
-static const char *const sec_names[SEC_END] = {NULL, "ARCH", "CODE", "TENSORS", "DATA", "LAYERS"};
+typedef enum { SEC_ARCH = 1, SEC_CODE, SEC_TENSORS, SEC_DATA, SEC_LAYERS, SEC_MACS, SEC_END } SecKind;
+static const char *const sec_names[SEC_END] = {NULL, "ARCH", "CODE", "TENSORS", "DATA", "LAYERS", "MACS"};
 
 // ---- little-endian integers, byte by byte ----
 
@@ -216,6 +216,15 @@ static uint64_t data_raw_bytes(const Program *p) {
   return n;
 }
 
+// MACS (format 1.1): the useful MACs of each layer, when the program declares them.
+static void write_macs(const Program *p, Buf *b) {
+  buf_u32(b, p->n_layers);
+  for (uint32_t i = 0; i < p->n_layers; i++) {
+    uint8_t *at = buf_add(b, 8);
+    if (at) put_u64(at, p->layer_macs[i]);
+  }
+}
+
 static void write_layers(const Program *p, Buf *b) {
   buf_u32(b, p->n_layers);
   for (uint32_t i = 0; i < p->n_layers; i++) {
@@ -273,7 +282,9 @@ static uint32_t deflate_data(const Program *p, size_t raw, Buf *b) {
 // header with the table. prog_write() copies it into one buffer; prog_save() writes it out
 // piece by piece, so a 30 MB program is not first assembled in memory.
 typedef struct {
-  Buf sec[SEC_END];           // ARCH, TENSORS, LAYERS, and DATA when deflated
+  Buf sec[SEC_END];           // ARCH, TENSORS, LAYERS, MACS, and DATA when deflated
+  int present[SEC_END];       // written (every kind but MACS always; MACS when declared)
+  size_t head_len;            // bytes of head in use: the header and one entry per present section
   uint64_t raw[SEC_END];      // bytes after inflating
   uint64_t stored[SEC_END];   // bytes in the file
   uint32_t flags[SEC_END];    // SEC_DEFLATE
@@ -318,6 +329,8 @@ static int layout_build(const Program *p, int compress, Layout *l, Diag *d) {
   free(json);
   write_tensors(p, &l->sec[SEC_TENSORS]);
   write_layers(p, &l->sec[SEC_LAYERS]);
+  for (int k = SEC_ARCH; k < SEC_END; k++) l->present[k] = k != SEC_MACS || (p->layer_macs && p->n_layers);
+  if (l->present[SEC_MACS]) write_macs(p, &l->sec[SEC_MACS]);
   for (int k = SEC_ARCH; k < SEC_END; k++)
     if (l->sec[k].oom) return diag_error(d, "prog_write: error: out of memory");
   if (data_raw_bytes(p) > SIZE_MAX / 4) return diag_error(d, "prog_write: error: program too large");
@@ -325,14 +338,19 @@ static int layout_build(const Program *p, int compress, Layout *l, Diag *d) {
   l->raw[SEC_CODE] = (uint64_t)p->n_insns * ISA_WORD_BYTES;
   l->raw[SEC_DATA] = data_raw_bytes(p);
   if (compress) l->flags[SEC_DATA] = deflate_data(p, (size_t)l->raw[SEC_DATA], &l->sec[SEC_DATA]);
-  // Header, table, then the sections in kind order, back to back.
-  const size_t nsect = SEC_END - 1, table_end = HDR_BYTES + nsect * ENT_BYTES;
+  // Header, table, then the present sections in kind order, back to back.
+  size_t nsect = 0;
+  for (int k = SEC_ARCH; k < SEC_END; k++) nsect += (size_t)l->present[k];
+  const size_t table_end = HDR_BYTES + nsect * ENT_BYTES;
   uint8_t *f = l->head;
+  l->head_len = table_end;
   l->total = table_end;
+  size_t entry = 0;
   for (int k = SEC_ARCH; k < SEC_END; k++) {
+    if (!l->present[k]) continue;
     l->stored[k] = l->flags[k] ? l->sec[k].len : l->raw[k];
     if (l->stored[k] > SIZE_MAX - l->total) return diag_error(d, "prog_write: error: program too large");
-    uint8_t *e = f + HDR_BYTES + (size_t)(k - 1) * ENT_BYTES;
+    uint8_t *e = f + HDR_BYTES + entry++ * ENT_BYTES;
     memcpy(e + ENT_NAME, sec_names[k], strlen(sec_names[k]));
     put_u32(e + ENT_KIND, (uint32_t)k);
     put_u32(e + ENT_FLAGS, l->flags[k]);
@@ -346,7 +364,7 @@ static int layout_build(const Program *p, int compress, Layout *l, Diag *d) {
   }
   memcpy(f, PROG_MAGIC, 8);
   put_u16(f + HDR_VERSION_MAJOR, PROG_VERSION_MAJOR);
-  put_u16(f + HDR_VERSION_MINOR, PROG_VERSION_MINOR);
+  put_u16(f + HDR_VERSION_MINOR, l->present[SEC_MACS] ? 1 : 0);   // the oldest reader that can read it
   put_u32(f + HDR_NSECT, (uint32_t)nsect);
   put_u64(f + HDR_FILE_BYTES, l->total);
   put_u64(f + HDR_TABLE_OFF, HDR_BYTES);
@@ -357,9 +375,9 @@ static int layout_build(const Program *p, int compress, Layout *l, Diag *d) {
 
 // The whole file, piece by piece.
 static int layout_emit(const Program *p, const Layout *l, PutFn put, void *ctx) {
-  if (put(ctx, l->head, sizeof l->head)) return -1;
+  if (put(ctx, l->head, l->head_len)) return -1;
   for (int k = SEC_ARCH; k < SEC_END; k++)
-    if (emit_section(p, l, k, put, ctx)) return -1;
+    if (l->present[k] && emit_section(p, l, k, put, ctx)) return -1;
   return 0;
 }
 
@@ -823,6 +841,28 @@ static int read_layers(const Reader *r, Section *s, Program *p) {
   return 0;
 }
 
+// MACS: one u64 per layer of the LAYERS section, whose sum fits 63 bits.
+static int read_macs(const Reader *r, Section *s, Program *p) {
+  if (section_bytes(r, s, 4 + (uint64_t)UINT32_MAX * 8)) return -1;
+  uint32_t n = 0;
+  if (read_count(r, s, 8, "layer", &n)) return -1;
+  if (n != p->n_layers)
+    return err_sec(r, s, 0, "useful MACs of %u layers, but the program has %u (section LAYERS)", n, p->n_layers);
+  uint64_t *macs = malloc((n ? n : 1) * sizeof *macs), total = 0;
+  if (!macs) return err_sec(r, s, 0, "out of memory");
+  for (uint32_t i = 0; i < n; i++) {
+    macs[i] = get_u64(s->data + 4 + (uint64_t)i * 8);
+    if (macs[i] > INT64_MAX - total) {
+      free(macs);
+      return err_sec(r, s, 4 + (uint64_t)i * 8, "layer %u: the useful MACs add up past 2^63", i);
+    }
+    total += macs[i];
+  }
+  int rc = prog_set_layer_macs(p, macs);
+  free(macs);
+  return rc ? err_sec(r, s, 0, "out of memory") : 0;
+}
+
 // The static checks, instructions first so that their messages carry the byte offset.
 static int check_program(const Reader *r, const Section *code, const Program *p) {
   ProgCheckState st;
@@ -858,6 +898,7 @@ static int read_program(const uint8_t *buf, size_t len, uint8_t *own, int own_is
   if (!rc && sec[SEC_TENSORS].present) rc = read_tensors(&r, &sec[SEC_TENSORS], p);
   if (!rc && sec[SEC_DATA].present) rc = read_data(&r, &sec[SEC_DATA], p);
   if (!rc && sec[SEC_LAYERS].present) rc = read_layers(&r, &sec[SEC_LAYERS], p);
+  if (!rc && sec[SEC_MACS].present) rc = read_macs(&r, &sec[SEC_MACS], p);
   if (!rc) rc = check_program(&r, &sec[SEC_CODE], p);
   for (int k = 0; k < SEC_END; k++) free(sec[k].inflated);
   *kept = p && own && p->data_store == own;

@@ -26,6 +26,7 @@ void prog_free(Program *p) {
   free(p->tensors);
   free(p->chunks);
   free(p->layer_names);
+  free(p->layer_macs);
   free(p);
 }
 
@@ -89,7 +90,22 @@ int prog_add_layer(Program *p, const char *name) {
   if (grow((void **)&p->layer_names, &p->cap_layers, p->n_layers, sizeof *p->layer_names)) return -1;
   memset(p->layer_names[p->n_layers], 0, PROG_NAME_MAX);
   strncpy(p->layer_names[p->n_layers], name, PROG_NAME_MAX - 1);
+  if (p->layer_macs) {   // a declaration covers every layer: the new one declares 0 until set
+    uint64_t *m = realloc(p->layer_macs, ((size_t)p->n_layers + 1) * sizeof *m);
+    if (!m) return -1;
+    m[p->n_layers] = 0;
+    p->layer_macs = m;
+  }
   p->n_layers++;
+  return 0;
+}
+
+int prog_set_layer_macs(Program *p, const uint64_t *macs) {
+  free(p->layer_macs);
+  p->layer_macs = NULL;
+  if (!macs) return 0;
+  if (!(p->layer_macs = malloc((p->n_layers ? p->n_layers : 1) * sizeof *p->layer_macs))) return -1;
+  if (p->n_layers) memcpy(p->layer_macs, macs, p->n_layers * sizeof *p->layer_macs);
   return 0;
 }
 

@@ -13,7 +13,7 @@
 
 #define PROG_MAGIC "SAPROG\r\n"       // 8 bytes; \r\n catches text-mode mangling
 #define PROG_VERSION_MAJOR 1          // readers refuse a newer major version
-#define PROG_VERSION_MINOR 0
+#define PROG_VERSION_MINOR 1          // 1.1 added the MACS section (a file without one is written as 1.0)
 #define PROG_NAME_MAX 64              // tensor and layer names, including the NUL
 #define PROG_MAX_DIMS 8
 
@@ -48,6 +48,8 @@ typedef struct {
   DataChunk *chunks;
   uint32_t n_layers;              // names of LAYER ids 0..n_layers-1
   char (*layer_names)[PROG_NAME_MAX];
+  uint64_t *layer_macs;           // useful MACs of each layer (n_layers of them: the network's own,
+                                  // docs/BINARY.md 5.6), or NULL: the program declares none
   uint8_t *data_store;            // prog_load(): the buffer loaded chunks point into (no copies)
   size_t data_store_map;          // > 0: data_store is a file mapping of this many bytes
   uint32_t cap_insns, cap_tensors, cap_chunks, cap_layers;  // allocation bookkeeping
@@ -72,7 +74,10 @@ static inline Opcode prog_op(const Program *p, uint32_t i) { return isa_word_op(
 int prog_set_insn(Program *p, uint32_t i, const Insn *in);
 int prog_add_tensor(Program *p, const TensorInfo *t);
 int prog_add_data(Program *p, uint64_t addr, const void *bytes, uint64_t len);
-int prog_add_layer(Program *p, const char *name);
+int prog_add_layer(Program *p, const char *name);   // with useful MACs declared, the new layer's are 0
+// Declares the useful MACs of the program's n_layers layers (copies them; NULL clears the
+// declaration). Returns 0, or -1 on out of memory.
+int prog_set_layer_macs(Program *p, const uint64_t *macs);
 // Adds a chunk that takes over `bytes` (malloc'd, len of them; freed with the Program, or at
 // once when this fails): no copy of a large constant the caller built for the Program.
 int prog_add_data_owned(Program *p, uint64_t addr, uint8_t *bytes, uint64_t len);

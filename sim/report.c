@@ -4,16 +4,17 @@
 #include "report.h"
 
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../isa/asm.h"
 #include "area.h"
 #include "clock.h"
 #include "stats.h"
+#include "timeline.h"
 
 
-// A layer's name as printable ASCII: other bytes become \xNN, so that JSON (which needs UTF-8)
-// and CSV always get a whole, readable name. out holds at least 4 * PROG_NAME_MAX bytes.
-static const char *layer_name(const Program *p, uint32_t i, char *out) {
+const char *report_layer_name(const Program *p, uint32_t i, char *out) {
   const char *name = i < p->n_layers ? p->layer_names[i] : "(none)";
   size_t n = 0;
   for (const unsigned char *c = (const unsigned char *)name; *c && n + 5 < 4 * PROG_NAME_MAX; c++) {
@@ -25,7 +26,8 @@ static const char *layer_name(const Program *p, uint32_t i, char *out) {
   out[n] = 0;
   return out;
 }
-#define NAME_BUF (4 * PROG_NAME_MAX)
+#define NAME_BUF REPORT_NAME_BUF
+#define layer_name report_layer_name
 
 // name as a CSV field: always quoted, inner quotes doubled.
 static void csv_field(FILE *out, const char *name) {
@@ -45,12 +47,14 @@ static double peak_fraction(const Sim *s, uint64_t macs, uint64_t cycles) {
   return pct(macs, cycles * a->rows * a->cols);
 }
 
+static uint64_t useful_macs(const Sim *s, const LayerStats *l);
+
 // The energy and area sections of the table.
 static void text_ppa(FILE *out, const Arch *a, const SimStats *st, const EnergyTable *t, const EnergyReport *e) {
   fprintf(out, "\nenergy         %.3f uJ per inference (table %s, %s)\n", e->run.total_pj * 1e-6, t->name, t->node);
   for (int c = 0; c < EN_COUNT; c++)
     fprintf(out, "  %-12s %16.1f pJ %6.1f%%\n", energy_comp_names[c], e->run.pj[c], pct_d(e->run.pj[c], e->run.total_pj));
-  fprintf(out, "power          %.3f mW average at %.0f MHz; %.3f TOPS/W (2 x %llu MACs / energy)\n", e->power_mw,
+  fprintf(out, "power          %.3f mW average at %.0f MHz; %.3f TOPS/W (2 x %llu array MACs / energy)\n", e->power_mw,
           a->clock_mhz, e->tops_per_w, (unsigned long long)st->macs);
   AreaReport ar;
   area_of(a, t, &ar);
@@ -97,8 +101,12 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
   fprintf(out, "arch           %s: %ux%u array, %u B/cycle DRAM bus, latency %u, %.0f MHz\n", a->name, a->rows,
           a->cols, a->bus_bytes, a->dram_latency, a->clock_mhz);
   fprintf(out, "cycles         %llu (%.3f us)\n", (unsigned long long)st->cycles, us);
-  fprintf(out, "MACs           %llu  utilization %.1f%% of peak (%u MACs/cycle)\n", (unsigned long long)st->macs,
-          peak_fraction(s, st->macs, st->cycles), a->rows * a->cols);
+  uint64_t useful = useful_macs(s, NULL);
+  fprintf(out, "MACs           %llu useful (%s), %llu array slots (mapping efficiency %.1f%%)\n",
+          (unsigned long long)useful, p->layer_macs ? "the network's" : "not declared: the array MACs",
+          (unsigned long long)st->pe_cycles, pct(useful, st->pe_cycles));
+  fprintf(out, "utilization    %.1f%% of peak (useful MACs / (cycles x %u)); array slots occupied %.1f%%\n",
+          peak_fraction(s, useful, st->cycles), a->rows * a->cols, peak_fraction(s, st->pe_cycles, st->cycles));
   fprintf(out, "\n%-10s %12s %12s %14s %12s %8s\n", "unit", "busy", "wait_token", "wait_resource", "idle", "insns");
   for (int u = 0; u < NUM_UNITS; u++) {
     const UnitStats *us_ = &st->unit[u];
@@ -123,7 +131,7 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
     energy_report_free(&e);
     return;
   }
-  fprintf(out, "\n%-20s %10s %12s %7s %10s %10s", "layer", "span", "MACs", "util", "dram_rd", "dram_wr");
+  fprintf(out, "\n%-20s %10s %12s %7s %10s %10s", "layer", "span", "useful_MACs", "util", "dram_rd", "dram_wr");
   for (int u = 0; u < NUM_UNITS; u++) fprintf(out, " %10s", unit_busy_column((Unit)u));
   fprintf(out, " %12s\n", "energy_uJ");
   for (uint32_t i = 0; i <= st->n_layers; i++) {
@@ -132,7 +140,8 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
     uint64_t span = l->last_end - l->first_start + 1;
     char nb[NAME_BUF];
     fprintf(out, "%-20s %10llu %12llu %6.1f%% %10llu %10llu", layer_name(p, i, nb), (unsigned long long)span,
-            (unsigned long long)l->macs, peak_fraction(s, l->macs, span), (unsigned long long)l->dram_read_bytes,
+            (unsigned long long)useful_macs(s, l), peak_fraction(s, useful_macs(s, l), span),
+            (unsigned long long)l->dram_read_bytes,
             (unsigned long long)l->dram_write_bytes);
     for (int u = 0; u < NUM_UNITS; u++) fprintf(out, " %10llu", (unsigned long long)l->busy[u]);
     fprintf(out, " %12.3f\n", have_e ? e.layers[i].total_pj * 1e-6 : 0.0);
@@ -159,6 +168,21 @@ static void json_put(json_t *root, const char *path_fmt, const char *sub, json_t
   json_object_set_new(o, key, v);
 }
 
+// The useful MACs of the run, or of layer l (docs/STATS.md "MACs and utilization"): what the
+// program declares (its MACS section: the network's own MACs, from sacc), else its array MACs.
+static uint64_t useful_macs(const Sim *s, const LayerStats *l) {
+  const Program *p = sim_program(s);
+  const SimStats *st = sim_stats(s);
+  if (!p->layer_macs) return l ? l->macs : st->macs;
+  if (l) {
+    size_t i = (size_t)(l - st->layers);
+    return i < p->n_layers ? p->layer_macs[i] : 0;
+  }
+  uint64_t total = 0;   // the loader checked that the sum fits
+  for (uint32_t i = 0; i < p->n_layers; i++) total += p->layer_macs[i];
+  return total;
+}
+
 // A derived figure (stats.def's FIG rows) of the run, or of a layer when l is given.
 #define STAT_CASE_COUNTED_RUN(name) case STAT_##name:
 #define STAT_CASE_COUNTED_LAYER(name) case STAT_##name:
@@ -168,15 +192,20 @@ static double fig_value(StatId id, const Sim *s, const LayerStats *l) {
   const Arch *a = &sim_program(s)->arch;
   const SimStats *st = sim_stats(s);
   uint64_t span = l ? l->last_end - l->first_start + 1 : st->cycles;
+  uint64_t useful = useful_macs(s, l), slots = l ? l->pe_cycles : st->pe_cycles;
   switch (id) {
   case STAT_time_us: return (double)st->cycles / a->clock_mhz;
   case STAT_clock_mhz: return a->clock_mhz;
   case STAT_span: return (double)span;
-  case STAT_utilization: return peak_fraction(s, l ? l->macs : st->macs, span) / 100.0;
+  case STAT_useful_macs: return (double)useful;
+  case STAT_utilization: return peak_fraction(s, useful, span) / 100.0;
+  case STAT_slot_occupancy: return peak_fraction(s, slots, span) / 100.0;
+  case STAT_mapping_efficiency: return slots ? (double)useful / (double)slots : 0.0;
   case STAT_bus_bytes: return a->bus_bytes;
 #define STAT(name, shape, scope, ...) STAT_CASE_COUNTED_##scope(name)
 #include "stats.def"
 #undef STAT
+    break;   // a counter, not a derived figure (and no label ends the block: C11)
   }
   return 0;
 }
@@ -348,23 +377,82 @@ static const char *trace_tail(Opcode op) {
   return NULL;
 }
 
+// A JSON string body: quotes, backslashes and control bytes escaped (names are already ASCII).
+static void json_text(FILE *out, const char *t) {
+  for (; *t; t++) {
+    if (*t == '"' || *t == '\\') fprintf(out, "\\%c", *t);
+    else if ((unsigned char)*t < 0x20) fprintf(out, "\\u%04x", (unsigned char)*t);
+    else fputc(*t, out);
+  }
+}
+
+// The operands of an instruction as trace args: every field of its format, lower-case as in the
+// assembly (enumerations by name, pop/push as unit lists).
+static void trace_operands(FILE *out, const Insn *in) {
+  fprintf(out, "\"operands\":{");
+  int first = 1;
+  for (int f = 0; f < FLD_COUNT; f++) {
+    if (f == FLD_OP || !isa_has_field(in->op, (FieldId)f)) continue;
+    fprintf(out, "%s\"", first ? "" : ",");
+    for (const char *c = isa_fields[f].name; *c; c++) fputc(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c, out);
+    fputc('"', out);
+    first = 0;
+    const FieldInfo *fi = &isa_fields[f];
+    if (fi->kind == K_UNITS) {
+      fprintf(out, ":\"");
+      int any = 0;
+      for (int u = 0; u < NUM_UNITS; u++)
+        if ((in->f[f] >> u) & 1) fprintf(out, "%s%s", any++ ? "," : "", isa_unit_names[u]);
+      fputc('"', out);
+    } else if (fi->kind == K_E) {
+      const char *e = isa_enum_name(fi->eset, (unsigned)in->f[f]);
+      fprintf(out, ":\"%s\"", e ? e : "?");
+    } else {
+      fprintf(out, ":%lld", (long long)in->f[f]);
+    }
+  }
+  fputc('}', out);
+}
+
 int report_trace(FILE *out, const Sim *s) {
   const Program *p = sim_program(s);
   const InsnTime *t = sim_insn_times(s);
-  fprintf(out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"note\":\"1 us on the time axis = 1 cycle\"},\n"
-               "\"traceEvents\":[\n");
+  TlRow *rows;
+  if (timeline_build(p, t, &rows)) return -1;
+  // ts and dur are microseconds in the trace-event format: one cycle is drawn as 1 us, whole
+  // numbers, exact in every viewer (docs/STATS.md "Trace" says why not the arch's real time).
+  // No displayTimeUnit: its "ns" made chrome://tracing label a cycle 1,000 ns.
+  fprintf(out,
+          "{\"otherData\":{\"time_unit\":\"cycles\",\"note\":\"1 us on the time axis = 1 cycle; args give cycles\","
+          "\"clock_mhz\":%.17g,\"ns_per_cycle\":%.17g,\"cycles\":%llu},\n"
+          "\"traceEvents\":[\n",
+          p->arch.clock_mhz, 1000.0 / p->arch.clock_mhz, (unsigned long long)sim_stats(s)->cycles);
+  fprintf(out, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":\"%s (1 us = 1 cycle)\"}},\n",
+          "sasim");
   for (int u = 0; u < NUM_UNITS; u++)
     fprintf(out, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%d,\"args\":{\"name\":\"%s\"}},\n", u,
             isa_unit_names[u]);
+  char nb[NAME_BUF], text[400], cause[160];
   for (uint32_t k = 0; k < p->n_insns; k++) {
     const Insn insn = prog_insn(p, k), *in = &insn;
     int tid = trace_tid(isa_ops[in->op].unit);
     if (tid < 0) continue;
-    fprintf(out,
-            "{\"name\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%llu,\"dur\":%llu,"
-            "\"args\":{\"insn\":%u,\"fetch\":%llu,\"end\":%llu,\"stall\":%llu}},\n",
-            isa_ops[in->op].name, tid, (unsigned long long)t[k].start, (unsigned long long)(t[k].ready - t[k].start),
-            k, (unsigned long long)t[k].fetch, (unsigned long long)t[k].end, (unsigned long long)t[k].stall);
+    const char *layer = rows[k].layer < p->n_layers ? layer_name(p, rows[k].layer, nb) : "";
+    fprintf(out, "{\"name\":\"%s\",\"cat\":\"", isa_ops[in->op].name);
+    json_text(out, layer);
+    fprintf(out, "\",\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%llu,\"dur\":%llu,\"args\":{\"insn\":%u,\"layer\":\"",
+            tid, (unsigned long long)t[k].start, (unsigned long long)(t[k].ready - t[k].start), k);
+    json_text(out, layer);
+    fprintf(out, "\",\"asm\":\"");
+    json_text(out, asm_insn_text(in, text, sizeof text));
+    fprintf(out, "\",");
+    trace_operands(out, in);
+    fprintf(out, ",\"fetch\":%llu,\"avail\":%llu,\"start\":%llu,\"ready\":%llu,\"end\":%llu,\"stall\":%llu,"
+                 "\"waited_for\":\"",
+            (unsigned long long)t[k].fetch, (unsigned long long)rows[k].avail, (unsigned long long)t[k].start,
+            (unsigned long long)t[k].ready, (unsigned long long)t[k].end, (unsigned long long)t[k].stall);
+    json_text(out, timeline_cause_text(p, &rows[k], cause, sizeof cause));
+    fprintf(out, "\"}},\n");
     const char *what = trace_tail(in->op);
     if (t[k].end >= t[k].ready && what) {
       fprintf(out, "{\"name\":\"%s %s\",\"cat\":\"tail\",\"ph\":\"b\",\"id\":%u,\"pid\":0,\"tid\":%d,\"ts\":%llu},\n",
@@ -373,6 +461,7 @@ int report_trace(FILE *out, const Sim *s) {
               isa_ops[in->op].name, what, k, tid, (unsigned long long)t[k].end + 1);
     }
   }
+  free(rows);
   fprintf(out, "{\"name\":\"end\",\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,\"ts\":%llu}\n]}\n",
           (unsigned long long)sim_stats(s)->cycles);
   return ferror(out) ? -1 : 0;

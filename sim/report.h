@@ -8,6 +8,11 @@
 #include "energy.h"
 #include "sim.h"
 
+// A layer's name as printable ASCII (i == p->n_layers: "(none)"): other bytes become \xNN, so
+// that JSON (which needs UTF-8) and CSV always get a whole, readable name. out holds
+// REPORT_NAME_BUF bytes.
+#define REPORT_NAME_BUF (4 * PROG_NAME_MAX)
+const char *report_layer_name(const Program *p, uint32_t i, char *out);
 // Human-readable table. `label` names the program in the heading; t prices energy and area.
 void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *t);
 // The same figures as one JSON object (schema in docs/STATS.md). Returns 0 or -1.

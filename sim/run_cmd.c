@@ -17,7 +17,9 @@
 #include "../isa/racecheck.h"
 #include "energy.h"
 #include "report.h"
+#include "timeline.h"
 #include "sasim_cli.h"
+#include "tensor_text.h"
 #include "view.h"
 
 // Prints the recorded errors and returns the exit status for an error.
@@ -141,7 +143,121 @@ static int emit_outputs(const Sim *s, FILE *out, const char *dir, Diag *d) {
   return file_set_close(&set, 1, d);
 }
 
-static int write_report(const char *path, const Sim *s, const char *label, const EnergyTable *et, int kind, Diag *d) {
+// The output tensors' names, comma-separated, for an error message.
+static const char *output_names(const Program *p, char *out, size_t cap) {
+  size_t n = 0;
+  out[0] = 0;
+  for (uint32_t i = 0; i < p->n_tensors && n < cap; i++)
+    if (p->tensors[i].role == ROLE_OUTPUT) {
+      char shown[4 * PROG_NAME_MAX];
+      n += (size_t)snprintf(out + n, cap - n, "%s%s", n ? ", " : "", name_escape(p->tensors[i].name, shown, sizeof shown));
+    }
+  return out[0] ? out : "none";
+}
+
+// The tensor an --expect or --print names: NAME (name, or NULL for none given: the program's
+// only output). opt and spec name the option in messages. NULL with an error in d.
+static const TensorInfo *named_tensor(const Program *p, const char *opt, const char *spec, const char *name,
+                                      Diag *d) {
+  char outs[512];
+  if (name) {
+    const TensorInfo *t = prog_find_tensor(p, name);
+    if (!t)
+      diag_error(d, "sasim: error: %s %s: the program has no tensor \"%s\" (outputs: %s)", opt, spec, name,
+                 output_names(p, outs, sizeof outs));
+    return t;
+  }
+  const TensorInfo *t = NULL;
+  for (uint32_t i = 0; i < p->n_tensors; i++)
+    if (p->tensors[i].role == ROLE_OUTPUT) {
+      if (t) {
+        diag_error(d, "sasim: error: %s %s: the program has several outputs (%s); use NAME=FILE", opt, spec,
+                   output_names(p, outs, sizeof outs));
+        return NULL;
+      }
+      t = &p->tensors[i];
+    }
+  if (!t) diag_error(d, "sasim: error: %s %s: the program has no output tensor", opt, spec);
+  return t;
+}
+
+// --expect [NAME=]REF.npy: the tensor (through named_tensor) and the reference's path.
+static const TensorInfo *expect_tensor(const Program *p, const char *spec, const char **path, Diag *d) {
+  const char *eq = strchr(spec, '=');
+  *path = eq ? eq + 1 : spec;
+  if (!eq) return named_tensor(p, "--expect", spec, NULL, d);
+  char name[PROG_NAME_MAX];
+  size_t n = (size_t)(eq - spec);
+  if (n >= sizeof name) {
+    diag_error(d, "sasim: error: --expect %s: tensor name too long", spec);
+    return NULL;
+  }
+  memcpy(name, spec, n);
+  name[n] = 0;
+  return named_tensor(p, "--expect", spec, name, d);
+}
+
+// Every --expect and --print names a tensor of the program: checked before the run, so that a
+// misspelt name costs no simulation.
+static int check_tensor_opts(const Program *p, const RunArgs *a, Diag *d) {
+  const char *path;
+  for (int i = 0; i < a->n_expects; i++)
+    if (!expect_tensor(p, a->expects[i], &path, d)) return -1;
+  for (int i = 0; i < a->n_prints; i++)
+    if (strcmp(a->prints[i], "all") && !named_tensor(p, "--print", a->prints[i], a->prints[i], d)) return -1;
+  return 0;
+}
+
+// t's elements after the run, dense in C order (sim_get_tensor), in a buffer the caller frees;
+// NULL with an error in d.
+static void *tensor_copy(const Sim *s, const TensorInfo *t, Diag *d) {
+  uint64_t bytes = tensor_elems(t) * prog_dtype_size(t->dtype);
+  void *buf = malloc(bytes ? bytes : 1);
+  if (!buf) {
+    diag_error(d, "sasim: error: out of memory");
+    return NULL;
+  }
+  sim_get_tensor(s, t, buf);
+  return buf;
+}
+
+static int print_tensor(const Sim *s, const TensorInfo *t, FILE *out, Diag *d) {
+  void *buf = tensor_copy(s, t, d);
+  if (!buf) return -1;
+  tensor_print(out, t, buf);   // a write error on out is reported once, by file_stdout_check
+  free(buf);
+  return 0;
+}
+
+// --print and --expect, in the order given, after the outputs' lines. *mismatch: set when a
+// tensor differs from its reference. 0, or -1 with an error in d (a reference that cannot be read).
+static int show_tensors(const Sim *s, const RunArgs *a, FILE *out, int *mismatch, Diag *d) {
+  const Program *p = sim_program(s);
+  for (int i = 0; i < a->n_prints; i++) {
+    if (strcmp(a->prints[i], "all")) {
+      const TensorInfo *t = named_tensor(p, "--print", a->prints[i], a->prints[i], d);
+      if (!t || print_tensor(s, t, out, d)) return -1;
+      continue;
+    }
+    for (uint32_t k = 0; k < p->n_tensors; k++)
+      if (p->tensors[k].role == ROLE_OUTPUT && print_tensor(s, &p->tensors[k], out, d)) return -1;
+  }
+  for (int i = 0; i < a->n_expects; i++) {
+    const char *path;
+    const TensorInfo *t = expect_tensor(p, a->expects[i], &path, d);
+    void *buf = t ? tensor_copy(s, t, d) : NULL;
+    if (!buf) return -1;
+    int rc = tensor_expect(out, t, buf, path, d);
+    free(buf);
+    if (rc < 0) return -1;
+    if (rc) *mismatch = 1;
+  }
+  return 0;
+}
+
+// Writes report `kind` (0 JSON, 1 CSV, 2 trace, 3 timeline in format fmt) to path.
+static int write_report(const char *path, const Sim *s, const char *label, const EnergyTable *et, int kind,
+                        TlFormat fmt, Diag *d) {
   FileOut o;
   FILE *f = cli_open_out(&o, path, d);
   if (!f) return -1;
@@ -149,6 +265,7 @@ static int write_report(const char *path, const Sim *s, const char *label, const
   if (kind == 0) rc = report_json(f, s, label, et);
   if (kind == 1) rc = report_layers_csv(f, s, et);
   if (kind == 2) rc = report_trace(f, s);
+  if (kind == 3) rc = timeline_write(f, s, label, fmt);
   if (rc && !ferror(f) && !o.err) {   // not a write error (that one is reported with its reason)
     cli_close_out(&o, 0, d);
     return diag_error(d, "%s: error: cannot write the report (out of memory)", path);
@@ -171,6 +288,8 @@ static CliStatus run_option(CliParser *cl, RunArgs *a) {
     case RUNOPT_JSON: a->json = cl->value; break;
     case RUNOPT_CSV: a->csv = cl->value; break;
     case RUNOPT_TRACE: a->trace = cl->value; break;
+    case RUNOPT_TIMELINE: a->timeline = cl->value; break;
+    case RUNOPT_TIMELINE_FORMAT: a->timeline_format = cl->choice; break;
     case RUNOPT_ENERGY: a->energy_path = cl->value; break;
     case RUNOPT_MODE: a->mode = (SimMode)cl->choice; break;
     case RUNOPT_PE_TRACE: a->pe_trace = 1; break;
@@ -188,6 +307,8 @@ static CliStatus run_option(CliParser *cl, RunArgs *a) {
     case RUNOPT_ARCH: a->arch_path = cl->value; break;
     case RUNOPT_INPUT: a->inputs[a->n_inputs++] = cl->value; break;
     case RUNOPT_OUTPUT_DIR: a->outdir = cl->value; break;
+    case RUNOPT_EXPECT: a->expects[a->n_expects++] = cl->value; break;
+    case RUNOPT_PRINT: a->prints[a->n_prints++] = cl->value; break;
     case RUNOPT_ALLOW_RACES: a->allow_races = 1; break;
     case RUNOPT_FLIP_WRITE_BIT:
       if (count_value(cl, 1, 1000000000ull, &n) != CLI_OPTION) return CLI_ERROR;
@@ -203,20 +324,29 @@ static CliStatus run_option(CliParser *cl, RunArgs *a) {
 
 static int is_dash(const char *path) { return path && !strcmp(path, "-"); }
 
-// How many of the machine-readable reports (--json, --csv, --trace) go to stdout (-).
-static int reports_on_stdout(const RunArgs *a) { return is_dash(a->json) + is_dash(a->csv) + is_dash(a->trace); }
+// How many of the machine-readable reports (--json, --csv, --trace, --timeline) go to stdout (-).
+static int reports_on_stdout(const RunArgs *a) {
+  return is_dash(a->json) + is_dash(a->csv) + is_dash(a->trace) + is_dash(a->timeline);
+}
 
 // The rules between options, once all are read; CLI_END, or CLI_ERROR with the message in cl.
 static CliStatus run_check(CliParser *cl, const RunArgs *a) {
   if (!a->prog_path) return cli_error(cl, "no program given (PROG.bin)");
   if (reports_on_stdout(a) > 1)
-    return cli_error(cl, "stdout (-) can take only one of --json, --csv and --trace: give the others a file");
+    return cli_error(cl, "stdout (-) can take only one of --json, --csv, --trace and --timeline: give the others a file");
+  if (a->timeline_format >= 0 && !a->timeline) return cli_error(cl, "--timeline-format needs --timeline FILE");
   int from_stdin = !strcmp(a->prog_path, "-");
   for (int i = 0; i < a->n_inputs; i++) {
     const char *eq = strchr(a->inputs[i], '=');
     from_stdin += !strcmp(eq ? eq + 1 : a->inputs[i], "-");
   }
   if (from_stdin > 1) return cli_error(cl, "stdin (-) can feed only one of the program and the --input files");
+  for (int i = 0; i < a->n_expects; i++) {
+    const char *eq = strchr(a->expects[i], '=');
+    from_stdin += !strcmp(eq ? eq + 1 : a->expects[i], "-");
+  }
+  if (from_stdin > 1)
+    return cli_error(cl, "stdin (-) can feed only one of the program, the --input and the --expect files");
   if (!strcmp(a->prog_path, "-") && a->engine != RUN_ENGINE_C)   // sasim-rtl loads it, then its model does
     return cli_error(cl, "--engine rtl|both reads the program twice: give a file, not - (stdin)");
   if (a->pe_trace && (a->mode != SIM_DETAILED || a->engine != RUN_ENGINE_C))
@@ -240,6 +370,7 @@ int run_args_parse(int argc, char **argv, RunArgs *a) {
   memset(a, 0, sizeof *a);
   a->mode = SIM_FAST;
   a->engine = RUN_ENGINE_C;
+  a->timeline_format = -1;
   CliParser cl;
   cli_init(&cl, &sasim_cli, &sasim_run, argc, argv);
   CliStatus st;
@@ -340,6 +471,10 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
       return cli_fail(&d);
     }
   }
+  if (check_tensor_opts(p, a, &d)) {
+    prog_free(p);
+    return cli_fail(&d);
+  }
   if (race_gate(p, a)) {
     prog_free(p);
     return 1;
@@ -370,14 +505,21 @@ int run_cmd(const RunArgs *a, RunEngine engine, void *ctx) {
   } else if (!rc) {
     fprintf(text, "%llu cycles\n", (unsigned long long)sim_stats(s)->cycles);
   }
-  if (!rc && a->json) rc = write_report(a->json, s, a->prog_path, &et, 0, &d);
-  if (!rc && a->csv) rc = write_report(a->csv, s, a->prog_path, &et, 1, &d);
-  if (!rc && a->trace) rc = write_report(a->trace, s, a->prog_path, &et, 2, &d);
+  if (!rc && a->json) rc = write_report(a->json, s, a->prog_path, &et, 0, TL_FMT_TEXT, &d);
+  if (!rc && a->csv) rc = write_report(a->csv, s, a->prog_path, &et, 1, TL_FMT_TEXT, &d);
+  if (!rc && a->trace) rc = write_report(a->trace, s, a->prog_path, &et, 2, TL_FMT_TEXT, &d);
+  if (!rc && a->timeline) {
+    TlFormat fmt = a->timeline_format >= 0 ? (TlFormat)a->timeline_format : timeline_format_of(a->timeline);
+    rc = write_report(a->timeline, s, a->prog_path, &et, 3, fmt, &d);
+  }
   if (!rc && view) rc = view_write(view, a->view, s, a->prog_path, &d);
   view_free(view);
   if (!rc) rc = emit_outputs(s, text, a->outdir, &d);
+  int mismatch = 0;
+  if (!rc) rc = show_tensors(s, a, text, &mismatch, &d);
   sim_free(s);
   prog_free(p);
   if (rc) return cli_fail(&d);
-  return file_stdout_check("sasim");   // sasim-rtl too (sasim's main checks again, silently)
+  if (file_stdout_check("sasim")) return 1;   // sasim-rtl too (sasim's main checks again, silently)
+  return mismatch ? RUN_EXIT_MISMATCH : 0;
 }

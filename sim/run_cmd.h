@@ -16,7 +16,10 @@ extern "C" {
 
 typedef enum { RUN_ENGINE_C, RUN_ENGINE_RTL, RUN_ENGINE_BOTH } RunEngineKind;
 
-#define RUN_MAX_INPUTS 64
+#define RUN_MAX_INPUTS 64   // --input, --expect and --print may each be given this many times
+
+// run_cmd's exit status when a tensor differs from its --expect reference (errors are 1, usage 2).
+#define RUN_EXIT_MISMATCH 3
 
 // --vcd-units: the scopes of the RTL a waveform holds (sa_top's own signals are always in it).
 enum {
@@ -29,9 +32,15 @@ enum {
 
 typedef struct {
   const char *prog_path, *json, *csv, *trace, *arch_path, *outdir;
+  const char *timeline;              // --timeline FILE (- for stdout), or NULL
+  int timeline_format;               // --timeline-format: a TlFormat, or -1 (by the file's name)
   const char *energy_path;           // --energy: the energy and area table (NULL: the built-in one)
   const char *inputs[RUN_MAX_INPUTS];
   int n_inputs, stats, pe_trace;
+  const char *expects[RUN_MAX_INPUTS];   // --expect [NAME=]REF.npy
+  int n_expects;
+  const char *prints[RUN_MAX_INPUTS];    // --print NAME|all
+  int n_prints;
   int allow_races;                   // --allow-races: run a program the race check refuses, with a warning
   unsigned long long max_cycles;
   SimMode mode;
@@ -55,8 +64,9 @@ typedef int (*RunEngine)(void *ctx, Sim *s, const RunArgs *a, Diag *d);
 // error (printed with the usage line). The options are the rows of sasim_run (sasim_cli.c).
 int run_args_parse(int argc, char **argv, RunArgs *a);
 // Loads the program, checks --arch, applies --input, runs it (engine NULL: the C engine of
-// a->mode), prints the cycles or --stats, writes --json/--csv/--trace and the outputs.
-// Returns the exit status (0, or 1 after printing the errors).
+// a->mode), prints the cycles or --stats, writes --json/--csv/--trace and the outputs, prints the
+// --print tensors and compares the --expect ones. Returns the exit status: 0, 1 after printing
+// the errors, or RUN_EXIT_MISMATCH when a tensor differs from its reference.
 int run_cmd(const RunArgs *a, RunEngine engine, void *ctx);
 
 // Command-line helpers. cli_fail prints the recorded errors and returns 1.

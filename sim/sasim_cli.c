@@ -4,6 +4,7 @@
 #include "sasim_cli.h"
 
 #include "run_cmd.h"
+#include "timeline.h"
 #include "view.h"
 
 #define STR_(x) #x
@@ -12,6 +13,7 @@
 
 static const CliChoice modes[] = {{"fast", SIM_FAST}, {"detailed", SIM_DETAILED}, {0, 0}};
 static const CliChoice engines[] = {{"c", RUN_ENGINE_C}, {"rtl", RUN_ENGINE_RTL}, {"both", RUN_ENGINE_BOTH}, {0, 0}};
+static const CliChoice tl_formats[] = {{"text", TL_FMT_TEXT}, {"csv", TL_FMT_CSV}, {"json", TL_FMT_JSON}, {0, 0}};
 static const CliChoice vcd_units[] = {{"fetch", RUN_VCD_FETCH}, {"load", RUN_VCD_LOAD},   {"compute", RUN_VCD_COMPUTE},
                                       {"store", RUN_VCD_STORE}, {"array", RUN_VCD_ARRAY}, {0, 0}};
 
@@ -24,6 +26,13 @@ static const CliOpt run_opts[] = {
     {.id = RUNOPT_TRACE, .names = {"--trace"}, .metavar = "FILE",
      .help = "write a Chrome/Perfetto trace (a track per unit; 1 us = 1 cycle; - for stdout,\n"
              "the text then going to stderr)"},
+    {.id = RUNOPT_TIMELINE, .names = {"--timeline"}, .metavar = "FILE",
+     .help = "write one row per instruction: fetch, avail, start, ready and end cycles and\n"
+             "what it waited for (docs/STATS.md \"Timeline\"); FILE.csv and FILE.json give\n"
+             "CSV and JSON, other names an aligned table; - for stdout (the text then goes\n"
+             "to stderr)"},
+    {.id = RUNOPT_TIMELINE_FORMAT, .names = {"--timeline-format"}, .metavar = "FORMAT", .choices = tl_formats,
+     .help = "the --timeline format whatever its name says: text, csv or json"},
     {.id = RUNOPT_ENERGY, .names = {"--energy"}, .metavar = "FILE.json",
      .help = "price energy and area with this table (default: the built-in one,\n"
              "workloads/energy/default.json; docs/PPA.md)"},
@@ -63,6 +72,13 @@ static const CliOpt run_opts[] = {
              "when the program has one input)"},
     {.id = RUNOPT_OUTPUT_DIR, .names = {"--output-dir"}, .metavar = "DIR",
      .help = "write every output tensor as DIR/NAME.npy"},
+    {.id = RUNOPT_EXPECT, .names = {"--expect"}, .metavar = "[NAME=]REF.npy", .max_count = RUN_MAX_INPUTS,
+     .help = "compare tensor NAME after the run with REF.npy (dtype, shape, every value);\n"
+             "on a difference list the first elements that differ and exit with status 3.\n"
+             "NAME= may be left out when the program has one output"},
+    {.id = RUNOPT_PRINT, .names = {"--print"}, .metavar = "NAME|all", .max_count = RUN_MAX_INPUTS,
+     .help = "print tensor NAME after the run as text (numpy-like; big tensors show the\n"
+             "ends of each axis); all: every output tensor"},
     {.id = RUNOPT_ALLOW_RACES, .names = {"--allow-races"},
      .help = "run a program the race check refuses (sasim check), warning on stderr;\n"
              "its results may then differ between engines"},
@@ -78,7 +94,8 @@ const CliCommand sasim_run = {
     .args = "PROG.bin",
     .summary = "simulate a program and report cycles, utilization, traffic",
     .about = "Simulates the program; prints its cycles (or the --stats table) and each output tensor.",
-    .notes = "Output tensors are listed with their CRC32 either way. PROG.bin - reads the program from stdin.",
+    .notes = "Output tensors are listed with their CRC32 either way. PROG.bin - reads the program from stdin.\n"
+             "Exit status: 0 success, 1 error, 2 usage, 3 a tensor differs from its --expect reference.",
     .opts = run_opts,
     .n_opts = sizeof run_opts / sizeof run_opts[0],
 };
@@ -92,7 +109,9 @@ const CliCommand sasim_asm = {
     .name = "asm",
     .args = "PROG.s",
     .summary = "assemble text into a program binary",
-    .about = "Assembles the text (syntax: docs/ASM.md) into a checked program binary (docs/BINARY.md).",
+    .about = "Assembles the text (syntax: docs/ASM.md, with its loops, conditions, constants and\n"
+             "expressions) into a checked program binary (docs/BINARY.md). Errors name the line, and the\n"
+             "iteration inside a .rep.",
     .opts = asm_opts,
     .n_opts = sizeof asm_opts / sizeof asm_opts[0],
 };
@@ -134,7 +153,7 @@ static const CliCommand *const sasim_cmds[] = {&sasim_run, &sasim_check, &sasim_
 
 const CliTool sasim_cli = {
     .name = "sasim",
-    .notes = "Exit status: 0 success, 1 error, 2 usage.",
+    .notes = "Exit status: 0 success, 1 error, 2 usage (run: 3 when --expect finds a difference).",
     .cmds = sasim_cmds,
     .n_cmds = sizeof sasim_cmds / sizeof sasim_cmds[0],
 };

@@ -5,12 +5,14 @@
 # `stat -tech cmos` transistor estimate; the last line is one JSON object with all of them, for
 # scripts (the area model). Logs and yosys's own JSON stay in OUTDIR (default build/synth).
 # `make synth ARRAY=8x8` runs it. docs/RTL.md says what is synthesized and what is not.
-# ARRAY "pe" synthesizes sa_pe only (a few seconds; tests/rtl/synth.sh).
+# ARRAY "pe" synthesizes sa_pe only (a few seconds; tests/rtl/synth.sh); ARRAY "sfu" synthesizes
+# the special-function datapath sa_sfu_math only (docs/SFU.md §4; not yet part of sa_top).
 set -eu
 ARRAY=${1:-4x4}
 OUT=${2:-build/synth}
-only_pe=0
+only_pe=0 only_sfu=0
 [ "$ARRAY" = pe ] && { only_pe=1; ARRAY=1x1; }
+[ "$ARRAY" = sfu ] && { only_sfu=1; ARRAY=1x1; }
 rows=${ARRAY%%x*} cols=${ARRAY#*x}
 case "$rows$cols" in
   '' | *[!0-9]*) echo "synth.sh: error: ARRAY=$ARRAY: expected ROWSxCOLS, e.g. 4x4" >&2; exit 2 ;;
@@ -41,9 +43,14 @@ tee -q -o $OUT/$name.json stat -json -tech cmos" >/dev/null 2>"$OUT/$name.err"; 
     "$OUT/$name.log" | sed -n '/^=== /,/Estimated number of transistors/p'
 }
 
-names=sa_pe
-synth sa_pe sa_pe.ys ""
-if [ $only_pe = 0 ]; then
+if [ $only_sfu = 1 ]; then
+  names=sa_sfu_math
+  synth sa_sfu_math sa_sfu_math.ys ""
+else
+  names=sa_pe
+  synth sa_pe sa_pe.ys ""
+fi
+if [ $only_pe = 0 ] && [ $only_sfu = 0 ]; then
   names="$names sa_array_${rows}x${cols} sa_requant"
   synth "sa_array_${rows}x${cols}" sa_array.ys \
     "hierarchy -top sa_array -chparam Rows $rows -chparam Cols $cols -chparam TagW $tagw;"

@@ -73,5 +73,5 @@ else fail is-cycles-differ "IS $(cyc "$T/is.out") vs WS $(cyc "$T/ws.out") cycle
 $SACC compile workloads/nets/lenet5.json --dataflow is --dump-ir tiling -o "$T/x.bin" >"$T/tiling" 2>&1
 grep -q '^# tiling: .*input-stationary' "$T/tiling" && pass is-dump || fail is-dump "$(head -c 200 "$T/tiling")"
 
-expect usage-bad 2 "^sacc: compile: --dataflow: expected ws, os or is, got 'xs'\$" -- $SACC compile workloads/nets/lenet5.json --dataflow xs -o "$T/x.bin"
+expect usage-bad 2 "^sacc: compile: --dataflow: expected ws, os, is or auto, got 'xs'\$" -- $SACC compile workloads/nets/lenet5.json --dataflow xs -o "$T/x.bin"
 expect usage-missing 2 "^sacc: compile: --dataflow needs a value" -- $SACC compile workloads/nets/lenet5.json --dataflow

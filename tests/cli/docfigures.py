@@ -222,7 +222,8 @@ def main(argv):
         i += 1
     if not files:
         files = DEFAULT_FILES + sorted(os.path.join('docs', f) for f in os.listdir('docs') if f.endswith('.md'))
-        files += sorted(os.path.join('docs/exercises', f) for f in os.listdir('docs/exercises') if f.endswith('.md'))
+        for d in ('docs/exercises', 'docs/exercises/answers'):   # the questions and their answer keys
+            files += sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith('.md'))
     figs = []
     try:
         for path in files:

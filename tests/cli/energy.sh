@@ -39,7 +39,7 @@ if sorted(e["components"]) != sorted(comps): why.append("energy components %s" %
 if abs(sum(e["components"].values()) - e["total_pj"]) > 1e-6 * e["total_pj"]: why.append("components do not add up")
 for k in ("node", "total_pj", "power_mw", "tops_per_w"):
     if k not in e: why.append("no energy." + k)
-if abs(e["tops_per_w"] - 2 * d["macs"] / e["total_pj"]) > 1e-9 * e["tops_per_w"]: why.append("tops_per_w")
+if abs(e["tops_per_w"] - 2 * d["array_macs"] / e["total_pj"]) > 1e-9 * e["tops_per_w"]: why.append("tops_per_w")
 if abs(e["power_mw"] - e["total_pj"] / d["time_us"] / 1000) > 1e-9 * e["power_mw"]: why.append("power_mw")
 if sorted(a["components"]) != sorted(["pe_array", "spad", "wbuf", "acc", "param", "post", "control"]): why.append("area components")
 if a["node"] != "45nm" or abs(sum(a["components"].values()) - a["total_mm2"]) > 1e-9: why.append("area total/node")

@@ -3,7 +3,7 @@
 # installed tools, run from elsewhere, on a shipped net and arch: sacc compiles LeNet-5 for the
 # installed tiny arch, sasim runs it and prints the reference outputs, sacc-sweep finds the
 # installed tools and data by itself (a spec naming workloads/... paths included); docs are
-# there; make uninstall removes it all.
+# there; sacc-grade grades with the installed sasim; make uninstall removes it all.
 # Self-contained: the installed tree is then moved elsewhere (so nothing can reach this source
 # tree or its build through a path the install recorded), with a `make` on the PATH that fails
 # loudly, and from there: --arch tiny, an asm example, the exercises' check commands against
@@ -21,7 +21,7 @@ P=$T/prefix
 if make --no-print-directory -s BUILD="$B" PREFIX="$P" install >"$T/make.out" 2>&1; then pass make-install
 else fail make-install "$(tail -c 400 "$T/make.out")"; fi
 missing=""
-for f in bin/sacc bin/sasim bin/sacc-sweep share/sacc/arch/tiny.json share/sacc/arch/default.json \
+for f in bin/sacc bin/sasim bin/sacc-sweep bin/sacc-grade share/sacc/arch/tiny.json share/sacc/arch/default.json \
          share/sacc/nets/lenet5.json share/sacc/sweeps/tiny.json share/doc/sacc/README.md \
          share/doc/sacc/ARCH.md share/doc/sacc/SWEEP.md; do
   [ -f "$P/$f" ] || missing="$missing $f"
@@ -103,6 +103,13 @@ for ex in $exs; do
      grep -q '^PASS ' ex.out && ! grep -q '^FAIL ' ex.out; then pass "moved-exercise-$ex"
   else fail "moved-exercise-$ex" "$(grep -v '^PASS' ex.out | head -c 400)"; fi
 done
+# sacc-grade (docs/GRADING.md) grades with the sasim beside it: the installed asm example (its
+# .arch by name) against its expected output passes, the installed lab skeleton (no code) fails.
+mkdir -p subs && sed 's|^\.arch .*|.arch tiny|' "$M/share/sacc/asm/gemm_small.s" >subs/good.s && cp "$M/share/doc/sacc/exercises/files/gemm4-skeleton.s" subs/empty.s
+if "$M/bin/sacc-grade" subs --expect C="$M/share/sacc/asm/gemm_small_expected.npy" -o g.csv --logs glogs >g.out 2>&1 &&
+   grep -q '^good,pass,' g.csv && grep -q '^empty,fail,' g.csv && grep -q "^\$ $M/bin/sasim run" glogs/good.txt; then
+  pass moved-grade
+else fail moved-grade "$(cat g.out g.csv 2>/dev/null | head -c 400)"; fi
 tiny_key=$("$REPO/$B/bin/sasim-rtl" --config-key "$REPO/workloads/arch/tiny.json" 2>/dev/null)
 if [ ! -x "$REPO/$B/bin/sasim-rtl" ] || [ ! -x "$REPO/$B/rtl/$tiny_key/sasim-rtl-model" ]; then
   echo "SKIP $CLI_PREFIX-moved-engine-rtl: the RTL engine or the tiny arch's model is not built in $B (make rtl), so none was installed"

@@ -2,10 +2,10 @@
 # perfgolden.py DIR GOLDEN_DIR: the performance goldens of tests/cli/perf.sh (not run by itself).
 # DIR holds, per compiled case K (<net>.<dataflow>[.<arch>]): K.json (sasim run --json) and K.asm
 # (sasim disasm). Each case becomes a flat object, one "dotted.key": value per line, sorted:
-#   cycles, macs, pe_cycles, utilization, fetch_stall, dram.*     the run
+#   cycles, useful_macs, array_macs, array_slots, utilization, fetch_stall, dram.*     the run
 #   units.<u>.{insns,busy,wait_token,wait_resource,idle}          per unit
 #   program.insns, program.op.<OPCODE>                            the program's size and mix
-#   layer.<NN>.<name>.{first_start,last_end,span,macs,dram_read_bytes,dram_write_bytes,
+#   layer.<NN>.<name>.{first_start,last_end,span,useful_macs,array_macs,dram_read_bytes,dram_write_bytes,
 #                      busy.<u>,wait_token.<u>,wait_resource.<u>} per LAYER marker (NN: its index)
 # and is compared with GOLDEN_DIR/K.perf.json: one "PASS perf-K" or "FAIL perf-K: ..." line per
 # case; a FAIL names the fields that moved, from what to what (headline figures first, then the
@@ -18,10 +18,10 @@ import re
 import sys
 
 UNITS = ("load", "compute", "store")
-RUN_KEYS = ("cycles", "macs", "pe_cycles", "utilization", "fetch_stall")
+RUN_KEYS = ("cycles", "useful_macs", "array_macs", "array_slots", "utilization", "fetch_stall")
 DRAM_KEYS = ("read_bytes", "write_bytes", "read_beats", "write_beats")
 UNIT_KEYS = ("insns", "busy", "wait_token", "wait_resource", "idle")
-LAYER_KEYS = ("first_start", "last_end", "macs", "dram_read_bytes", "dram_write_bytes")
+LAYER_KEYS = ("first_start", "last_end", "useful_macs", "array_macs", "dram_read_bytes", "dram_write_bytes")
 LAYER_UNIT_KEYS = ("busy", "wait_token", "wait_resource")
 SHOW = 6  # moved fields named in one FAIL line
 FIRST = ("cycles", "program.insns", "dram.read_bytes", "dram.write_bytes", "utilization")  # named first

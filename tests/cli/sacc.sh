@@ -22,7 +22,7 @@ expect help-short 0 '^  --dump-ir graph\|fuse\|layout\|lower\|tiling\|memplan\|s
 expect suggest-option 2 "^sacc: compile: unknown option '--dataflw' \\(did you mean --dataflow\\?\\)\$" -- $SACC compile $L --dataflw ws
 expect suggest-command 2 "^sacc: unknown command 'compil' \\(did you mean compile\\?\\)\$" -- $SACC compil $L
 expect usage-line 2 '^usage: sacc compile NET.json \[options\]$' -- $SACC compile $L --dataflw ws
-expect bad-dataflow 2 "^sacc: compile: --dataflow: expected ws, os or is, got 'xs'\$" -- $SACC compile $L --dataflow xs
+expect bad-dataflow 2 "^sacc: compile: --dataflow: expected ws, os, is or auto, got 'xs'\$" -- $SACC compile $L --dataflow xs
 expect bad-emit 2 "^sacc: compile: --emit: expected bin or asm, got 'elf'\$" -- $SACC compile $L --emit elf
 expect missing-value 2 '^sacc: compile: --seed needs a value' -- $SACC compile $L --seed
 expect bad-seed 2 "^sacc: ref: --seed: expected an integer, got '1x'\$" -- $SACC ref $L --seed 1x

@@ -85,7 +85,7 @@ expect compile-stdout-json 2 'would mix into it' -- $SACC compile $NET -o - --js
 expect compile-stdout-dump 2 'would mix into it' -- $SACC compile $NET -o - --dump-ir tiling
 expect run-stdin-twice 2 'stdin \(-\) can feed only one' -- $SASIM run - --input x=-
 expect run-stdin-rtl 2 'reads the program twice' -- $SASIM run - --engine rtl
-expect run-two-reports-stdout 2 'stdout \(-\) can take only one of --json, --csv and --trace' -- $SASIM run "$T/file.bin" --json - --trace -
+expect run-two-reports-stdout 2 'stdout \(-\) can take only one of --json, --csv, --trace and --timeline' -- $SASIM run "$T/file.bin" --json - --trace -
 expect run-json-csv-stdout 2 'stdout \(-\) can take only one' -- $SASIM run "$T/file.bin" --csv - --json -
 # -o into a device or a FIFO writes into it: the temporary-file-and-rename of a regular file
 # would replace it (as root, /dev/null itself).

@@ -28,7 +28,7 @@ if $SWEEP "$T/spec.json" --out "$O" --jobs 2 --no-plot >"$T/run1.out" 2>&1; then
 else fail run "exit $?: $(tail -c 400 "$T/run1.out")"; fi
 CSV=$O/results.csv
 
-want="index,id,net,dataflow,array.rows,array.cols,spad.rows,wbuf.rows,acc.rows,dram.bus_bytes,clock_mhz,status,cycles,time_us,utilization,macs,dram_read_bytes,dram_write_bytes,energy_pj,power_mw,tops_per_w,area_mm2,pareto,compile_s,sim_s"
+want="index,id,net,dataflow,array.rows,array.cols,spad.rows,wbuf.rows,acc.rows,dram.bus_bytes,clock_mhz,status,cycles,time_us,utilization,useful_macs,array_slots,mapping_efficiency,dram_read_bytes,dram_write_bytes,energy_pj,power_mw,tops_per_w,area_mm2,pareto,compile_s,sim_s"
 got=$(head -n 1 "$CSV" 2>/dev/null)
 [ "$got" = "$want" ] && pass columns || fail columns "header is $got"
 [ "$(col "$CSV" index | tr '\n' ' ')" = "0 1 2 3 " ] && pass rows || fail rows "indexes $(col "$CSV" index | tr '\n' ' ')"

@@ -23,7 +23,7 @@ static inline int lowered(const char *json, const Arch *a, Dataflow df, Graph **
   *g = NULL;
   memset(mp, 0, sizeof *mp);
   int rc = net_parse(json, strlen(json), "net.json", ".", &opt, g, &d) || net_prepare(*g, &opt, &d) ||
-                   lower_graph(*g, a, df, mp, &d)
+                   lower_graph(*g, a, df, NULL, 0, mp, &d)
                ? -1
                : 0;
   if (rc && msg) snprintf(msg, msg_len, "%s", diag_first(&d));

@@ -27,7 +27,7 @@ static void check_net(const char *name, int expect_reuse) {
   MachProg mp;
   memset(&mp, 0, sizeof mp);
   MemPlan m;
-  int ok = !cli_load(path, NULL, &g, &d) && !lower_graph(g, &a, DF_WS, &mp, &d) &&
+  int ok = !cli_load(path, NULL, &g, &d) && !lower_graph(g, &a, DF_WS, NULL, 0, &mp, &d) &&
            !tile_plan_all(&mp, 1, &d) && !memplan_run(&mp, &m, &d);
   if (!ok) diag_print(&d);
   CHECK(ok, "%s: planning failed", name);

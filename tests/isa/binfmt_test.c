@@ -19,7 +19,7 @@
 // Layout of docs/BINARY.md, restated so that the test checks the document.
 enum { HDR = 64, ENT = 48, H_NSECT = 12, H_FILE_BYTES = 16, H_TABLE_CRC = 32, H_CRC = 60 };
 enum { E_KIND = 8, E_FLAGS = 12, E_OFFSET = 16, E_STORED = 24, E_RAW = 32, E_CRC = 40 };
-enum { K_ARCH = 1, K_CODE, K_TENSORS, K_DATA, K_LAYERS };
+enum { K_ARCH = 1, K_CODE, K_TENSORS, K_DATA, K_LAYERS, K_MACS };
 
 static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
@@ -146,6 +146,8 @@ static Program *rich_program(void) {
   add(p, in);
   add(p, isa_insn(OP_HALT));
   prog_add_layer(p, "pool");
+  const uint64_t macs[] = {48, 0};   // a MACS section (format 1.1)
+  prog_set_layer_macs(p, macs);
   return p;
 }
 
@@ -180,6 +182,9 @@ static void check_same(const Program *a, const Program *b) {
   CHECK(a->n_layers == b->n_layers, "n_layers");
   for (uint32_t i = 0; i < a->n_layers && i < b->n_layers; i++)
     CHECK(!strcmp(a->layer_names[i], b->layer_names[i]), "layer %u name", i);
+  CHECK(!a->layer_macs == !b->layer_macs, "useful MACs declared in one only");
+  for (uint32_t i = 0; a->layer_macs && b->layer_macs && i < a->n_layers && i < b->n_layers; i++)
+    CHECK(a->layer_macs[i] == b->layer_macs[i], "layer %u useful MACs", i);
 }
 
 // ---- byte patching ----
@@ -484,8 +489,10 @@ static void test_header(void) {
   f.p[8] = PROG_VERSION_MAJOR + 1;   // newer major, correct header CRC
   fix_crcs(f);
   char want[96];
+  int minor = f.p[10];   // 0: without a MACS section the writer writes 1.0
+  CHECK(minor == 0, "a program without useful MACs written as 1.%d", minor);
   snprintf(want, sizeof want, "+0x8: error: format version %d.%d is newer than this reader's", PROG_VERSION_MAJOR + 1,
-           PROG_VERSION_MINOR);
+           minor);
   expect_reject(f, want);
   f.p[8] = 0;
   fix_crcs(f);
@@ -494,7 +501,7 @@ static void test_header(void) {
   f.p[10] = PROG_VERSION_MINOR + 7;   // newer minor of the same major: accepted
   fix_crcs(f);
   prog_free(expect_accept(f));
-  f.p[10] = PROG_VERSION_MINOR;
+  f.p[10] = (uint8_t)minor;
   f.p[40] = 1;   // a reserved header byte
   fix_crcs(f);
   expect_reject(f, "+0x28: error: reserved header byte is not zero");
@@ -749,6 +756,43 @@ static void test_deflate(void) {
 
 // ---- fuzz seeds ----
 
+// MACS (format 1.1): written only when the program declares useful MACs, then with minor
+// version 1; read back; its count must be the LAYERS section's and its sum must fit 63 bits.
+static void test_macs(void) {
+  Program *p = rich_program();
+  File f = file_of(p, 0);
+  CHECK(f.p[10] == 1 && rd32(f.p + H_NSECT) == 6, "version 1.%u, %u sections", f.p[10], rd32(f.p + H_NSECT));
+  CHECK(rd32(section_of(f, K_MACS)) == 2 && rd64(section_of(f, K_MACS) + 4) == 48, "MACS section contents");
+  Program *q = expect_accept(f);
+  if (q) check_same(p, q);
+  prog_free(q);
+  wr32(section_of(f, K_MACS), 1);   // one layer's MACs in 12 bytes: the size check first
+  fix_crcs(f);
+  expect_reject(f, "section MACS: 1 layers take 0xc bytes, the section has 0x14");
+  free(f.p);
+  prog_add_layer(p, "third");   // a layer added after the declaration declares 0
+  CHECK(p->layer_macs && p->layer_macs[2] == 0 && p->layer_macs[0] == 48, "prog_add_layer keeps the declaration");
+  File g = file_of(p, 0);
+  q = expect_accept(g);
+  if (q) check_same(p, q);
+  prog_free(q);
+  free(g.p);
+  const uint64_t big[] = {INT64_MAX, 1, 0};
+  prog_set_layer_macs(p, big);
+  g = file_of(p, 0);
+  expect_reject(g, "layer 1: the useful MACs add up past 2^63");
+  free(g.p);
+  prog_set_layer_macs(p, NULL);   // no declaration: no MACS section, version 1.0, 5 sections
+  g = file_of(p, 0);
+  CHECK(g.p[10] == 0 && rd32(g.p + H_NSECT) == 5, "undeclared: version 1.%u, %u sections", g.p[10], rd32(g.p + H_NSECT));
+  q = expect_accept(g);
+  CHECK(q && !q->layer_macs, "undeclared MACs read back as declared");
+  prog_free(q);
+  free(g.p);
+  prog_free(p);
+  check_case("macs_section");
+}
+
 static void dump(const char *dir, const char *name, File f) {
   char path[512];
   snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -772,6 +816,11 @@ static void write_corpus(const char *dir) {
   p = rich_program();
   File rf = file_of(p, 1);
   dump(dir, "rich_deflate.bin", rf);
+  free(rf.p);
+  rf = file_of(p, 0);
+  wr32(section_of(rf, K_MACS), 1);
+  fix_crcs(rf);
+  dump(dir, "macs_count.bin", rf);
   free(rf.p);
   prog_free(p);
   File t = {f.p, f.len / 2};
@@ -838,6 +887,7 @@ int main(void) {
   test_arch_section();
   test_code_section();
   test_records();
+  test_macs();
   test_deflate();
   test_deflate_bomb();
   return check_status();

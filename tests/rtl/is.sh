@@ -61,7 +61,7 @@ TIMES
 import json, sys
 j = json.load(open(sys.argv[1]))
 o = j["onchip"]
-print(o["wbuf"]["write_rows"], o["acc"]["write_rows"], o["acc"]["read_rows"] - 14, j["macs"])' "$T/rtl.json" >"$T/counts" 2>&1
+print(o["wbuf"]["write_rows"], o["acc"]["write_rows"], o["acc"]["read_rows"] - 14, j["array_macs"])' "$T/rtl.json" >"$T/counts" 2>&1
   [ "$(cat "$T/counts")" = "12 50 12 476" ] && pass counts || fail counts "wbuf writes, acc writes, acc reads - 14 (STORE), MACs: $(cat "$T/counts")"
   $SASIM run "$T/is.bin" --mode detailed --json "$T/det.json" >/dev/null 2>&1
   cmp -s "$T/rtl.json" "$T/det.json" && pass json-equal || fail json-equal "rtl and detailed --json differ"

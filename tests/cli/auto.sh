@@ -1,0 +1,72 @@
+#!/bin/sh
+# auto.sh BUILD_DIR: `sacc compile --dataflow auto` (issue 15 item 2): every shipped network, on the
+# default and the tiny arch, gives the reference's output bytes (tests/golden/NAME.ref.txt) with
+# each GEMM in the dataflow the cost model picked; programs that mix dataflows run alike in the
+# fast and detailed engines; the choice shows in --dump-ir tiling (with the estimates it was made
+# on) and in --json (a "dataflow" per layer); auto is never chosen against the estimates (a GEMM
+# runs in a dataflow whose estimate is within the margin of the lowest). The big networks run only
+# in an optimized build.
+set -u
+B=${1:-build}
+SACC=$B/bin/sacc
+SASIM=$B/bin/sasim
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+CLI_PREFIX=auto
+. tests/cli/lib.sh
+BIG="alexnet vgg16 resnet18 resnet50 mobilenetv2"
+case $B in *asan*) small_only=1 ;; *) small_only=0 ;; esac
+
+for f in workloads/nets/*.json; do
+  n=$(basename "$f" .json)
+  case " $BIG " in *" $n "*) [ $small_only = 1 ] && continue ;; esac
+  golden_net "default-$n" "$f" --dataflow auto
+done
+for n in tiny_cnn residual lenet5 edge_odd edge_channels edge_gap_fc edge_depthwise edge_pooling depthwise; do
+  golden_net "tiny-$n" "workloads/nets/$n.json" --dataflow auto --arch workloads/arch/tiny.json
+  golden_net "tiny-single-$n" "workloads/nets/$n.json" --dataflow auto --arch workloads/arch/tiny.json --no-double-buffer
+done
+
+# A mixed program: LeNet-5 on the tiny arch puts its convolutions in WS and an fc layer in OS
+# (the JSON says which); the fast and detailed engines agree on it figure for figure.
+if $SACC compile workloads/nets/lenet5.json --arch workloads/arch/tiny.json --dataflow auto -o "$T/m.bin" \
+     --json "$T/m.json" --dump-ir tiling >"$T/dump" 2>"$T/err"; then
+  mix=$(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+print(",".join(sorted({l["dataflow"] for l in d["layers"] if l["dataflow"]})))' "$T/m.json")
+  [ "$mix" = "os,ws" ] && pass "json-mixed" || fail "json-mixed" "layers' dataflows: '$mix' (expected os,ws)"
+  # Every GEMM line of the dump carries its choice and the three estimates, and the choice is the
+  # lowest estimate or within 5% of WS's (the margin, compiler/compile.c).
+  r=$(python3 -c 'import re,sys
+bad = []; n = 0
+for line in open(sys.argv[1]):
+    m = re.match(r"op \d+ gemm (\S+) \[(ws|os|is); est ws (\S+) os (\S+) is (\S+)\]$", line.rstrip())
+    if not line.startswith("op ") or " gemm " not in line: continue
+    if not m: bad.append("unparsed: " + line.strip()); continue
+    n += 1
+    est = {k: float(v) for k, v in zip(("ws", "os", "is"), m.group(3, 4, 5)) if v != "-"}
+    lo = min(est.values())
+    if est[m.group(2)] > lo and not (m.group(2) == "ws" and est["ws"] <= lo * 1.05):
+        bad.append("%s: %s chosen, estimates %s" % (m.group(1), m.group(2), est))
+print("ok %d" % n if not bad and n else "; ".join(bad) or "no gemm lines")' "$T/dump")
+  case $r in "ok "*) pass "dump-choices" ;; *) fail "dump-choices" "$r" ;; esac
+  grep -q '^# tiling: .*dataflow per op (auto' "$T/dump" && pass "dump-header" || fail "dump-header" "$(head -1 "$T/dump")"
+  $SASIM run "$T/m.bin" --json "$T/f.json" >"$T/f.out" 2>"$T/err" &&
+    $SASIM run "$T/m.bin" --mode detailed --json "$T/d.json" >"$T/d.out" 2>>"$T/err" &&
+    python3 -c 'import json,sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+a.pop("program"); b.pop("program")
+sys.exit(a != b)' "$T/f.json" "$T/d.json" && cmp -s "$T/f.out" "$T/d.out" &&
+    pass "mixed-engines-agree" || fail "mixed-engines-agree" "$(head -c 300 "$T/err")"
+else
+  fail "json-mixed" "sacc compile: $(head -c 300 "$T/err")"
+fi
+# A fixed dataflow dumps no choice, and --json names it for every GEMM layer.
+$SACC compile workloads/nets/lenet5.json --dataflow is -o "$T/i.bin" --json "$T/i.json" --dump-ir tiling >"$T/idump" 2>&1
+if grep -q '\[ws;\|\[os;\|\[is;' "$T/idump"; then fail "fixed-no-choice" "$(grep -m1 '\[..;' "$T/idump")"
+elif ! grep -q '^# tiling: .*input-stationary' "$T/idump"; then fail "fixed-no-choice" "$(head -1 "$T/idump")"
+else pass "fixed-no-choice"; fi
+python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+sys.exit(any(l["dataflow"] not in ("is", None) for l in d["layers"]) or not any(l["dataflow"] == "is" for l in d["layers"]))' \
+  "$T/i.json" && pass "json-fixed" || fail "json-fixed" "$(head -c 300 "$T/i.json")"
+expect bad-choice 2 "^sacc: compile: --dataflow: expected ws, os, is or auto, got 'best'\$" -- $SACC compile workloads/nets/lenet5.json --dataflow best -o "$T/x.bin"

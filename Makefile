@@ -66,7 +66,7 @@ DEPS_OK  := $(BUILD)/.deps-ok
 # "rm ..." lines after the test summary).
 .SECONDARY:
 
-.PHONY: all deps deps-onnx deps-browser test test-asan test-fast test-hostile test-onnx demo docs golden fuzz bench exercises clean help
+.PHONY: all deps deps-onnx deps-browser test test-asan test-fast test-hostile test-onnx test-transformers demo docs golden fuzz bench exercises clean help
 all: $(SASIM) $(SACC) $(GEN_ISA) $(TESTS) $(CMP_TESTS) $(FUZZ_REPLAY) $(BENCHES)
 
 help:
@@ -84,6 +84,7 @@ help:
 	@echo "make timing     yosys: critical paths and 45 nm clock of the PE, array, post, rotator (ARRAY=4x4)"
 	@echo "make fpga       iCE40 place and route (nextpnr): Fmax and resources of the PE and arrays (minutes)"
 	@echo "make test-onnx  torchvision ResNet-18 and MobileNetV2 through scripts/onnx2net, sacc, sasim (slow)"
+	@echo "make test-transformers  BERT-style encoder, ViT, MobileNetV3-Small, EfficientNet-B0 on sacc ref vs torch (slow)"
 	@echo "make install    PREFIX=/usr/local (and DESTDIR; PREFIX=~/.local needs no root): tools, RTL models, arches, nets, asm, docs, exercises"
 	@echo "make test-slurm a sweep on a one-node Slurm cluster of this machine (installs Slurm; docs/SWEEP.md)"
 	@echo "make plot-deps  python3-matplotlib, for the plots of scripts/sweep"
@@ -227,6 +228,13 @@ test test-fast: deps-browser
 test-onnx: $(SASIM) $(SACC)
 	@sh scripts/install-deps.sh --onnx --torch
 	@/usr/bin/python3 tests/onnx/torch_models.py $(BUILD)
+
+# The big networks of the special-function unit's ops (issue 16): a 4-layer BERT-style encoder,
+# a ViT-style classifier, MobileNetV3-Small and EfficientNet-B0 through onnx2net and sacc ref,
+# with the per-layer SQNR table (tests/onnx/sfu_models.py; the small ones run in make test).
+test-transformers: $(SACC)
+	@sh scripts/install-deps.sh --onnx --torch
+	@/usr/bin/python3 tests/onnx/sfu_models.py $(BUILD) --big --table
 
 # Installed tree (relocatable, self-contained: nothing in it refers back to this source tree):
 #   bin/{sacc,sasim,sacc-sweep,sacc-grade}, and sasim-rtl when built (make rtl);

@@ -13,6 +13,7 @@
 void compile_options_default(CompileOptions *o) {
   memset(o, 0, sizeof *o);
   o->double_buffer = 1;
+  o->preload_overlap = 1;
   o->dataflow = DF_WS;
   o->input_seed = 1;
 }
@@ -153,7 +154,9 @@ static int choose_dataflows(const Graph *g, const Arch *a, const CompileOptions 
     MachProg mp;
     Diag quiet;
     diag_init(&quiet);
-    int ok = !lower_graph(g, a, all[k], NULL, 0, &mp, &quiet) && !tile_plan_all(&mp, o->double_buffer, &quiet);
+    int ok = !lower_graph(g, a, all[k], NULL, 0, &mp, &quiet);
+    mp.no_preload_overlap = !o->preload_overlap;
+    ok = ok && !tile_plan_all(&mp, o->double_buffer, &quiet);
     if (ok && *n < 0) {
       *n = mp.n_ops;
       *op_df = calloc((size_t)*n + 1, sizeof **op_df);
@@ -197,6 +200,7 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
     for (int i = 0; i < mp.n_ops && i < n_op_df; i++) memcpy(mp.ops[i].df_est, df_est[i], sizeof df_est[i]);
   free(op_df), free(df_est);
   if (lowered) goto fail;
+  mp.no_preload_overlap = !o->preload_overlap;
   if (wants(o, "layout") || wants(o, "fuse")) lower_dump_layout(&mp, f);
   if (wants(o, "lower") || wants(o, "fuse")) lower_dump_ops(&mp, f);
   if (tile_plan_all(&mp, o->double_buffer, d)) goto fail;

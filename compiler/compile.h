@@ -14,6 +14,7 @@
 
 typedef struct {
   int double_buffer;          // 1 (default): two buffer halves; 0: --no-double-buffer
+  int preload_overlap;        // 1 (default): PRELOADs shift in under streams; 0: --no-preload-overlap
   Dataflow dataflow;          // --dataflow: DF_WS (default), DF_OS or DF_IS
   int dataflow_auto;          // --dataflow auto: each GEMM's dataflow chosen by the cost model
   uint64_t input_seed;        // default input data: splitmix64 seeded with input_seed + i (as sacc ref)

@@ -466,6 +466,7 @@ static int emit_pass(const MachProg *mp, Program *p, int late_push, EmitStats *s
   e.s = sched_new(p);
   if (!e.s) return diag_error(d, "sacc: error: out of memory");
   sched_set_late_push(e.s, late_push);
+  sched_set_overlap(e.s, !mp->no_preload_overlap);
   int layer = -1;
   for (int o = 0; o < mp->n_ops && !e.oom; o++) {
     const MachOp *op = &mp->ops[o];

@@ -81,7 +81,9 @@ static int fold_layer(Graph *g, int li, char *dead, Diag *d) {
       break;
     case LOP_CONV2D: case LOP_FC: case LOP_RELU: case LOP_RELU6: case LOP_CLIP: case LOP_MAXPOOL:
     case LOP_AVGPOOL: case LOP_GLOBAL_AVGPOOL: case LOP_ADD: case LOP_CONCAT: case LOP_FLATTEN:
-    case LOP_RESHAPE:   // not GOPF_FRONT_END: fold_graph never passes them
+    case LOP_RESHAPE: case LOP_SOFTMAX: case LOP_LAYERNORM: case LOP_GELU: case LOP_SIGMOID: case LOP_SILU:
+    case LOP_HARDSWISH: case LOP_HARDSIGMOID: case LOP_MUL: case LOP_SUB: case LOP_MUL_CONST: case LOP_MATMUL:
+    case LOP_TRANSPOSE:   // not GOPF_FRONT_END: fold_graph never passes them
       a[c] = 1, b[c] = 0;
       break;
     }

@@ -75,6 +75,10 @@ void graph_dump(const Graph *g, FILE *f) {
     if (l->mach_act == ACT_RELU) fputs(" act=relu", f);
     if (l->mach_act == ACT_CLAMP) fprintf(f, " act=clamp[%d,%d]", l->act_lo, l->act_hi);
     if (l->rq && l->n_rq > 0) fprintf(f, " rq0=%d>>%u", (int)l->rq[0].mult, l->rq[0].shift);
+    if (l->op == LOP_SOFTMAX) fprintf(f, " arg=%u>>%u out=2^-%u", l->sm_mult, l->sm_shift, 7 + l->sm_out);
+    if (l->op == LOP_LAYERNORM) fprintf(f, " eps_q=%lld", (long long)l->eps_q);
+    if (graph_op_is(l->op, GOPF_SFU) && l->out_rq.mult)
+      fprintf(f, " out_rq=%d>>%u", (int)l->out_rq.mult, l->out_rq.shift);
     if (l->macs) fprintf(f, " macs=%lld", (long long)l->macs);
     fputc('\n', f);
     total += l->macs;

@@ -30,7 +30,7 @@ enum {
 };
 
 // Where a layer's output scale comes from when net.json does not give it (graph_ops.def).
-typedef enum { SCALE_OWN, SCALE_INPUT, SCALE_INPUTS, SCALE_KEEP } ScaleRule;
+typedef enum { SCALE_OWN, SCALE_INPUT, SCALE_INPUTS, SCALE_KEEP, SCALE_PROB, SCALE_FACTOR } ScaleRule;
 
 // Per-op properties (graph_ops.def explains each).
 enum {
@@ -43,7 +43,12 @@ enum {
   GOPF_DENSE_IN = 1u << 6,
   GOPF_ALIAS = 1u << 7,
   GOPF_FRONT_END = 1u << 8,
+  GOPF_SFU = 1u << 9,
 };
+
+#define GRAPH_PROB_SCALE (1.0 / 128)  // SCALE_PROB: sigmoid outputs, int8 0..127 for [0, 1)
+#define SOFTMAX_K_MIN 7               // softmax's output scale: 2^-k, k in SOFTMAX_K_MIN..MAX
+#define SOFTMAX_K_MAX 22              //   (1/128 by default; calibrated when scales are)
 
 typedef struct {
   const char *name;                  // net.json spelling
@@ -109,6 +114,14 @@ typedef struct {
   double clip_lo, clip_hi;           // ACT_KIND_CLIP bounds, real values
   int reshape_rank;                  // reshape: target shape (one entry may be -1)
   int64_t reshape_dims[GRAPH_MAX_RANK];
+  int axis;                          // softmax, layernorm: as given (-1 or the last axis)
+  int perm[GRAPH_MAX_RANK];          // transpose: output dim i is input dim perm[i]
+  double factor;                     // mul_const: the real constant (> 0)
+  // Special-function unit parameters (quant.c; docs/NETJSON.md "Exact arithmetic"):
+  uint32_t sm_mult;                  // softmax: mult / 2^sm_shift = s_in * 2048, mult 1..65535
+  unsigned sm_shift;                 //   shift 0..31 (the arguments of sfu_softmax_row)
+  unsigned sm_out;                   // softmax: output scale 2^-(7 + sm_out), sm_out 0..15
+  int64_t eps_q;                     // layernorm: epsilon in units of n^2 var of the int8 row
   // Weights (conv2d, fc), materialized by shape_infer.
   Source w_src, b_src;               // as written in net.json
   int b_is_float;                    // bias given as reals (quantized by quant.c)
@@ -118,10 +131,13 @@ typedef struct {
   int64_t w_count;
   int64_t cin;                       // input channels (fc: product of the non-batch dims)
   // Integer parameters, filled by quant_graph.
-  int n_rq;                          // conv/fc: cout; add/concat: n_in; avgpool: kh*kw; else 1
+  int n_rq;                          // conv/fc: cout; add/sub/concat: n_in; avgpool: kh*kw; else 1;
+                                     // layernorm: cout, gamma / (2048 s_out) with a signed mult
   Requant *rq;                       // owned
-  Requant out_rq;                    // add: common accumulator domain -> output scale
-  int32_t *bias_q;                   // conv/fc: cout int32 biases in accumulator scale; owned
+  Requant out_rq;                    // add, sub: common accumulator domain -> output scale;
+                                     // gelu..hardsigmoid: function output format -> output scale
+  int32_t *bias_q;                   // conv/fc: cout int32 biases in accumulator scale;
+                                     // layernorm: round(beta / s_out) per channel; owned
   unsigned mach_act;                 // the machine's ACT code: ACT_NONE, ACT_RELU, ACT_CLAMP (isa.h)
   int8_t act_lo, act_hi;             // clamp bounds in output units
   int64_t macs;                      // multiply-accumulates of the layer (conv2d, fc)

@@ -195,6 +195,9 @@ static int reads_halo(LayerOp op) {
   case LOP_FC: case LOP_RELU: case LOP_RELU6: case LOP_CLIP: case LOP_MAXPOOL: case LOP_AVGPOOL:
   case LOP_GLOBAL_AVGPOOL: case LOP_ADD: case LOP_CONCAT: case LOP_FLATTEN: case LOP_RESHAPE:
   case LOP_BATCHNORM: case LOP_BIAS:
+  case LOP_SOFTMAX: case LOP_LAYERNORM: case LOP_GELU: case LOP_SIGMOID: case LOP_SILU:
+  case LOP_HARDSWISH: case LOP_HARDSIGMOID: case LOP_MUL: case LOP_SUB: case LOP_MUL_CONST: case LOP_MATMUL:
+  case LOP_TRANSPOSE:   // refused by lower_graph before this runs
     return 0;
   }
   return 0;
@@ -421,6 +424,9 @@ static void set_pool(MachOp *op, const Layer *p, int64_t in_h, int64_t in_w, int
     break;
   case LOP_CONV2D: case LOP_FC: case LOP_RELU: case LOP_RELU6: case LOP_CLIP: case LOP_ADD: case LOP_CONCAT:
   case LOP_FLATTEN: case LOP_RESHAPE: case LOP_BATCHNORM: case LOP_BIAS:   // not pools
+  case LOP_SOFTMAX: case LOP_LAYERNORM: case LOP_GELU: case LOP_SIGMOID: case LOP_SILU:
+  case LOP_HARDSWISH: case LOP_HARDSIGMOID: case LOP_MUL: case LOP_SUB: case LOP_MUL_CONST: case LOP_MATMUL:
+  case LOP_TRANSPOSE:
     op->pool = POOL_NONE;
     break;
   }
@@ -621,7 +627,10 @@ static int lower_layer(Lw *w, int i, int layer_id) {
   }
   case LOP_FLATTEN: case LOP_RESHAPE:
   case LOP_BATCHNORM: case LOP_BIAS:  // folded away by net_prepare (fold.c)
-    return 0;
+    return 0;  case LOP_SOFTMAX: case LOP_LAYERNORM: case LOP_GELU: case LOP_SIGMOID: case LOP_SILU:
+  case LOP_HARDSWISH: case LOP_HARDSIGMOID: case LOP_MUL: case LOP_SUB: case LOP_MUL_CONST: case LOP_MATMUL:
+  case LOP_TRANSPOSE:   // refused by lower_graph (sfu_refuse)
+    break;
   }
   return graph_layer_error(g, l, w->d, "internal error: op %s is not lowered", graph_op_name(l->op));
 }
@@ -687,9 +696,22 @@ static int ops_encodable(const Lw *w, const Layer *l, int first) {
   return 0;
 }
 
+// The special-function unit's ops (GOPF_SFU: softmax, layernorm, gelu, ...) run in sacc ref but
+// not yet on the machine, which has no such unit (docs/SFU.md): the first one is refused by name.
+static int sfu_refuse(const Graph *g, Diag *d) {
+  for (int i = 0; i < g->n_layers; i++)
+    if (graph_op_is(g->layers[i].op, GOPF_SFU))
+      return graph_layer_error(g, &g->layers[i], d,
+                               "%s needs the special-function unit, which is not yet in the machine (docs/SFU.md); "
+                               "sacc ref runs this network, sacc compile cannot",
+                               graph_op_name(g->layers[i].op));
+  return 0;
+}
+
 int lower_graph(const Graph *g, const Arch *a, Dataflow df, const Dataflow *op_df, int n_op_df, MachProg *mp,
                 Diag *d) {
   memset(mp, 0, sizeof *mp);
+  if (sfu_refuse(g, d)) return -1;
   mp->arch = a;
   mp->dataflow = df;
   mp->per_op = op_df != NULL;

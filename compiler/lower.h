@@ -122,6 +122,7 @@ typedef struct {
   const Arch *arch;
   Dataflow dataflow;              // --dataflow (every op's, unless chosen per op)
   int per_op;                     // --dataflow auto: each op's df chosen by the cost model
+  int no_preload_overlap;         // --no-preload-overlap: no COMPUTE carries OVERLAP (tile.c, sched.c)
 } MachProg;
 
 // The DTensor that holds the bytes of DTensor i (following flatten/reshape aliases).

@@ -449,6 +449,49 @@ static int parse_attrs(Net *n, const char *where, json_t *obj, Layer *l) {
   case LOP_GLOBAL_AVGPOOL:  // the window is the whole map (shape.c)
   case LOP_FLATTEN:
     return 0;
+  case LOP_SOFTMAX:
+  case LOP_LAYERNORM: {  // over the last (channel) axis only: -1, or the rank's last index (shape.c)
+    x = -1;
+    if (get_int(n, where, obj, "axis", -1, 3, &x)) return -1;
+    l->axis = (int)x;  // checked against the input's rank by shape.c
+    if (l->op == LOP_SOFTMAX) return 0;
+    for (int k = BN_GAMMA; k <= BN_BETA; k++) {  // optional: gamma 1, beta 0
+      static const char *const keys[2] = {"gamma", "beta"};
+      if (json_object_get(obj, keys[k]) && get_reals(n, where, obj, keys[k], &l->bn_src[k])) return -1;
+    }
+    int present;
+    l->bn_eps = 1e-5;
+    if (get_real(n, where, obj, "epsilon", &l->bn_eps, &present)) return -1;
+    if (!(l->bn_eps >= 0 && l->bn_eps <= 1)) return net_error(n, where, "\"epsilon\" must be in 0..1");
+    return 0;
+  }
+  case LOP_MUL_CONST: {
+    int present;
+    if (get_real(n, where, obj, "factor", &l->factor, &present)) return -1;
+    if (!present) return net_error(n, where, "missing \"factor\"");
+    if (!(l->factor >= 0x1p-24 && l->factor <= 0x1p24))
+      return net_error(n, where, "\"factor\" must be a positive number in 2^-24..2^24 (a negative one: use sub)");
+    return 0;
+  }
+  case LOP_TRANSPOSE: {
+    json_t *s = json_object_get(obj, "perm");
+    if (!json_is_array(s) || (json_array_size(s) != 2 && json_array_size(s) != 4))
+      return net_error(n, where, "\"perm\" must be an array of 2 or 4 axes (a permutation of 0..rank-1)");
+    l->reshape_rank = (int)json_array_size(s);
+    unsigned seen = 0;
+    for (int i = 0; i < l->reshape_rank; i++) {
+      json_t *e = json_array_get(s, (size_t)i);
+      int64_t a = json_is_integer(e) ? json_integer_value(e) : -1;
+      if (a < 0 || a >= l->reshape_rank || (seen >> a & 1))
+        return net_error(n, where, "\"perm\" must be a permutation of 0..%d (entry %d)", l->reshape_rank - 1, i);
+      seen |= 1u << a;
+      l->perm[i] = (int)a;
+    }
+    return 0;
+  }
+  case LOP_GELU: case LOP_SIGMOID: case LOP_SILU: case LOP_HARDSWISH: case LOP_HARDSIGMOID:
+  case LOP_MUL: case LOP_SUB: case LOP_MATMUL:
+    return 0;
   }
   return net_error(n, where, "internal error: op %d", (int)l->op);
 }

@@ -76,6 +76,43 @@ static int quant_weighted(const Graph *g, Layer *l, double s_in, double s_out, D
   return 0;
 }
 
+// softmax: the logits' scale as sfu_softmax_row's (mult, shift), mult / 2^shift = s_in * 2048
+// with mult in 1..65535: the largest shift (at most 31) whose rounded mult still fits 16 bits.
+static int quant_softmax(const Graph *g, Layer *l, double s_in, double s_out, Diag *d) {
+  int e;
+  frexp(s_out, &e);   // s_out = 2^(e-1), checked by shape.c
+  l->sm_out = (unsigned)(1 - e - SOFTMAX_K_MIN);
+  double f = s_in * 2048;
+  if (!(f <= 65535.0))
+    return graph_layer_error(g, l, d, "softmax input scale %g is too coarse for the unit (at most 65535 / 2048 = 32)", s_in);
+  int shift = 31;
+  while (shift > 0 && llround(ldexp(f, shift)) > 65535) shift--;
+  long long m = llround(ldexp(f, shift));
+  if (m < 1 || m > 65535)
+    return graph_layer_error(g, l, d, "softmax input scale %g is too fine for the unit (at least 2^-42)", s_in);
+  l->sm_mult = (uint32_t)m;
+  l->sm_shift = (unsigned)shift;
+  return 0;
+}
+
+// layernorm: per channel, gamma / (2048 s_out) as a signed (mult, shift) (gamma 0: mult 0) and
+// beta as round(beta / s_out) in int32; epsilon in the integer units of V = n^2 var / s_in^2.
+static int quant_layernorm(const Graph *g, Layer *l, double s_in, double s_out, Diag *d) {
+  int64_t c = l->cout;
+  if (alloc_rq(g, l, (int)c, d)) return -1;
+  if (!(l->bias_q = calloc((size_t)c + 1, sizeof(int32_t)))) return graph_layer_error(g, l, d, "out of memory");
+  for (int64_t i = 0; i < c; i++) {
+    double gm = l->bn[BN_GAMMA][i], b = round(l->bn[BN_BETA][i] / s_out);
+    if (gm != 0 && factor(g, l, fabs(gm) / (2048 * s_out), "|gamma| / (2048 s_out), channel", (int)i, &l->rq[i], d))
+      return -1;
+    if (gm < 0) l->rq[i].mult = -l->rq[i].mult;
+    l->bias_q[i] = (int32_t)(b > INT32_MAX ? INT32_MAX : b < INT32_MIN ? INT32_MIN : b);
+  }
+  double e = round(l->bn_eps * (double)c * (double)c / (s_in * s_in));
+  l->eps_q = !(e < 0x1p47) ? ((int64_t)1 << 47) : (int64_t)e;
+  return 0;
+}
+
 static int quant_layer(const Graph *g, Layer *l, Diag *d) {
   double s_in = g->tensors[l->in[0]].scale, s_out = g->tensors[l->out].scale;
   quant_act(l, s_out);
@@ -119,6 +156,36 @@ static int quant_layer(const Graph *g, Layer *l, Diag *d) {
   case LOP_BATCHNORM:
   case LOP_BIAS:
     break;
+  case LOP_SOFTMAX: return quant_softmax(g, l, s_in, s_out, d);
+  case LOP_LAYERNORM: return quant_layernorm(g, l, s_in, s_out, d);
+  case LOP_GELU: case LOP_SILU: case LOP_HARDSWISH:     // Q4.11 results
+  case LOP_SIGMOID: case LOP_HARDSIGMOID: {             // Q0.15 results
+    int q15 = l->op == LOP_SIGMOID || l->op == LOP_HARDSIGMOID;
+    return alloc_rq(g, l, 1, d) || factor(g, l, s_in * 2048, "s_in * 2048, input", 0, &l->rq[0], d) ||
+                   factor(g, l, 1 / ((q15 ? 32768 : 2048) * s_out), q15 ? "1 / (32768 s_out), output" : "1 / (2048 s_out), output",
+                          0, &l->out_rq, d)
+               ? -1 : 0;
+  }
+  case LOP_MUL:
+  case LOP_MATMUL: {
+    double s_b = g->tensors[l->in[1]].scale;
+    return alloc_rq(g, l, 1, d) || factor(g, l, s_in * s_b / s_out, "s_a * s_b / s_out, output", 0, &l->rq[0], d) ? -1 : 0;
+  }
+  case LOP_SUB: {  // add's common domain, the second input subtracted
+    double s_b = g->tensors[l->in[1]].scale;
+    double s_acc = ldexp(s_in > s_b ? s_in : s_b, -QUANT_ADD_BITS);
+    if (alloc_rq(g, l, 2, d)) return -1;
+    if (factor(g, l, s_in / s_acc, "s_in / s_acc, input", 0, &l->rq[0], d) ||
+        factor(g, l, s_b / s_acc, "s_in / s_acc, input", 1, &l->rq[1], d) ||
+        factor(g, l, s_acc / s_out, "s_acc / s_out, output", 0, &l->out_rq, d))
+      return -1;
+    return 0;
+  }
+  case LOP_MUL_CONST:
+    return alloc_rq(g, l, 1, d) || factor(g, l, s_in * l->factor / s_out, "s_in * factor / s_out, input", 0, &l->rq[0], d)
+               ? -1 : 0;
+  case LOP_TRANSPOSE:
+    return 0;
   }
   return graph_layer_error(g, l, d, "internal error: op %s was not folded", graph_op_name(l->op));
 }

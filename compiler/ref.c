@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../isa/numerics.h"
+#include "../isa/sfu_math.h"
 
 // Element (n, y, x, c) of an NHWC tensor t.
 static int64_t at4(const Tensor *t, int64_t n, int64_t y, int64_t x, int64_t c) {
@@ -124,6 +125,141 @@ static void ref_concat(const Graph *g, const Layer *l, int8_t *const *ins, int8_
   }
 }
 
+// ---- the special-function unit's ops (docs/NETJSON.md "Exact arithmetic", docs/SFU.md) ----
+
+static int16_t sat16(int64_t v) { return (int16_t)(v > INT16_MAX ? INT16_MAX : v < INT16_MIN ? INT16_MIN : v); }
+
+// An int8 value at scale s_in into the functions' Q4.11: sat16(round_shift(q * mult, shift)).
+static int16_t to_q411(int8_t q, Requant r) { return sat16(sa_round_shift((int64_t)q * r.mult, r.shift)); }
+
+// A function result (Q4.11 or Q0.15) to int8 at the output scale: sat8(round_shift(v * mult, shift)).
+static int8_t from_fn(int32_t v, Requant r) { return sa_sat8(sa_sat32(sa_round_shift((int64_t)v * r.mult, r.shift))); }
+
+static void ref_function(const Graph *g, const Layer *l, const int8_t *x, int8_t *y) {
+  int64_t count = graph_tensor_count(&g->tensors[l->out]);
+  for (int64_t i = 0; i < count; i++) {
+    int16_t v = to_q411(x[i], l->rq[0]);
+    int32_t f = 0;
+    switch (l->op) {
+    case LOP_GELU: f = sfu_gelu(v); break;
+    case LOP_SIGMOID: f = sfu_sigmoid(v); break;
+    case LOP_SILU: f = sfu_silu(v); break;
+    case LOP_HARDSWISH: f = sfu_hswish(v); break;
+    case LOP_HARDSIGMOID: f = sfu_hsigmoid(v); break;
+    case LOP_CONV2D: case LOP_FC: case LOP_RELU: case LOP_RELU6: case LOP_CLIP: case LOP_MAXPOOL: case LOP_AVGPOOL:
+    case LOP_GLOBAL_AVGPOOL: case LOP_ADD: case LOP_CONCAT: case LOP_FLATTEN: case LOP_RESHAPE: case LOP_BATCHNORM:
+    case LOP_BIAS: case LOP_SOFTMAX: case LOP_LAYERNORM: case LOP_MUL: case LOP_SUB: case LOP_MUL_CONST:
+    case LOP_MATMUL: case LOP_TRANSPOSE:   // not element functions (ref_layer does not call this for them)
+      break;
+    }
+    y[i] = from_fn(f, l->out_rq);
+  }
+}
+
+// softmax along the last axis, row by row: sfu_softmax_row's steps (docs/SFU.md §2.6) with the
+// normalisation shift s - 7 - sm_out for the output scale 2^-(7 + sm_out): at 1/128 (sm_out 0)
+// exactly sfu_softmax_row, which tests/compiler/ref_test checks.
+static void ref_softmax(const Graph *g, const Layer *l, const int8_t *x, int8_t *y) {
+  const Tensor *to = &g->tensors[l->out];
+  int64_t c = to->dims[to->rank - 1], rows = graph_tensor_count(to) / c;
+  for (int64_t r = 0; r < rows; r++) {
+    const int8_t *q = x + r * c;
+    int m = -128;
+    for (int64_t i = 0; i < c; i++) m = q[i] > m ? q[i] : m;
+    uint32_t sum = 0;   // at most 65536 * 32768 = 2^31
+    for (int64_t i = 0; i < c; i++) sum += sfu_exp(sfu_softmax_arg((uint32_t)(m - q[i]), l->sm_mult, l->sm_shift));
+    SfuRecip rc = sfu_recip(sum);
+    unsigned sh = rc.shift - 7 - l->sm_out;   // >= 31 - 7 - 15 = 9
+    for (int64_t i = 0; i < c; i++) {
+      uint64_t e = sfu_exp(sfu_softmax_arg((uint32_t)(m - q[i]), l->sm_mult, l->sm_shift));
+      uint64_t v = (e * rc.mant + ((uint64_t)1 << (sh - 1))) >> sh;
+      y[r * c + i] = (int8_t)(v > 127 ? 127 : v);
+    }
+  }
+}
+
+// layernorm along the last axis: the sums of sfu_layernorm_row, epsilon added to V, one rsqrt,
+// z_i = sfu_layernorm_elem (Q4.11), then per channel y = sat8(round_shift(z gmult, shift) + beta_q).
+static void ref_layernorm(const Graph *g, const Layer *l, const int8_t *x, int8_t *y) {
+  const Tensor *to = &g->tensors[l->out];
+  int64_t c = to->dims[to->rank - 1], rows = graph_tensor_count(to) / c;
+  for (int64_t r = 0; r < rows; r++) {
+    const int8_t *xr = x + r * c;
+    int64_t s1 = 0, s2 = 0;
+    for (int64_t i = 0; i < c; i++) s1 += xr[i], s2 += (int64_t)xr[i] * xr[i];
+    int64_t v = c * s2 - s1 * s1 + l->eps_q;   // < 2^46 + 2^47
+    SfuRecip rs = sfu_rsqrt((uint64_t)v);
+    for (int64_t i = 0; i < c; i++) {
+      int16_t z = v == 0 ? 0 : sfu_layernorm_elem((int32_t)(c * xr[i] - s1), rs);
+      int64_t o = sa_round_shift((int64_t)z * l->rq[i].mult, l->rq[i].shift) + l->bias_q[i];
+      y[r * c + i] = sa_sat8(sa_sat32(o));
+    }
+  }
+}
+
+// Index into b of element i of the output: each axis where b has size 1 reads its position 0.
+static int64_t bcast_index(const Tensor *to, const Tensor *b, int64_t i) {
+  int64_t off = 0, stride = 1;
+  for (int k = to->rank - 1; k >= 0; k--) {
+    int64_t pos = i % to->dims[k];
+    i /= to->dims[k];
+    if (b->dims[k] != 1) off += pos * stride;
+    stride *= b->dims[k];
+  }
+  return off;
+}
+
+// mul: the int16 product requantized, y = sat8(round_shift(a b mult, shift)); sub: add's two
+// LOADs with the second negated, y = sat8(round_shift(L(a) - L(b), out)).
+static void ref_binary(const Graph *g, const Layer *l, const int8_t *a, const int8_t *b, int8_t *y) {
+  const Tensor *to = &g->tensors[l->out], *tb = &g->tensors[l->in[1]];
+  int64_t count = graph_tensor_count(to);
+  int same = graph_tensor_count(tb) == count;
+  for (int64_t i = 0; i < count; i++) {
+    int8_t bv = b[same ? i : bcast_index(to, tb, i)];
+    if (l->op == LOP_MUL) {
+      y[i] = sa_post(sa_wrap_mul8(a[i], bv), 0, l->rq[0].mult, l->rq[0].shift, ACT_NONE, -128, 127);
+    } else {
+      int32_t acc = sa_load_scale(a[i], l->rq[0].mult, l->rq[0].shift);
+      acc = sa_wrap_add32(acc, (int32_t)(0u - (uint32_t)sa_load_scale(bv, l->rq[1].mult, l->rq[1].shift)));
+      y[i] = sa_post(acc, 0, l->out_rq.mult, l->out_rq.shift, ACT_NONE, -128, 127);
+    }
+  }
+}
+
+// matmul: per batch (every axis before the last two), wrap32 sums of int8 products like a
+// COMPUTE, then STORE's requantization.
+static void ref_matmul(const Graph *g, const Layer *l, const int8_t *a, const int8_t *b, int8_t *y) {
+  const Tensor *to = &g->tensors[l->out];
+  int r = to->rank;
+  int64_t m = to->dims[r - 2], p = to->dims[r - 1], k = l->cin, batches = graph_tensor_count(to) / (m * p);
+  for (int64_t bt = 0; bt < batches; bt++) {
+    const int8_t *ab = a + bt * m * k, *bb = b + bt * k * p;
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < p; j++) {
+        uint32_t acc = 0;
+        for (int64_t t = 0; t < k; t++) acc += (uint32_t)(ab[i * k + t] * bb[t * p + j]);
+        y[(bt * m + i) * p + j] = sa_post((int32_t)acc, 0, l->rq[0].mult, l->rq[0].shift, ACT_NONE, -128, 127);
+      }
+  }
+}
+
+// transpose: output element (i0..i3) is input element (i_perm^-1 ...): pure data movement.
+static void ref_transpose(const Graph *g, const Layer *l, const int8_t *x, int8_t *y) {
+  const Tensor *ti = &g->tensors[l->in[0]], *to = &g->tensors[l->out];
+  int r = to->rank;
+  int64_t istride[GRAPH_MAX_RANK], s = 1, count = graph_tensor_count(to);
+  for (int k = r - 1; k >= 0; k--) istride[k] = s, s *= ti->dims[k];
+  for (int64_t i = 0; i < count; i++) {
+    int64_t rest = i, off = 0;
+    for (int k = r - 1; k >= 0; k--) {
+      off += (rest % to->dims[k]) * istride[l->perm[k]];
+      rest /= to->dims[k];
+    }
+    y[i] = x[off];
+  }
+}
+
 int ref_layer(const Graph *g, const Layer *l, RefValues *v, Diag *d) {
   const Tensor *to = &g->tensors[l->out];
   int64_t count = graph_tensor_count(to);
@@ -150,6 +286,15 @@ int ref_layer(const Graph *g, const Layer *l, RefValues *v, Diag *d) {
     break;
   }
   case LOP_FLATTEN: case LOP_RESHAPE: memcpy(y, x, (size_t)count); break;
+  case LOP_GELU: case LOP_SIGMOID: case LOP_SILU: case LOP_HARDSWISH: case LOP_HARDSIGMOID:
+    ref_function(g, l, x, y);
+    break;
+  case LOP_SOFTMAX: ref_softmax(g, l, x, y); break;
+  case LOP_LAYERNORM: ref_layernorm(g, l, x, y); break;
+  case LOP_MUL: case LOP_SUB: ref_binary(g, l, x, v->data[l->in[1]], y); break;
+  case LOP_MUL_CONST: ref_activation(g, l, x, y); break;
+  case LOP_MATMUL: ref_matmul(g, l, x, v->data[l->in[1]], y); break;
+  case LOP_TRANSPOSE: ref_transpose(g, l, x, y); break;
   case LOP_BATCHNORM: case LOP_BIAS:  // fold.c removed them
     free(acc);
     free(y);

@@ -106,6 +106,89 @@ static void pool_real(const Graph *g, const Layer *l, const float *x, float *y) 
         }
 }
 
+// The special-function ops in float: the real functions (GELU with erf, the exact sigmoid).
+static float fn_real(LayerOp op, double x) {
+  switch (op) {
+  case LOP_GELU: return (float)(0.5 * x * (1 + erf(x / sqrt(2.0))));
+  case LOP_SIGMOID: return (float)(1 / (1 + exp(-x)));
+  case LOP_SILU: return (float)(x / (1 + exp(-x)));
+  case LOP_HARDSWISH: return (float)(x * fmin(fmax(x + 3, 0), 6) / 6);
+  case LOP_HARDSIGMOID: return (float)(fmin(fmax(x + 3, 0), 6) / 6);
+  case LOP_CONV2D: case LOP_FC: case LOP_RELU: case LOP_RELU6: case LOP_CLIP: case LOP_MAXPOOL: case LOP_AVGPOOL:
+  case LOP_GLOBAL_AVGPOOL: case LOP_ADD: case LOP_CONCAT: case LOP_FLATTEN: case LOP_RESHAPE: case LOP_BATCHNORM:
+  case LOP_BIAS: case LOP_SOFTMAX: case LOP_LAYERNORM: case LOP_MUL: case LOP_SUB: case LOP_MUL_CONST:
+  case LOP_MATMUL: case LOP_TRANSPOSE:
+    break;
+  }
+  return (float)x;
+}
+
+// softmax and layernorm along the last axis, one row at a time in double.
+static void row_real(const Graph *g, const Layer *l, const float *x, float *y) {
+  const Tensor *to = &g->tensors[l->out];
+  int64_t c = to->dims[to->rank - 1], rows = graph_tensor_count(to) / c;
+  for (int64_t r = 0; r < rows; r++) {
+    const float *xr = x + r * c;
+    float *yr = y + r * c;
+    if (l->op == LOP_SOFTMAX) {
+      double m = -INFINITY, sum = 0;
+      for (int64_t i = 0; i < c; i++) m = fmax(m, xr[i]);
+      for (int64_t i = 0; i < c; i++) sum += exp((double)xr[i] - m);
+      for (int64_t i = 0; i < c; i++) yr[i] = (float)(exp((double)xr[i] - m) / sum);
+      continue;
+    }
+    double mean = 0, var = 0;
+    for (int64_t i = 0; i < c; i++) mean += xr[i];
+    mean /= (double)c;
+    for (int64_t i = 0; i < c; i++) var += ((double)xr[i] - mean) * ((double)xr[i] - mean);
+    var /= (double)c;
+    double inv = 1 / sqrt(var + l->bn_eps);
+    for (int64_t i = 0; i < c; i++) yr[i] = (float)(((double)xr[i] - mean) * inv * l->bn[BN_GAMMA][i] + l->bn[BN_BETA][i]);
+  }
+}
+
+static void matmul_real(const Graph *g, const Layer *l, const float *a, const float *b, float *y) {
+  const Tensor *to = &g->tensors[l->out];
+  int r = to->rank;
+  int64_t m = to->dims[r - 2], p = to->dims[r - 1], k = l->cin, batches = graph_tensor_count(to) / (m * p);
+  for (int64_t bt = 0; bt < batches; bt++)
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < p; j++) {
+        double acc = 0;
+        for (int64_t t = 0; t < k; t++) acc += (double)a[(bt * m + i) * k + t] * b[(bt * k + t) * p + j];
+        y[(bt * m + i) * p + j] = (float)acc;
+      }
+}
+
+// mul (the second input broadcast where it has size 1) and sub.
+static void binary_real(const Graph *g, const Layer *l, const float *a, const float *b, float *y) {
+  const Tensor *to = &g->tensors[l->out], *tb = &g->tensors[l->in[1]];
+  int64_t count = graph_tensor_count(to);
+  for (int64_t i = 0; i < count; i++) {
+    int64_t rest = i, off = 0, stride = 1;
+    for (int k = to->rank - 1; k >= 0; k--) {
+      if (tb->dims[k] != 1) off += (rest % to->dims[k]) * stride;
+      rest /= to->dims[k];
+      stride *= tb->dims[k];
+    }
+    y[i] = l->op == LOP_MUL ? a[i] * b[off] : a[i] - b[off];
+  }
+}
+
+static void transpose_real(const Graph *g, const Layer *l, const float *x, float *y) {
+  const Tensor *ti = &g->tensors[l->in[0]], *to = &g->tensors[l->out];
+  int64_t istride[GRAPH_MAX_RANK], s = 1, count = graph_tensor_count(to);
+  for (int k = to->rank - 1; k >= 0; k--) istride[k] = s, s *= ti->dims[k];
+  for (int64_t i = 0; i < count; i++) {
+    int64_t rest = i, off = 0;
+    for (int k = to->rank - 1; k >= 0; k--) {
+      off += (rest % to->dims[k]) * istride[l->perm[k]];
+      rest /= to->dims[k];
+    }
+    y[i] = x[off];
+  }
+}
+
 static int layer_real(const Graph *g, const Layer *l, RefFloat *v, Diag *d) {
   int64_t count = graph_tensor_count(&g->tensors[l->out]);
   float *y = malloc((size_t)count * sizeof(float) + 1);
@@ -133,6 +216,16 @@ static int layer_real(const Graph *g, const Layer *l, RefFloat *v, Diag *d) {
     break;
   }
   case LOP_FLATTEN: case LOP_RESHAPE: memcpy(y, x, (size_t)count * sizeof(float)); break;
+  case LOP_GELU: case LOP_SIGMOID: case LOP_SILU: case LOP_HARDSWISH: case LOP_HARDSIGMOID:
+    for (int64_t i = 0; i < count; i++) y[i] = fn_real(l->op, x[i]);
+    break;
+  case LOP_SOFTMAX: case LOP_LAYERNORM: row_real(g, l, x, y); break;
+  case LOP_MUL: case LOP_SUB: binary_real(g, l, x, v->data[l->in[1]], y); break;
+  case LOP_MUL_CONST:
+    for (int64_t i = 0; i < count; i++) y[i] = (float)(x[i] * l->factor);
+    break;
+  case LOP_MATMUL: matmul_real(g, l, x, v->data[l->in[1]], y); break;
+  case LOP_TRANSPOSE: transpose_real(g, l, x, y); break;
   case LOP_BATCHNORM: case LOP_BIAS:
     rc = graph_layer_error(g, l, d, "internal error: op %s was not folded", graph_op_name(l->op));
     break;

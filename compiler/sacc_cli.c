@@ -74,6 +74,9 @@ static const CliOpt compile_opts[] = {
              "the identical binary"},
     {.id = COMPILE_NO_DOUBLE_BUFFER, .names = {"--no-double-buffer"},
      .help = "one buffer half: no load overlaps the compute of the previous tile"},
+    {.id = COMPILE_NO_PRELOAD_OVERLAP, .names = {"--no-preload-overlap"},
+     .help = "no COMPUTE carries OVERLAP: each PRELOAD waits for the stream before it\n"
+             "(a pair costs M + R cycles instead of about max(M, R); docs/TIMING.md)"},
     {.id = COMPILE_DATAFLOW, .names = {"--dataflow"}, .metavar = "DF", .choices = dataflows,
      .help = "ws (default) runs each GEMM weight-stationary (PRELOAD + COMPUTE), os\n"
              "output-stationary (COMPUTE_OS), is input-stationary (the inputs preloaded, the\n"

@@ -29,6 +29,10 @@ struct Sched {
   int late_push;                          // sched_set_late_push
   int64_t last_pusher[NUM_UNITS];         // latest instruction of each unit that may push, -1: none
   int64_t layer_id;                       // of the latest LAYER (the spacers repeat it)
+  int overlap;                            // sched_set_overlap
+  int64_t last_stream;                    // the latest COMPUTE or COMPUTE_IS, if the compute unit has
+                                          // had nothing but LAYERs since; -1: none
+  int64_t stream_layer;                   // the layer id it was emitted in
   uint8_t pops[NUM_UNITS][HIST];          // [v][entry % HIST]: POP mask of v's latest queue entries
   uint64_t entries[NUM_UNITS];            // queue entries of v so far
 };
@@ -40,6 +44,7 @@ Sched *sched_new(Program *p) {
   for (int u = 0; u < NUM_UNITS; u++)
     for (int v = 0; v < NUM_UNITS; v++) s->matched[u][v] = -1;
   for (int u = 0; u < NUM_UNITS; u++) s->last_pusher[u] = -1;
+  s->last_stream = -1;
   return s;
 }
 
@@ -50,6 +55,36 @@ void sched_free(Sched *s) {
 }
 
 void sched_set_late_push(Sched *s, int on) { s->late_push = on; }
+
+void sched_set_overlap(Sched *s, int on) { s->overlap = on; }
+
+// Preloading behind compute: a PRELOAD right behind a stream in the compute queue (spacer LAYERs
+// aside) lets that stream carry OVERLAP, so that it shifts into the other bank while the stream
+// runs (docs/TIMING.md section 6). OVERLAP changes no result and no token: the stream still
+// ends after everything before it. Not across a layer boundary: the unit counts an OVERLAP
+// stream's cycles in its current layer (TIMING §9), which would then be the next one.
+static void note_stream_order(Sched *s, const Insn *in, int64_t idx) {
+  switch (in->op) {
+  case OP_COMPUTE:
+  case OP_COMPUTE_IS:
+    s->last_stream = idx;
+    s->stream_layer = s->layer_id;
+    break;
+  case OP_PRELOAD:
+    if (s->overlap && s->last_stream >= 0 && s->stream_layer == s->layer_id)
+      isa_word_set(&s->p->code[s->last_stream], FLD_OVERLAP, 1);
+    s->last_stream = -1;
+    break;
+  case OP_COMPUTE_OS: s->last_stream = -1; break;
+  case OP_LOAD:
+  case OP_CFG_LOAD:
+  case OP_STORE:
+  case OP_CFG_STORE:
+  case OP_CFG_POOL:
+  case OP_LAYER:   // issues under an OVERLAP stream too
+  case OP_HALT: break;
+  }
+}
 
 void sched_token_counts(const Sched *s, uint64_t out[3][3]) { memcpy(out, s->tokens, sizeof s->tokens); }
 
@@ -207,6 +242,7 @@ int64_t sched_emit(Sched *s, const Insn *in_, const Access *acc, int n_acc, cons
   int64_t idx = s->p->n_insns;
   if (prog_add_insn(s->p, &in)) return -1;
   note_insn(s, &in);
+  note_stream_order(s, &in, idx);
   if (self < NUM_UNITS && isa_has_field(in.op, FLD_PUSH)) s->last_pusher[self] = idx;
   if (self < NUM_UNITS && s->late_push && in.f[FLD_POP] && s->p->arch.token_max == 1) {
     // tokens.max 1: the next token to self may be pushed only once self's queue can no longer

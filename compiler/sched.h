@@ -44,6 +44,11 @@ int sched_record(Sched *s, int64_t insn, const Access *acc, int n_acc);
 // each channel within tokens.max (docs/COMPILER.md "Token bound"): the emitter's retry when the
 // usual placement would exceed it. The waits are longer.
 void sched_set_late_push(Sched *s, int on);
+// Preloading behind compute (on in sacc; off: --no-preload-overlap): a COMPUTE or COMPUTE_IS
+// whose next compute-unit instruction (spacer LAYERs aside) is a PRELOAD of the same layer gets
+// OVERLAP=1, so that the PRELOAD fills the other weight bank while it streams (docs/TIMING.md
+// section 6).
+void sched_set_overlap(Sched *s, int on);
 // The largest count each token channel can reach in any run of p (the fetch unit is at most a
 // queue ahead of each unit); -1 (an error naming the channel and the limit) if one exceeds
 // a->token_max.

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../isa/sfu_math.h"
+
 uint64_t shape_seed_next(uint64_t *state) {
   uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -213,6 +215,72 @@ static void shape_str(const Tensor *t, char *buf, size_t len) {
   }
 }
 
+// The special-function ops of one input keep its shape; softmax and layernorm work along the
+// last (channel) axis, whose length is a row of the unit (1..SFU_ROW_MAX); layernorm loads its
+// per-channel gamma (default 1) and beta (default 0).
+static int infer_unary(const Graph *g, Layer *l, const Tensor *in, Tensor *out, int64_t max_elems, Diag *d) {
+  (void)max_elems;
+  *out = (Tensor){out->name, in->rank, {in->dims[0], in->dims[1], in->dims[2], in->dims[3]}, out->scale, out->producer};
+  if (l->op != LOP_SOFTMAX && l->op != LOP_LAYERNORM) return 0;
+  if (l->axis != -1 && l->axis != in->rank - 1)
+    return graph_layer_error(g, l, d, "%s is along the last axis only (axis -1 or %d), not %d", graph_op_name(l->op),
+                             in->rank - 1, l->axis);
+  int64_t c = in->dims[in->rank - 1];
+  if (c > SFU_ROW_MAX)
+    return graph_layer_error(g, l, d, "%s row of %lld values, longer than the unit's %d", graph_op_name(l->op),
+                             (long long)c, SFU_ROW_MAX);
+  if (l->op == LOP_SOFTMAX) return 0;
+  l->cout = c;
+  static const char *const keys[2] = {"gamma", "beta"};
+  for (int k = BN_GAMMA; k <= BN_BETA; k++) {
+    if (l->bn_src[k].kind != SRC_NONE) {
+      if (load_reals(g, l, keys[k], &l->bn_src[k], c, k == BN_GAMMA ? 0.5 : -0.25, k == BN_GAMMA ? 1 : 0.5, &l->bn[k], d))
+        return -1;
+      continue;
+    }
+    if (!(l->bn[k] = malloc((size_t)c * sizeof(double) + 1))) return graph_layer_error(g, l, d, "out of memory");
+    for (int64_t i = 0; i < c; i++) l->bn[k][i] = k == BN_GAMMA ? 1 : 0;
+  }
+  return 0;
+}
+
+// mul and sub: two tensors of one rank; sub needs equal shapes, mul lets the second input
+// broadcast along any axis where it has size 1 ([N,1,1,C] against [N,H,W,C]: squeeze-excitation).
+static int infer_binary(const Graph *g, Layer *l, const Tensor *a, const Tensor *b, Tensor *out, Diag *d) {
+  int ok = a->rank == b->rank;
+  for (int i = 0; ok && i < a->rank; i++)
+    ok = a->dims[i] == b->dims[i] || (l->op == LOP_MUL && b->dims[i] == 1);
+  if (!ok) {
+    char sa[64] = "", sb[64] = "";
+    shape_str(a, sa, sizeof sa), shape_str(b, sb, sizeof sb);
+    return graph_layer_error(g, l, d, "%s of shapes %s and %s: %s", graph_op_name(l->op), sa, sb,
+                             l->op == LOP_MUL ? "the second must equal the first or be 1 along each axis"
+                                              : "they must be equal");
+  }
+  *out = (Tensor){out->name, a->rank, {a->dims[0], a->dims[1], a->dims[2], a->dims[3]}, out->scale, out->producer};
+  return 0;
+}
+
+// matmul of two activations: [.., M, K] x [.., K, P] -> [.., M, P] over the last two axes,
+// batched over the leading ones (rank 4: [N, heads, M, K]), which must be equal.
+static int infer_matmul(const Graph *g, Layer *l, const Tensor *a, const Tensor *b, Tensor *out, Diag *d) {
+  char sa[64] = "", sb[64] = "";
+  shape_str(a, sa, sizeof sa), shape_str(b, sb, sizeof sb);
+  if (a->rank != b->rank)
+    return graph_layer_error(g, l, d, "matmul of rank %d (%s) and rank %d (%s)", a->rank, sa, b->rank, sb);
+  int r = a->rank;
+  for (int i = 0; i < r - 2; i++)
+    if (a->dims[i] != b->dims[i])
+      return graph_layer_error(g, l, d, "matmul batch axis %d differs: %s and %s", i, sa, sb);
+  if (a->dims[r - 1] != b->dims[r - 2])
+    return graph_layer_error(g, l, d, "matmul inner dimensions differ: %s x %s (%lld against %lld)", sa, sb,
+                             (long long)a->dims[r - 1], (long long)b->dims[r - 2]);
+  *out = (Tensor){out->name, r, {a->dims[0], a->dims[1], a->dims[2], a->dims[3]}, out->scale, out->producer};
+  out->dims[r - 1] = b->dims[r - 1];
+  l->cin = a->dims[r - 1];  // the inner dimension K (MACs: shape_infer, once the output is checked)
+  return 0;
+}
+
 static int infer_layer(const Graph *g, Layer *l, int64_t max_elems, Diag *d) {
   Tensor *in = &g->tensors[l->in[0]], *out = &g->tensors[l->out];
   int64_t oh = 0, ow = 0;
@@ -298,8 +366,43 @@ static int infer_layer(const Graph *g, Layer *l, int64_t max_elems, Diag *d) {
     }
     return 0;
   }
+  case LOP_SOFTMAX:
+  case LOP_LAYERNORM:
+  case LOP_GELU: case LOP_SIGMOID: case LOP_SILU: case LOP_HARDSWISH: case LOP_HARDSIGMOID:
+  case LOP_MUL_CONST:
+    return infer_unary(g, l, in, out, max_elems, d);
+  case LOP_MUL:
+  case LOP_SUB:
+    return infer_binary(g, l, in, &g->tensors[l->in[1]], out, d);
+  case LOP_MATMUL:
+    return infer_matmul(g, l, in, &g->tensors[l->in[1]], out, d);
+  case LOP_TRANSPOSE:
+    if (l->reshape_rank != in->rank)
+      return graph_layer_error(g, l, d, "\"perm\" has %d axes, the input has rank %d", l->reshape_rank, in->rank);
+    out->rank = in->rank;
+    for (int i = 0; i < in->rank; i++) out->dims[i] = in->dims[l->perm[i]];
+    return 0;
   }
   return graph_layer_error(g, l, d, "internal error: op %d", (int)l->op);
+}
+
+// softmax's output scale is a power of two 2^-k, k in 7..22 (the unit's normalisation shift,
+// docs/NETJSON.md): given, or calibrated as the smallest such scale that does not saturate the
+// largest probability seen (max p / 127 rounded up to 2^-k), or 1/128 without calibration.
+static int softmax_scale(const Graph *g, Layer *l, Tensor *out, const double *calib, Diag *d) {
+  if (out->scale != 0) {
+    int e;
+    double m = frexp(out->scale, &e);   // scale = 0.5 * 2^e for a power of two
+    if (m != 0.5 || 1 - e < SOFTMAX_K_MIN || 1 - e > SOFTMAX_K_MAX)
+      return graph_layer_error(g, l, d, "softmax's output scale must be a power of two from 2^-%d to 2^-%d, not %g",
+                               SOFTMAX_K_MIN, SOFTMAX_K_MAX, out->scale);
+    return 0;
+  }
+  int k = SOFTMAX_K_MIN;
+  if (calib)
+    while (k < SOFTMAX_K_MAX && ldexp(1.0, -(k + 1)) >= calib[l->out]) k++;
+  out->scale = ldexp(1.0, -k);
+  return 0;
 }
 
 // The output scale: given, inherited from the input by ops that may keep it, calibrated (calib
@@ -326,6 +429,13 @@ static int infer_scale(const Graph *g, Layer *l, const double *calib, Diag *d) {
   case SCALE_OWN:
     if (out->scale == 0 && !calib) return graph_layer_error(g, l, d, "missing \"scale\" of the output");
     break;
+  case SCALE_PROB:
+    if (l->op == LOP_SOFTMAX) return softmax_scale(g, l, out, calib, d);
+    if (out->scale == 0) out->scale = GRAPH_PROB_SCALE;
+    return 0;
+  case SCALE_FACTOR:
+    if (out->scale == 0) out->scale = s_in * l->factor;
+    return 0;
   }
   if (out->scale == 0) out->scale = calib[l->out];
   return 0;
@@ -374,6 +484,7 @@ int shape_infer(Graph *g, const ShapeLimits *lim, Diag *d) {
     }
     if (graph_op_is(l->op, GOPF_WEIGHTS))  // each output value takes w_count / cout products
       l->macs = count * (l->w_count / l->cout);
+    if (l->op == LOP_MATMUL) l->macs = count * l->cin;  // both below max_elems
     // int8 activations, weights as float32 or int8 (each term below 2^31 * 4: no overflow)
     int64_t layer_bytes = count + l->w_count * (l->w_is_float ? 4 : 1);
     macs = l->macs > INT64_MAX - macs ? INT64_MAX : macs + l->macs;

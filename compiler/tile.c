@@ -1,9 +1,11 @@
 // tile.c: M tiles, and the cost model that picks each op's plan (tile.h).
 //
 // The model follows docs/TIMING.md at the granularity of a tile:
-//   compute  weight-stationary: one PRELOAD + COMPUTE pair per (M tile, N tile, K tile). Two pairs
-//            take max(2*TM, TM + 2R + C - 1) cycles (a bank can be refilled only once the
-//            COMPUTE that used it has drained), so short tiles leave the array idle.
+//   compute  weight-stationary: one PRELOAD + COMPUTE pair per (M tile, N tile, K tile). With
+//            the PRELOADs behind the streams (COMPUTE OVERLAP) a pair takes
+//            max(TM, R + 1, (TM + R + C - 1) / 2) cycles (docs/TIMING.md section 6: the chain,
+//            in-order issue, and a bank refilled C cycles after its stream's last row), so
+//            short tiles leave the array idle; without (--no-preload-overlap), TM + R.
 //            Output-stationary: one COMPUTE_OS per (R-row block of the M tile, N tile) over
 //            the K chunk, K cycles each, so an M tile that is not a multiple of R wastes rows.
 //            Input-stationary: one PRELOAD + COMPUTE_IS pair per (C-pixel block of the M tile,
@@ -27,6 +29,7 @@ static uint64_t field_max(FieldId f) { return (uint64_t)isa_field_max(f); }
 
 void tile_slots(const Arch *a, int double_buffer, Slots *s) {
   s->slots = double_buffer ? 2 : 1;
+  s->overlap = 1;
   s->spad = a->spad_rows / s->slots;
   s->wbuf = a->wbuf_rows / s->slots;
   s->acc = a->acc_rows / s->slots;
@@ -147,6 +150,11 @@ static double m_rows_total(const MachOp *op, const TilePlan *p, uint32_t *max) {
   return m * (double)n_images(op);
 }
 
+// Cycles of one PRELOAD + stream pair of m rows in a long chain (docs/TIMING.md section 6).
+static double ws_pair(double m, uint32_t R, uint32_t C, int overlap) {
+  return overlap ? fmax(fmax(m, R + 1.0), (m + R + C - 1.0) / 2) : m + R;
+}
+
 // Evaluates plan p for op; fills the estimates. Returns 0 when it fits, -1 when not.
 static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, const OpCost *oc,
                     double m_total, uint32_t m_max, TilePlan *p) {
@@ -193,13 +201,12 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     double w_beats = 0;
     switch (df) {
     case DF_IS: {
-      // Per (C-pixel block of the M tile, K tile): a PRELOAD (its bank is complete R cycles
-      // after it starts, and the unit is in order: the COMPUTE_IS behind it waits for that)
-      // and a COMPUTE_IS streaming the group's channels (jp cycles); two pairs also cover one
-      // COMPUTE_IS's drain (a bank is refilled only after its last user drained). Starts are
-      // aligned modulo C (rule (d)): the period rounds up to a multiple of C.
+      // Per (C-pixel block of the M tile, K tile): a PRELOAD and a COMPUTE_IS streaming the
+      // group's channels (jp cycles), a pair costing what a weight-stationary one does (the
+      // PRELOAD behind the stream with OVERLAP, else after it). Starts are aligned modulo C
+      // (rule (d)): the period rounds up to a multiple of C.
       double jp = (double)op->N / nNG;
-      double pair = fmax(jp + R, (jp + 2.0 * R + C - 1) / 2);
+      double pair = ws_pair(jp, R, C, s->overlap);
       pair = ceil(pair / C) * C;
       step_compute = ceil(tm / C) * kc_avg * pair;
       // a row per channel per K tile, of the tile's rows (unaligned: expected beats)
@@ -216,7 +223,7 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       computes = p->g * ceil(tm / R);
       break;
     case DF_WS:
-      step_compute = g_avg * kc_avg * fmax(tm, (tm + 2.0 * R + C - 1) / 2);
+      step_compute = g_avg * kc_avg * ws_pair(tm, R, C, s->overlap);
       w_beats = g_avg * (double)op->K / nKC * (double)cdiv(C, B);
       computes = 2.0 * p->g * p->kc;
       break;
@@ -332,11 +339,13 @@ int tile_estimate(const MachOp *op, const Arch *a, Dataflow df, int double_buffe
 int tile_plan_all(MachProg *mp, int double_buffer, Diag *d) {
   Slots s;
   tile_slots(mp->arch, double_buffer, &s);
+  s.overlap = !mp->no_preload_overlap;
   for (int i = 0; i < mp->n_ops; i++) {
     MachOp *op = &mp->ops[i];
     TilePlan best[1];
     Slots one;
     tile_slots(mp->arch, 0, &one);
+    one.overlap = s.overlap;
     int found = search(op, mp->arch, op->df, &s, best, 1);
     if (found) best[0].slots = s.slots;
     else if (s.slots > 1 && (found = search(op, mp->arch, op->df, &one, best, 1)))
@@ -388,6 +397,7 @@ void tile_dump(const MachProg *mp, int double_buffer, FILE *f) {
     TilePlan best[4];
     Slots os;
     tile_slots(mp->arch, op->plan.slots > 1, &os);
+    os.overlap = !mp->no_preload_overlap;
     int n = search(op, mp->arch, op->df, &os, best, 4);
     for (int k = 0; k < n; k++) {
       best[k].slots = op->plan.slots;

@@ -14,6 +14,8 @@
 typedef struct {
   uint32_t spad, wbuf, acc, param;   // rows per slot
   uint32_t slots;                    // 1 or 2
+  int overlap;                       // PRELOADs behind streams (COMPUTE OVERLAP): 1 unless
+                                     // --no-preload-overlap (MachProg.no_preload_overlap)
 } Slots;
 
 void tile_slots(const Arch *a, int double_buffer, Slots *s);

@@ -360,7 +360,9 @@ int rc_is_dominating(const RcTracker *t, int v, Opcode op, int32_t k_own) {
   case OP_CFG_POOL:
     return t->a->dram_latency <= 1 || t->last_dma[v] <= k_own;
   case OP_PRELOAD:
-    return t->a->cols == 1 || !t->compute_since_preload || t->last_compute <= k_own;
+    // With one column a PRELOAD behind a stream ends no earlier than it (TIMING §6), unless the
+    // stream has OVERLAP: then the PRELOAD starts under it and may end first.
+    return (t->a->cols == 1 && !t->last_compute_overlap) || !t->compute_since_preload || t->last_compute <= k_own;
   case OP_LAYER:   /* no unit, no tokens */
   case OP_HALT:    /* no unit, no tokens */
     return 0;
@@ -490,6 +492,7 @@ int rc_tracker_apply(RcTracker *t, uint32_t x, RcReports *out, Diag *d) {
   case OP_COMPUTE_IS:   // both hold a bank until they end
     t->last_compute = (int32_t)x;
     t->compute_since_preload = 1;
+    t->last_compute_overlap = in->f[FLD_OVERLAP] != 0;
     break;
   case OP_PRELOAD:
   case OP_COMPUTE_OS:   // a PRELOAD after a COMPUTE_OS starts after it has ended, which waited for every COMPUTE

@@ -143,6 +143,7 @@ typedef struct {
   int32_t last_dma[NUM_UNITS];       // last LOAD / STORE
   int32_t last_compute;
   int compute_since_preload;
+  int last_compute_overlap;  // the last COMPUTE or COMPUTE_IS has OVERLAP (a PRELOAD may end before it)
   ProgCheckState st;         // configuration registers, as prog_check tracks them
   int oom;
   int trusted;               // the program passed prog_check: only track the registers, do not re-check

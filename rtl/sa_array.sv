@@ -4,8 +4,9 @@
 //    row r's skew line and enters PE (r, 0) in cycle t + r; activations move right one PE per
 //    cycle and partial sums move down, so the sum for column c leaves the bottom row's
 //    registers in cycle t + R + c (the accumulator write). The weight chain enters at the top
-//    row: during a PRELOAD of bank b every PE row takes the bank-b weights of the row above, and
-//    row 0 takes wtop_i.
+//    row: during a PRELOAD of bank b every PE row r with wrow_i[r] takes the bank-b weights of
+//    the row above, and row 0 takes wtop_i (the chain is row-gated: rows below the step keep
+//    their weights, which a stream may still be reading).
 //  - Output-stationary: row r has an input shift register of R - 1 bytes. In a cycle with
 //    os_ld_i[r] it takes the scratchpad row in_row_i: element 0 enters PE (r, 0) at once, the
 //    others in the next R - 1 cycles. Rows that are not loaded at the start of a stream
@@ -46,6 +47,7 @@ module sa_array #(
   input  logic [Rows*Cols-1:0]     drain_sh_i,
   // weight chain (column c in bits [8c+7:8c])
   input  logic [1:0]               wen_i,
+  input  logic [Rows-1:0]          wrow_i,
   input  logic [Cols*8-1:0]        wtop_i,
   // the bottom row's registers (the accumulator writer reads them), column c at index c
   output logic [Cols-1:0]          out_valid_o,
@@ -68,7 +70,7 @@ module sa_array #(
   logic [NumPe*32-1:0]    pe_psum, pe_drain;
   logic [NumPe*16-1:0]    pe_w;
 `ifndef SYNTHESIS
-  logic [NumPe-1:0]       misaligned, drain_clash;   // per PE: a rule broken (assertions below)
+  logic [NumPe-1:0]       misaligned, drain_clash, shift_clash;   // per PE: a rule broken (assertions below)
 `endif
 
   assign left_valid[0]      = in_valid_i;
@@ -204,7 +206,7 @@ module sa_array #(
         .b_i        (b_in),
         .drain_i    (drain_in),
         .drain_sh_i (drain_sh_i[P]),
-        .wen_i      (wen_i),
+        .wen_i      (wrow_i[r] ? wen_i : 2'b00),
         .w_i        (w_in),
         .valid_o    (pe_valid[P]),
         .act_o      (pe_act[P*8 +: 8]),
@@ -227,6 +229,8 @@ module sa_array #(
         assign misaligned[P] = 1'b0;
       end
       assign drain_clash[P] = drain_sh_i[P] && valid_in && os_mode_i && last_in;
+      // PRELOAD rule (b): no stream reads a bank row while a refill shifts it.
+      assign shift_clash[P] = valid_in && !os_mode_i && wrow_i[r] && wen_i[bank_in];
 `endif
     end
   end
@@ -239,8 +243,10 @@ module sa_array #(
              "sa_array: a row's activation and the partial sum (or B) from above are misaligned")
   `SA_ASSERT(NoDrainCollision, drain_clash == '0,
              "sa_array: a result reaches a PE's drain register while its column drains")
+  `SA_ASSERT(NoReadWhileShifting, shift_clash == '0,
+             "sa_array: a stream reads a weight bank row that a PRELOAD is shifting")
   logic unused_chk;   // read only by the assertions (lint without --assert)
-  assign unused_chk = ^{misaligned, drain_clash};
+  assign unused_chk = ^{misaligned, drain_clash, shift_clash};
 `endif
 
   // What goes nowhere: the bottom row's weights and B operands (and partial sums in

@@ -4,10 +4,12 @@
 // In a start cycle the chain or the stream already works on the new instruction (its state
 // comes straight from the queue head).
 //  - PRELOAD p fills bank p mod 2 over R cycles (row SRC+R-1 enters first; zeros past ROWS);
-//    it needs the chain idle, no COMPUTE still in the array on that bank and no COMPUTE_OS
-//    left in the array.
-//  - COMPUTE reads SPAD[SRC + m] in cycle s + m and needs its bank complete and no COMPUTE_OS
-//    left; the row's tag (ACC row, ACCUM, last row, bank) travels through the array with the
+//    the chain is row-gated (in step j PE rows 0..j shift: wrow). It needs the chain idle, its
+//    bank released (no stream on it reading rows, and rel_q, loaded with C - 1 when a stream on
+//    the bank reads its last row, down to 0) and no COMPUTE_OS left in the array.
+//  - COMPUTE reads SPAD[SRC + m] in cycle s + m and needs its bank complete, no COMPUTE_OS
+//    left and the stream sequencer free (st_q); with OVERLAP it is ready at once and only a
+//    PRELOAD or LAYER may start while it streams (otherwise nothing may). The row's tag (ACC row, ACCUM, last row, bank) travels through the array with the
 //    data, and column c of the bottom row writes ACC[ACC_ADDR + m][c] in cycle s + m + R + c.
 //  - COMPUTE_IS is COMPUTE's stream with a transposed write: row m's tag holds the block's ACC
 //    row ACC_ADDR + (m div C)*ASTRIDE, the target bank m mod C and COLS, and column c < COLS
@@ -121,6 +123,7 @@ module sa_compute
     logic [15:0]      astride;
     logic [15:0]      blk;     // COMPUTE_IS: ACC_ADDR + (m div C)*ASTRIDE
     logic [BankW-1:0] mc;      // COMPUTE_IS: m mod C
+    logic             ovl;     // OVERLAP: ready at the start, the unit issues on
   } stream_t;
 
   // A COMPUTE_OS's drain: what its accumulator writes need, and its end event.
@@ -158,6 +161,7 @@ module sa_compute
   logic [1:0] bank_valid_q;
   logic [1:0][KW-1:0] bank_k_q;
   logic [1:0][15:0] bank_users_q;
+  logic [1:0][BankW-1:0] rel_q, rel_d;   // PRELOAD rule (b): cycles until the bank may be refilled
   chain_t  ch_q, ch_cur, ch_init;
   stream_t st_q, st_cur, st_init;
   logic    can_start, start_pre, start_cmp, start_is, start_cfg;
@@ -178,7 +182,8 @@ module sa_compute
 
   always_comb begin
     unique case (op)
-      OP_PRELOAD: can_start = !ch_q.busy && bank_users_q[next_bank_q] == '0 && os_users_q == '0;
+      OP_PRELOAD: can_start = !ch_q.busy && rel_q[next_bank_q] == '0 &&
+                              !(st_q.busy && st_q.bank == next_bank_q) && os_users_q == '0;
       OP_COMPUTE: can_start = bank_valid_q[cur_bank_q] && os_users_q == '0 && is_users_q == '0;
       // No other mode in the array (the rotator turns only with the bottom empty), and stream
       // alignment modulo C with the last COMPUTE_IS unless it has ended.
@@ -191,7 +196,10 @@ module sa_compute
     endcase
   end
 
-  assign start_o   = head_valid_i && tok_ok_i && !st_q.busy && !os_q.busy && can_start;
+  // A stream holds the issue, except an OVERLAP stream for a PRELOAD or a LAYER.
+  logic issue_free;
+  assign issue_free = !st_q.busy || (st_q.ovl && (op == OP_PRELOAD || op == OP_LAYER));
+  assign start_o   = head_valid_i && tok_ok_i && issue_free && !os_q.busy && can_start;
   assign start_pre = start_o && op == OP_PRELOAD;
   assign start_cmp = start_o && op == OP_COMPUTE;
   assign start_os  = start_o && op == OP_COMPUTE_OS;
@@ -235,6 +243,7 @@ module sa_compute
     st_init.cols  = ColsW'(head_insn_i[COLS_LSB +: COLS_W]);
     st_init.astride = head_insn_i[ASTRIDE_LSB +: ASTRIDE_W];
     st_init.blk   = head_insn_i[ACC_ADDR_LSB +: ACC_ADDR_W];
+    st_init.ovl   = head_insn_i[OVERLAP_LSB];
     os_init         = '0;
     os_init.busy    = 1'b1;
     os_init.d.idx   = head_idx_i;
@@ -266,7 +275,12 @@ module sa_compute
 
   logic [1:0]                  wen;
   logic [ArrayCols-1:0][7:0]   wtop;
+  logic [ArrayRows-1:0]        wrow;   // PE rows whose weights shift this cycle: 0 .. step
   assign wen  = ch_cur.busy ? (ch_cur.bank ? 2'b10 : 2'b01) : 2'b00;
+  assign wrow[0] = ch_cur.busy;
+  for (genvar r = 1; r < ArrayRows; r++) begin : g_wrow
+    assign wrow[r] = ch_cur.busy && 32'(ch_cur.step) >= r;
+  end
   assign wtop = chain_has_row ? wbuf_data_i : '0;
 
   // Stream: SPAD[SRC + m] enters the array with a new tag.
@@ -325,6 +339,7 @@ module sa_compute
     .wb_row_i    (wbuf_data_i),
     .drain_sh_i  (drain_sh),
     .wen_i       (wen),
+    .wrow_i      (wrow),
     .wtop_i      (wtop),
     .out_valid_o (out_valid),
     .out_psum_o  (out_psum),
@@ -456,6 +471,12 @@ module sa_compute
   assign ws_users_d = ws_users_q + (start_cmp ? 16'd1 : 16'd0) - ((arr_end && !last_tag.is) ? 16'd1 : 16'd0);
   assign is_users_d = is_users_q + (start_is ? 16'd1 : 16'd0) - ((arr_end && last_tag.is) ? 16'd1 : 16'd0);
 
+  // PRELOAD rule (b): C - 1 more cycles after the last row of a stream on the bank is read.
+  always_comb begin
+    for (int b = 0; b < 2; b++) rel_d[b] = (rel_q[b] != '0) ? rel_q[b] - BankW'(1) : '0;
+    if (stream_done) rel_d[st_cur.bank] = BankW'(ArrayCols - 1);
+  end
+
   // An instruction ends only after it started, so no user count goes below zero.
   `SA_ASSERT(BankUsersNoUnderflow, arr_end |-> bank_users_q[last_tag.bank] != '0,
              "sa_compute: a weight bank's user count underflows")
@@ -470,6 +491,7 @@ module sa_compute
       bank_valid_q <= '0;
       bank_k_q     <= '0;
       bank_users_q <= '0;
+      rel_q        <= '0;
       ch_q         <= '0;
       st_q         <= '0;
       tag_next_q   <= '0;
@@ -490,6 +512,7 @@ module sa_compute
       is_ph_q      <= (32'(is_ph) == ArrayCols - 1) ? '0 : is_ph + BankW'(1);
       is_mode_q    <= is_mode;
       bank_users_q <= users_d;
+      rel_q        <= rel_d;
       drain_q      <= drain_d;
       os_pend_q    <= os_pend_d;
       os_dr_q      <= os_dr_d;
@@ -545,8 +568,12 @@ module sa_compute
   assign inside_o         = start_o || st_cur.busy || os_cur.busy;
   assign active_o         = (ch_cur.busy && !chain_done) || drain_d != '0 || os_users_q != '0;
   assign chain_busy_o     = ch_q.busy;
-  assign ready_o          = start_pre || start_cfg || stream_done || os_done;
-  assign ready_idx_o      = os_done ? os_cur.d.idx : (stream_done ? st_cur.idx : head_idx_i);
+  // A stream is ready when its last row is read, or at its start with OVERLAP.
+  logic stream_ready;
+  assign stream_ready     = stream_done && !st_cur.ovl;
+  assign ready_o          = start_pre || start_cfg || ((start_cmp || start_is) && st_init.ovl) || stream_ready ||
+                            os_done;
+  assign ready_idx_o      = os_done ? os_cur.d.idx : (stream_ready ? st_cur.idx : head_idx_i);
   assign end_cfg_o        = start_cfg;
   assign end_chain_o      = chain_done;
   assign end_chain_idx_o  = ch_cur.idx;

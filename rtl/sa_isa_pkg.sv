@@ -64,6 +64,8 @@ package sa_isa_pkg;
   localparam int unsigned ACCUM_W = 1;
   localparam int unsigned TRANSPOSE_LSB = 15;  // 1: LOAD row r lands in WBUF column r mod ARRAY_COLS, its bytes down the rows (MEM=WBUF only)
   localparam int unsigned TRANSPOSE_W = 1;
+  localparam int unsigned OVERLAP_LSB = 15;  // 1: the compute unit may start its next instruction (a PRELOAD into the other bank) while this stream runs: ready = s + 1 instead of s + ROWS
+  localparam int unsigned OVERLAP_W = 1;
   localparam int unsigned RAW32_LSB = 14;  // 1: STORE writes raw int32 accumulators, no post-processing
   localparam int unsigned RAW32_W = 1;
   localparam int unsigned PARAMS_LSB = 14;  // 1: take bias/multiplier/shift from PARAM rows; 0: identity (0, 1, 0)
@@ -137,9 +139,9 @@ package sa_isa_pkg;
   localparam logic [INSN_W-1:0] FMT_LOAD_MASK = 128'hffffffffffffffff_ffffffffffffffff;
   localparam logic [INSN_W-1:0] FMT_CFG_LOAD_MASK = 128'hffffffffffffffff_ffffffff00fc0fff;
   localparam logic [INSN_W-1:0] FMT_PRELOAD_MASK = 128'h0000000000000000_ffff0000ffff0fff;
-  localparam logic [INSN_W-1:0] FMT_COMPUTE_MASK = 128'h0000000000000000_ffffffffffff4fff;
+  localparam logic [INSN_W-1:0] FMT_COMPUTE_MASK = 128'h0000000000000000_ffffffffffffcfff;
   localparam logic [INSN_W-1:0] FMT_COMPUTE_OS_MASK = 128'h0000ffffffffffff_ffffffffffff4fff;
-  localparam logic [INSN_W-1:0] FMT_COMPUTE_IS_MASK = 128'h000000ffff00ffff_ffffffffffff4fff;
+  localparam logic [INSN_W-1:0] FMT_COMPUTE_IS_MASK = 128'h000000ffff00ffff_ffffffffffffcfff;
   localparam logic [INSN_W-1:0] FMT_STORE_MASK = 128'h000000ffffffffff_ffffffffffff4fff;
   localparam logic [INSN_W-1:0] FMT_CFG_STORE_MASK = 128'h00000fffffffffff_0000ffffffff7fff;
   localparam logic [INSN_W-1:0] FMT_CFG_POOL_MASK = 128'h0000000000000000_ffffffffffff3fff;

@@ -80,6 +80,8 @@ typedef struct {
   uint8_t block_first;    // COMPUTE_IS: m mod C == 0, the first row of its column block (counts)
   uint32_t acc_bank;      // COMPUTE_IS: m mod C
   uint32_t cols;          // columns that write: C, or COMPUTE_IS's COLS (MACs count these only)
+  uint32_t k;             // ROWS of the bank's PRELOAD (MACs count PE rows below it)
+  uint32_t gen;           // the bank's fill count when the row was read (a check: no refill under it)
 } RowTag;
 
 // One column's accumulator write in a cycle, kept for the array observers (array_snap.h).
@@ -146,6 +148,9 @@ typedef struct {
   int bank_valid[2];      // bank complete (its PRELOAD has ended)
   uint32_t bank_k[2];     // ROWS of the PRELOAD that filled it (MAC accounting)
   uint32_t bank_users[2]; // COMPUTEs and COMPUTE_ISs started on the bank and not yet ended
+  uint64_t bank_free_at[2]; // first cycle a PRELOAD may refill the bank: its last stream's last
+                          // row read + C (a count-down register in hardware)
+  uint32_t bank_gen[2];   // PRELOADs started on the bank (RowTag.gen)
   uint32_t ws_users;      // COMPUTEs started and not ended (COMPUTE_IS waits for none)
   uint32_t is_users;      // COMPUTE_ISs started and not ended (COMPUTE waits for none)
   uint32_t is_phase;      // (t - s) mod C for the last COMPUTE_IS's start s: the alignment rule
@@ -159,6 +164,7 @@ typedef struct {
   uint32_t st_insn, st_m, st_rows, st_cols;
   uint64_t st_src, st_acc, st_astride;
   uint8_t st_accum, st_bank, st_transposed;
+  uint8_t st_overlap;     // OVERLAP: the unit issued on at once (ready = s + 1); the stream runs on
   // the array: R x C PEs, input skew lines (row r has r stages: skew[r * R + 0 .. r - 1])
   PeReg *pe;
   PeReg *skew;

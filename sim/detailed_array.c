@@ -70,6 +70,14 @@ int det_compute_active(const Det *m) {
   return cu->chain_busy || cu->streaming || (cu->any_in && drain_cycle(m) > m->t) || cu->os.users;
 }
 
+// PRELOAD rule (b): no stream reads the bank any more, and its last stream's last row was read
+// at least C cycles ago (the row-gated chain reaches PE row r in cycle s + r; that row's last use
+// is in cycle last + r + C - 1).
+static int bank_released(const Det *m, int b) {
+  const ComputeUnit *cu = &m->cu;
+  return !(cu->streaming && cu->st_bank == b) && m->t >= cu->bank_free_at[b];
+}
+
 // Weight-stationary work (a PRELOAD or a COMPUTE) has not ended yet.
 static int ws_busy(const ComputeUnit *cu) {
   return cu->chain_busy || cu->bank_users[0] || cu->bank_users[1];
@@ -81,9 +89,11 @@ static int is_aligned(const ComputeUnit *cu) { return cu->is_users == 0 || cu->i
 
 int det_compute_can_start(const Det *m, const Insn *in) {
   const ComputeUnit *cu = &m->cu;
-  if (cu->streaming || cu->os.seq) return 0;   // the previous instruction has rows left to read
+  if (cu->os.seq) return 0;   // the previous instruction has rows left to read
+  // A stream's rows hold the unit, unless it is an OVERLAP stream: then only another stream waits.
+  if (cu->streaming && (!cu->st_overlap || (in->op != OP_PRELOAD && in->op != OP_LAYER))) return 0;
   switch (in->op) {
-  case OP_PRELOAD: return !cu->chain_busy && cu->bank_users[cu->next_bank] == 0 && !cu->os.users;
+  case OP_PRELOAD: return !cu->chain_busy && bank_released(m, cu->next_bank) && !cu->os.users;
   case OP_COMPUTE: return cu->bank_valid[cu->cur_bank] && !cu->os.users && !cu->is_users;
   case OP_COMPUTE_IS: return cu->bank_valid[cu->cur_bank] && !cu->os.users && !cu->ws_users && is_aligned(cu);
   case OP_COMPUTE_OS: return !ws_busy(cu) && det_os_can_start(m, in);
@@ -102,16 +112,20 @@ const char *det_compute_blocker(const Det *m, const Insn *in) {
   const ComputeUnit *cu = &m->cu;
   static const char *const os_mode = "the array to leave output-stationary mode";
   static const char *const no_weights = "weights (no PRELOAD filled its bank)";
+  static const char *const stream = "the stream sequencer (the previous COMPUTE still reads its rows)";
   switch (in->op) {
   case OP_PRELOAD:
     if (cu->os.users) return os_mode;
+    if (cu->streaming && !cu->st_overlap) return stream;
     return cu->chain_busy ? "the weight shift chain" : "its weight bank to be released by the array";
   case OP_COMPUTE:
+    if (cu->streaming) return stream;
     if (cu->os.users) return os_mode;
     if (!cu->bank_valid[cu->cur_bank]) return no_weights;
     if (cu->is_users) return "the array to leave input-stationary mode (a COMPUTE_IS in it)";
     return "nothing";
   case OP_COMPUTE_IS:
+    if (cu->streaming) return stream;
     if (cu->os.users) return os_mode;
     if (!cu->bank_valid[cu->cur_bank]) return no_weights;
     if (cu->ws_users) return "the array to leave weight-stationary mode (a COMPUTE in it)";
@@ -140,6 +154,7 @@ void det_compute_start(Det *m, uint32_t k) {
     cu->next_bank ^= 1;
     cu->cur_bank = b;
     cu->bank_valid[b] = 0;
+    cu->bank_gen[b]++;
     cu->bank_k[b] = (uint32_t)in->f[FLD_ROWS] < m->a->rows ? (uint32_t)in->f[FLD_ROWS] : m->a->rows;
     cu->chain_busy = 1;
     cu->chain_insn = k;
@@ -162,6 +177,8 @@ void det_compute_start(Det *m, uint32_t k) {
     cu->st_accum = in->f[FLD_ACCUM] != 0;
     cu->st_bank = (uint8_t)cu->cur_bank;
     cu->st_transposed = (uint8_t)is;
+    cu->st_overlap = in->f[FLD_OVERLAP] != 0;
+    if (cu->st_overlap) det_ready(m, UNIT_COMPUTE, k);
     cu->st_cols = is ? (uint32_t)in->f[FLD_COLS] : m->a->cols;
     cu->st_astride = is ? (uint64_t)in->f[FLD_ASTRIDE] : 0;
     cu->bank_users[cu->cur_bank]++;
@@ -189,12 +206,14 @@ void det_compute_start(Det *m, uint32_t k) {
   }
 }
 
-// One cycle of the weight chain: the bank's rows move down one PE, the next row enters at top.
+// One cycle of the weight chain, step j: rows 1 .. j of the bank take the row above, the next
+// weight buffer row enters row 0; rows below j keep their weights (row-gated: PE row r is first
+// written at the end of cycle s + r).
 static void chain_shift(Det *m) {
   ComputeUnit *cu = &m->cu;
   uint32_t R = m->a->rows, C = m->a->cols;
   int8_t *w = m->s->bank[cu->chain_bank];
-  memmove(w + C, w, (size_t)(R - 1) * C);
+  memmove(w + C, w, (size_t)cu->chain_step * C);
   LayerStats *ls = det_layer(m, cu->chain_insn);
   ls->preload_shifts++;
   uint32_t j = R - 1 - cu->chain_step;   // weight row entering now: SRC + j
@@ -238,13 +257,16 @@ static int stream_read(Det *m, PeReg *in) {
                              .transposed = cu->st_transposed,
                              .block_first = mm % C == 0,
                              .acc_bank = mm % C,
-                             .cols = cu->st_cols};
+                             .cols = cu->st_cols,
+                             .k = cu->bank_k[cu->st_bank],
+                             .gen = cu->bank_gen[cu->st_bank]};
   *in = (PeReg){.valid = 1, .bank = cu->st_bank, .tag = tag};
   cu->any_in = 1;
   cu->last_in = m->t;
   if (++cu->st_m == cu->st_rows) {
     cu->streaming = 0;
-    det_ready(m, UNIT_COMPUTE, cu->st_insn);
+    cu->bank_free_at[cu->st_bank] = m->t + C;
+    if (!cu->st_overlap) det_ready(m, UNIT_COMPUTE, cu->st_insn);
   }
   return 1;
 }
@@ -311,6 +333,11 @@ static int pe_step(Det *m, const PeReg *in) {
       }
       const PeReg *up = r ? &cu->pe[(size_t)(r - 1) * C + c] : NULL;
       assert(!up || (up->valid && up->tag == x.tag));
+      // PRELOAD rule (b): the bank row this datum multiplies with is the one it was streamed
+      // for (a refill of the bank, if any, has not reached row r yet).
+      assert(cu->rowtag[x.tag].gen == cu->bank_gen[x.bank] ||
+             (cu->chain_busy && cu->chain_bank == x.bank && cu->chain_step <= r &&
+              cu->rowtag[x.tag].gen + 1 == cu->bank_gen[x.bank]));
       int32_t w = m->s->bank[x.bank][(size_t)r * C + c];
       p->psum = sa_wrap_add32(up ? up->psum : 0, sa_wrap_mul8(x.act, (int8_t)w));
       p->act = x.act;
@@ -319,7 +346,7 @@ static int pe_step(Det *m, const PeReg *in) {
       p->valid = 1;
       live++;
       slots++;
-      if (r < cu->bank_k[x.bank] && c < cu->rowtag[x.tag].cols) {
+      if (r < cu->rowtag[x.tag].k && c < cu->rowtag[x.tag].cols) {
         if (tag != x.tag && macs) {
           det_layer(m, cu->rowtag[tag].insn)->macs += macs;
           macs = 0;

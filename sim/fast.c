@@ -60,7 +60,8 @@ typedef struct {
   uint64_t n_preloads;                 // PRELOADs started
   uint64_t last_preload_start;
   uint64_t bank_ready[2];              // first cycle a COMPUTE may use the bank
-  uint64_t bank_free[2];               // first cycle a PRELOAD may refill the bank
+  uint64_t bank_free[2];               // first cycle a PRELOAD may refill the bank (its last stream's last row + C)
+  uint64_t stream_end;                 // s + ROWS of the last COMPUTE or COMPUTE_IS: the stream sequencer is free
   uint32_t bank_k[2];                  // preloaded ROWS of each bank
   int16_t *bank16[2];                  // the banks widened to int16 for the kernel, [r][c]
   uint64_t ws_free;                    // e + 1 of the last PRELOAD, COMPUTE or COMPUTE_IS (COMPUTE_OS rule a)
@@ -328,6 +329,18 @@ static void exec_preload(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   ls->preload_shifts += a->rows;
 }
 
+// The cycles of a COMPUTE or COMPUTE_IS stream of M rows on bank b (TIMING §6): the unit may issue
+// again at s + M, or at s + 1 with OVERLAP (the stream sequencer keeps streaming); the bank may be
+// refilled C cycles after the last row is read (the row-gated chain reaches PE row r only after
+// the stream has left it); streams follow one another, so these grow with starts.
+static void stream_times(Fast *f, const Insn *in, InsnTime *t, int b, uint32_t M) {
+  const Arch *a = f->a;
+  t->ready = in->f[FLD_OVERLAP] ? t->start + 1 : t->start + M;
+  t->end = t->start + M - 1 + a->rows + a->cols - 1;
+  f->stream_end = t->start + M;
+  f->bank_free[b] = t->start + M - 1 + a->cols;
+}
+
 // The bulk kernel's 16-bit trick. An int8 x int8 product fits int16 (|p| <= 16384), and the sum
 // of two lies in [-32512, 32768], so with PAIR_BIAS added it fits uint16 exactly: a pair of
 // rows is multiplied and added in 16-bit lanes (8 per SSE2 register, where a 32-bit multiply
@@ -397,9 +410,7 @@ static void exec_compute(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
                  f->spad_stride, w + c, R, C, M);
     c += (uint32_t)ncols;
   }
-  t->ready = t->start + M;
-  t->end = t->start + M - 1 + R + C - 1;
-  f->bank_free[b] = t->end + 1;   // ends grow with starts, so this is the latest use
+  stream_times(f, in, t, b, M);
   uint64_t macs = (uint64_t)M * f->bank_k[b] * C;
   ls->macs += macs;
   ls->pe_cycles += (uint64_t)M * R * C;
@@ -482,9 +493,7 @@ static int exec_compute_is(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls)
     uint32_t *row = f->acc_t + (size_t)(m % C) * f->acc_stride + acc0 + (m / C) * astride;   // bank m mod C
     for (uint32_t c = 0; c < cols; c++) row[c] = accum ? row[c] + sum[(size_t)c * M + m] : sum[(size_t)c * M + m];
   }
-  t->ready = t->start + M;
-  t->end = t->start + M - 1 + R + C - 1;
-  f->bank_free[b] = t->end + 1;
+  stream_times(f, in, t, b, M);
   f->is_free = t->end + 1;
   f->is_start = t->start;
   uint64_t macs = (uint64_t)M * f->bank_k[b] * cols, acc_rows = sim_compute_is_acc_rows(a, in);
@@ -640,9 +649,10 @@ static uint64_t struct_time(const Fast *f, const Insn *in) {
     if (f->n_preloads && f->last_preload_start + f->a->rows > t) t = f->last_preload_start + f->a->rows;
     return max_u64(t, f->os_free);
   }
-  case OP_COMPUTE: return max_u64(max_u64(f->bank_ready[(f->n_preloads - 1) % 2], f->os_free), f->is_free);
-  case OP_COMPUTE_IS:   // rules (a)-(c); (d), which is not monotone in s, is is_align's
-    return max_u64(max_u64(f->bank_ready[(f->n_preloads - 1) % 2], f->os_free), f->compute_free);
+  case OP_COMPUTE:
+    return max_u64(max_u64(max_u64(f->bank_ready[(f->n_preloads - 1) % 2], f->os_free), f->is_free), f->stream_end);
+  case OP_COMPUTE_IS:   // rules (a)-(c) and the stream sequencer; (d), which is not monotone in s, is is_align's
+    return max_u64(max_u64(max_u64(f->bank_ready[(f->n_preloads - 1) % 2], f->os_free), f->compute_free), f->stream_end);
   case OP_COMPUTE_OS: return os_struct_time(f, in);
   case OP_LOAD:
   case OP_CFG_LOAD:
@@ -674,6 +684,11 @@ static void account_wait(Fast *f, Unit u, uint32_t k, const Insn *in, uint64_t s
   Queue *q = &f->q[u];
   UnitStats *us = &f->s->stats.unit[u];
   uint64_t from = q->free_at, avail = f->s->times[k].fetch + 1;
+  if (u == UNIT_COMPUTE && f->stream_end > from) {   // an OVERLAP stream still reads rows: busy
+    uint64_t to = f->stream_end < s ? f->stream_end : s;
+    sim_layer(f->s, q->layer)->busy[u] += to - from;
+    from = to;
+  }
   if (avail > from) {
     us->idle += avail - from;
     from = avail;
@@ -921,6 +936,11 @@ int sim_fast_run(Sim *s, Diag *d) {
   if (rc == 0 && s->max_cycles && last >= s->max_cycles) rc = sim_cycle_limit_error(s, d);
   if (rc == 0) {
     SimStats *st = &s->stats;
+    Queue *cq = &f.q[UNIT_COMPUTE];
+    if (f.stream_end > cq->free_at) {   // the last OVERLAP stream's rows after the unit's last start
+      sim_layer(s, cq->layer)->busy[UNIT_COMPUTE] += f.stream_end - cq->free_at;
+      cq->free_at = f.stream_end;
+    }
     stats_finish(st, last + 1);
     for (int u = 0; u < NUM_UNITS; u++) st->unit[u].idle += st->cycles - f.q[u].free_at;
     write_back(&f);

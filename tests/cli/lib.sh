@@ -24,7 +24,7 @@ golden_net() {
   else fail "$name" "outputs differ from the reference: $(diff "$T/g.want" "$T/g.got" | head -4 | tr '\n' ' ')"; fi
 }
 # help_parses TEST TOOL CMD [ARGS...]: every option `TOOL CMD --help` lists must parse: given with a
-# value when it takes one (the first of its listed values, else 1), then ARGS, TOOL must not call
+# value when it takes one (the first of its listed values, 1 for a count, else a scratch path), then ARGS, TOOL must not call
 # it unknown or short of a value. (The other direction, every table row in --help, is
 # cli_check_tool's, run by tests/isa/cliopt_test and tests/compiler/sacc_cli_test.)
 help_parses() {
@@ -42,7 +42,9 @@ help_parses() {
       n=$((n + 1))
       if [ -n "$meta" ]; then
         v=$(echo "$meta" | sed 's/[|,].*//; s/\.\.\.$//')
-        case $meta in *'|'*|*,*) ;; *) v=1 ;; esac
+        # A number for a count, else a path in the scratch directory: an output option given a
+        # bare "1" would write a file named 1 into the current directory.
+        case $meta in *'|'*|*,*) ;; N|M|D) v=1 ;; *) v=$T/hp-value ;; esac
         $tool "$cmd" "$s" "$v" "$@" >"$T/o" 2>&1
       else
         $tool "$cmd" "$s" "$@" >"$T/o" 2>&1

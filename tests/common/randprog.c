@@ -220,6 +220,7 @@ static int gen_compute(Gen *g, Insn *in) {
   in->f[FLD_SRC] = (int64_t)rng_below(r, g->lim[FP_SPAD] - rows + 1);
   in->f[FLD_ACC_ADDR] = (int64_t)rng_below(r, g->lim[FP_ACC] - rows + 1);
   in->f[FLD_ACCUM] = rng_chance(r, 50);
+  in->f[FLD_OVERLAP] = rng_chance(r, 40);   // a PRELOAD behind it may start while it streams
   return 0;
 }
 
@@ -265,6 +266,7 @@ static int gen_compute_is(Gen *g, Insn *in) {
   in->f[FLD_SRC] = (int64_t)rng_below(r, spad - rows + 1);
   in->f[FLD_ACC_ADDR] = (int64_t)rng_below(r, acc - ((blocks - 1) * astride + cols) + 1);
   in->f[FLD_ACCUM] = rng_chance(r, 50);
+  in->f[FLD_OVERLAP] = rng_chance(r, 40);
   return 0;
 }
 

@@ -244,6 +244,48 @@ static void test_files(void) {
   check_case("net_weight_files");
 }
 
+// The special-function unit's ops: every key range-checked, shapes that do not agree refused
+// naming the layer.
+#define SEQ "{\"inputs\": [{\"name\": \"x\", \"shape\": [1, 1, 8, 12], \"scale\": 0.1}, {\"name\": \"w\", " \
+            "\"shape\": [1, 3, 8, 4], \"scale\": 0.1}],\n\"layers\": [\n"
+#define ONE(op, ins, extra) "{\"name\": \"l\", \"op\": \"" op "\", \"inputs\": [" ins "], \"output\": \"y\"" extra "}], \"outputs\": [\"y\"]}"
+static void test_sfu_errors(void) {
+  expect(SEQ ONE("softmax", "\"x\"", ", \"axis\": 2"),
+         "net.json: layers[0] \"l\": error: softmax is along the last axis only (axis -1 or 3), not 2");
+  expect(SEQ ONE("softmax", "\"x\"", ", \"axis\": 7"), "net.json: layers[0] \"l\": error: \"axis\" is 7, outside -1..3");
+  expect(SEQ ONE("softmax", "\"x\"", ", \"scale\": 0.01"),
+         "net.json: layers[0] \"l\": error: softmax's output scale must be a power of two from 2^-7 to 2^-22, not 0.01");
+  expect(SEQ ONE("softmax", "\"x\"", ", \"scale\": 0.015625"),
+         "net.json: layers[0] \"l\": error: softmax's output scale must be a power of two from 2^-7 to 2^-22, not 0.015625");
+  expect(SEQ ONE("layernorm", "\"x\"", ", \"scale\": 0.1, \"epsilon\": 2"),
+         "net.json: layers[0] \"l\": error: \"epsilon\" must be in 0..1");
+  expect(SEQ ONE("layernorm", "\"x\"", ", \"scale\": 0.1, \"gamma\": [1, 2]"),
+         "net.json: layers[0] \"l\": error: \"gamma\" has 2 values, need 12 (the channels)");
+  expect(SEQ ONE("layernorm", "\"x\"", ""), "net.json: layers[0] \"l\": error: missing \"scale\" of the output");
+  expect(SEQ ONE("gelu", "\"x\"", ", \"axis\": -1"), "net.json: layers[0] \"l\": error: unknown key \"axis\"");
+  expect(SEQ ONE("matmul", "\"x\", \"w\"", ", \"scale\": 1"),
+         "net.json: layers[0] \"l\": error: matmul batch axis 1 differs: 1x1x8x12 and 1x3x8x4");
+  expect(SEQ ONE("matmul", "\"x\", \"x\"", ", \"scale\": 1"),
+         "net.json: layers[0] \"l\": error: matmul inner dimensions differ: 1x1x8x12 x 1x1x8x12 (12 against 8)");
+  expect(SEQ ONE("mul", "\"x\", \"w\"", ", \"scale\": 1"),
+         "net.json: layers[0] \"l\": error: mul of shapes 1x1x8x12 and 1x3x8x4: the second must equal the first or be 1 "
+         "along each axis");
+  expect(SEQ ONE("sub", "\"w\", \"w\"", ""), "net.json: layers[0] \"l\": error: missing \"scale\" of the output");
+  expect(SEQ ONE("mul_const", "\"x\"", ", \"factor\": -2"),
+         "net.json: layers[0] \"l\": error: \"factor\" must be a positive number in 2^-24..2^24 (a negative one: use sub)");
+  expect(SEQ ONE("mul_const", "\"x\"", ""), "net.json: layers[0] \"l\": error: missing \"factor\"");
+  expect(SEQ ONE("transpose", "\"x\"", ", \"perm\": [0, 1, 1, 2]"),
+         "net.json: layers[0] \"l\": error: \"perm\" must be a permutation of 0..3 (entry 2)");
+  expect(SEQ ONE("transpose", "\"x\"", ", \"perm\": [1, 0]"),
+         "net.json: layers[0] \"l\": error: \"perm\" has 2 axes, the input has rank 4");
+  expect(SEQ ONE("softmax", "\"x\"", ", \"scale\": 0.0078125") "x",
+         "net.json:3:103: error: end of file expected near 'x'");
+  // heads not dividing the hidden size: the reshape to [N, S, heads, D] cannot be made
+  expect(SEQ ONE("reshape", "\"x\"", ", \"shape\": [1, 8, 5, -1]"),
+         "net.json: layers[0] \"l\": error: cannot reshape 1x1x8x12 (96 elements) to the given shape");
+  check_case("net_sfu_op_errors");
+}
+
 static void test_good(void) {
   Graph *g = NULL;
   // Layers listed out of order: the loader sorts them.
@@ -294,6 +336,7 @@ int main(void) {
   if (!mkdtemp(tmpdir)) return 1;
   test_syntax();
   test_semantic();
+  test_sfu_errors();
   test_cycle();
   test_sizes();
   test_files();

@@ -134,9 +134,48 @@ static void test_shipped(void) {
   check_case("ref_float_vs_int8_shipped");
 }
 
+// The special-function unit's ops in float: softmax, layernorm (gamma, beta, epsilon), the
+// element functions, matmul, transpose, sub, mul_const (mul's broadcast: sfu_models.py's SE block).
+static void test_sfu_ops(void) {
+  static const float x[8] = {1, 2, 3, 4, -1, 0, 0.5f, 2};
+  float y[8];
+  const char *sm = NET("[2,4]", "{\"name\": \"p\", \"op\": \"softmax\", \"inputs\": [\"x\"], \"output\": \"y\"}", "\"y\"");
+  double z = exp(1) + exp(2) + exp(3) + exp(4);
+  double want_sm[4] = {exp(1) / z, exp(2) / z, exp(3) / z, exp(4) / z};
+  if (!run(sm, x, "y", y, 8)) expect(y, want_sm, 4, "softmax");
+  const char *ln = NET("[2,4]", "{\"name\": \"n\", \"op\": \"layernorm\", \"gamma\": [2,2,2,2], \"beta\": [1,1,1,1],"
+                                " \"epsilon\": 0, \"inputs\": [\"x\"], \"output\": \"y\", \"scale\": 1}", "\"y\"");
+  double sd = sqrt(1.25);   // the population variance of 1..4
+  double want_ln[4] = {1 - 3 / sd, 1 - 1 / sd, 1 + 1 / sd, 1 + 3 / sd};
+  if (!run(ln, x, "y", y, 8)) expect(y, want_ln, 4, "layernorm");
+  static const char *const ops[5] = {"gelu", "sigmoid", "silu", "hardswish", "hardsigmoid"};
+  double at2[5] = {2 * 0.5 * (1 + erf(2 / sqrt(2.0))), 1 / (1 + exp(-2.0)), 2 / (1 + exp(-2.0)), 2 * 5 / 6.0, 5 / 6.0};
+  for (int k = 0; k < 5; k++) {
+    char net[300];
+    snprintf(net, sizeof net, NET("[2,4]", "{\"name\": \"f\", \"op\": \"%s\", \"inputs\": [\"x\"], \"output\": \"y\"}", "\"y\""),
+             ops[k]);
+    if (!run(net, x, "y", y, 8)) expect(y + 7, at2 + k, 1, ops[k]);   // x[7] = 2
+  }
+  // [1,1,2,4] x its transpose [1,1,4,2] = the 2x2 Gram matrix; mul by the broadcast row, sub, mul_const.
+  const char *mm = NET("[1,1,2,4]",
+                       "{\"name\": \"t\", \"op\": \"transpose\", \"perm\": [0,1,3,2], \"inputs\": [\"x\"], \"output\": \"xt\"},"
+                       "{\"name\": \"m\", \"op\": \"matmul\", \"inputs\": [\"x\", \"xt\"], \"output\": \"g\", \"scale\": 1},"
+                       "{\"name\": \"r\", \"op\": \"reshape\", \"shape\": [1,1,4,2], \"inputs\": [\"x\"], \"output\": \"x2\"},"
+                       "{\"name\": \"s\", \"op\": \"sub\", \"inputs\": [\"xt\", \"x2\"], \"output\": \"d\", \"scale\": 1},"
+                       "{\"name\": \"k\", \"op\": \"mul_const\", \"factor\": 0.5, \"inputs\": [\"g\"], \"output\": \"h\"}",
+                       "\"g\", \"d\", \"h\"");
+  double want_g[4] = {30, 8.5, 8.5, 5.25}, want_h[4] = {15, 4.25, 4.25, 2.625};
+  if (!run(mm, x, "g", y, 4)) expect(y, want_g, 4, "matmul");
+  if (!run(mm, x, "h", y, 4)) expect(y, want_h, 4, "mul_const");
+  double want_d[8] = {0, -3, -1, -4, 4, 0.5, 3.5, 0};   // x^T [4,2] - x read as [4,2]
+  if (!run(mm, x, "d", y, 8)) expect(y, want_d, 8, "sub");
+  check_case("ref_float_sfu_ops");
+}
+
 int main(void) {
   test_conv();
   test_pool_add_concat();
   test_shipped();
+  test_sfu_ops();
   return check_status();
 }

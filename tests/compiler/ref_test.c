@@ -2,6 +2,8 @@
 // depthwise, stride 2 with padding, max/avg pooling with padding, add with different scales,
 // concat), then a float cross-check: random quantized convolutions, recomputed in double from
 // the dequantized tensors and quantized, must agree with the int8 reference within 1 LSB.
+// The special-function unit's ops (softmax, layernorm, gelu, sigmoid, ..., matmul, transpose)
+// are checked against isa/sfu_math's functions with the conversions of docs/NETJSON.md.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,8 @@
 #include "../../compiler/net.h"
 #include "../../compiler/ref.h"
 #include "../../compiler/shape.h"
+#include "../../isa/numerics.h"
+#include "../../isa/sfu_math.h"
 #include "../common/check.h"
 
 // Loads text, runs it on the given inputs; returns the named tensor's data (copied into out).
@@ -210,6 +214,157 @@ static void test_float_cross_check(void) {
   check_case("ref_float_cross_check");
 }
 
+// A one-layer network on the 256 int8 values [1, 256] at scale 1/16: op with the given extra keys.
+static int run_unary(const char *op, const char *extra, int8_t *y) {
+  static int8_t all[256];
+  for (int i = 0; i < 256; i++) all[i] = (int8_t)(i - 128);
+  char net[512];
+  snprintf(net, sizeof net,
+           "{\"inputs\": [{\"name\": \"x\", \"shape\": [1,256], \"scale\": 0.0625}], \"layers\": ["
+           "{\"name\": \"f\", \"op\": \"%s\", \"inputs\": [\"x\"], \"output\": \"y\"%s}], \"outputs\": [\"y\"]}",
+           op, extra);
+  const int8_t *in[] = {all};
+  return run(net, in, "y", y, 256);
+}
+
+static void test_sfu_functions(void) {
+  // x at 1/16 enters Q4.11 exactly as x * 128; out at 1/16 is round(v / 128) (Q4.11) and
+  // at the default 1/128 round(p / 256) (Q0.15), saturated to int8.
+  int8_t y[256];
+  static const char *const ops[5] = {"gelu", "silu", "hardswish", "sigmoid", "hardsigmoid"};
+  for (int k = 0; k < 5; k++) {
+    if (run_unary(ops[k], "", y)) continue;
+    int bad = 0;
+    for (int i = 0; i < 256 && !bad; i++) {
+      int16_t v = (int16_t)((i - 128) * 128);
+      int32_t f = k == 0 ? sfu_gelu(v) : k == 1 ? sfu_silu(v) : k == 2 ? sfu_hswish(v) : k == 3 ? sfu_sigmoid(v) : sfu_hsigmoid(v);
+      int want = sa_sat8((int32_t)sa_round_shift(f, k < 3 ? 7 : 8));
+      bad = y[i] != want;
+      CHECK(!bad, "%s(%d / 16): got %d, want %d", ops[k], i - 128, y[i], want);
+    }
+    char name[64];
+    snprintf(name, sizeof name, "ref_sfu_%s_all_int8", ops[k]);
+    check_case(name);
+  }
+  // Hand values: sigmoid(0) = 1/2 -> 64; gelu(16/16 = 1) = 0.8413 -> 13/16; h-sigmoid(3) = 1 -> 127.
+  if (!run_unary("sigmoid", "", y)) CHECK(y[128] == 64, "sigmoid(0) = %d, want 64", y[128]);
+  if (!run_unary("gelu", "", y)) CHECK(y[144] == 13, "gelu(1) = %d, want 13", y[144]);
+  if (!run_unary("hardsigmoid", "", y)) CHECK(y[128 + 48] == 127, "hardsigmoid(3) = %d, want 127", y[176]);
+  check_case("ref_sfu_hand_values");
+  // mul_const with the default scale copies the bytes; with a given one it requantizes.
+  if (!run_unary("mul_const", ", \"factor\": 0.125", y))
+    for (int i = 0; i < 256; i++) CHECK(y[i] == i - 128, "mul_const [%d] = %d", i, y[i]);
+  if (!run_unary("mul_const", ", \"factor\": 0.5, \"scale\": 0.0625", y))
+    CHECK(y[0] == -64 && y[255] == 64 && y[129] == 1, "mul_const 0.5: %d %d %d", y[0], y[255], y[129]);  // 0.5 -> 1 (half up)
+  check_case("ref_sfu_mul_const");
+}
+
+// softmax's (mult, shift) for the input scale s (docs/NETJSON.md): 0 when loaded, -1 on an error.
+static int softmax_params(double s, uint32_t *mult, unsigned *shift) {
+  char net[320];
+  snprintf(net, sizeof net,
+           "{\"inputs\": [{\"name\": \"x\", \"shape\": [1,4], \"scale\": %.17g}], \"layers\": ["
+           "{\"name\": \"p\", \"op\": \"softmax\", \"inputs\": [\"x\"], \"output\": \"y\"}], \"outputs\": [\"y\"]}", s);
+  Diag d;
+  diag_init(&d);
+  NetOptions opt;
+  net_options_default(&opt);
+  Graph *g = NULL;
+  int rc = net_parse(net, strlen(net), "t.json", NULL, &opt, &g, &d) || net_prepare(g, &opt, &d) ? -1 : 0;
+  if (!rc) *mult = g->layers[0].sm_mult, *shift = g->layers[0].sm_shift;
+  graph_free(g);
+  return rc;
+}
+
+static void test_sfu_rows(void) {
+  uint32_t m = 0;
+  unsigned sh = 0;
+  CHECK(!softmax_params(0.0625, &m, &sh) && m == 32768 && sh == 8, "softmax at 1/16: (%u, %u)", m, sh);
+  CHECK(!softmax_params(0.1, &m, &sh) && m == 52429 && sh == 8, "softmax at 0.1: (%u, %u)", m, sh);
+  CHECK(!softmax_params(1e-9, &m, &sh) && m == 4398 && sh == 31, "softmax at 1e-9: (%u, %u)", m, sh);
+  CHECK(softmax_params(40, &m, &sh) && softmax_params(1e-20, &m, &sh), "softmax scales 40 and 1e-20 not refused");
+  check_case("ref_sfu_softmax_params");
+  // softmax at s_in = 1/16: s_in * 2048 = 128 = 32768 / 2^8, the largest shift under 65536.
+  static const int8_t q[8] = {0, 16, 32, -128, 5, 5, 5, 5};
+  const char *sm =
+      "{\"inputs\": [{\"name\": \"x\", \"shape\": [2,4], \"scale\": 0.0625}], \"layers\": ["
+      "{\"name\": \"p\", \"op\": \"softmax\", \"inputs\": [\"x\"], \"output\": \"y\"}], \"outputs\": [\"y\"]}";
+  const int8_t *in[] = {q};
+  int8_t y[8], want[8];
+  sfu_softmax_row(q, 4, 32768, 8, want);
+  sfu_softmax_row(q + 4, 4, 32768, 8, want + 4);
+  if (!run(sm, in, "y", y, 8))
+    for (int i = 0; i < 8; i++) CHECK(y[i] == want[i], "softmax[%d] = %d, want %d", i, y[i], want[i]);
+  CHECK(want[4] == 32 && want[3] == 0, "softmax of equal values: %d, of -128: %d", want[4], want[3]);
+  // s_in = 0.1: 204.8 * 2^8 = 52428.8 -> (52429, 8); 2^9 would need 104858 > 65535.
+  const char *sm1 =
+      "{\"inputs\": [{\"name\": \"x\", \"shape\": [2,4], \"scale\": 0.1}], \"layers\": ["
+      "{\"name\": \"p\", \"op\": \"softmax\", \"inputs\": [\"x\"], \"output\": \"y\"}], \"outputs\": [\"y\"]}";
+  sfu_softmax_row(q, 4, 52429, 8, want);
+  sfu_softmax_row(q + 4, 4, 52429, 8, want + 4);
+  if (!run(sm1, in, "y", y, 8))
+    for (int i = 0; i < 8; i++) CHECK(y[i] == want[i], "softmax at 0.1 [%d] = %d, want %d", i, y[i], want[i]);
+  // A finer output scale 2^-(7+j): equal values of a row of 4 give 1/4 = 64 at 2^-8, 128 -> 127 at 2^-9.
+  const char *sm8 =
+      "{\"inputs\": [{\"name\": \"x\", \"shape\": [2,4], \"scale\": 0.0625}], \"layers\": ["
+      "{\"name\": \"p\", \"op\": \"softmax\", \"inputs\": [\"x\"], \"output\": \"y\", \"scale\": 0.00390625}],"
+      " \"outputs\": [\"y\"]}";
+  if (!run(sm8, in, "y", y, 8)) CHECK(y[4] == 64 && y[7] == 64 && y[3] == 0, "softmax at 2^-8: %d %d %d", y[4], y[7], y[3]);
+  const char *sm9 =
+      "{\"inputs\": [{\"name\": \"x\", \"shape\": [2,4], \"scale\": 0.0625}], \"layers\": ["
+      "{\"name\": \"p\", \"op\": \"softmax\", \"inputs\": [\"x\"], \"output\": \"y\", \"scale\": 0.001953125}],"
+      " \"outputs\": [\"y\"]}";
+  if (!run(sm9, in, "y", y, 8)) CHECK(y[4] == 127 && y[2] == 127, "softmax at 2^-9: %d %d", y[4], y[2]);
+  check_case("ref_sfu_softmax_rows");
+  // layernorm, epsilon 0, gamma 1, beta 0, out 1/16: y = round(z / 128) of sfu_layernorm_row;
+  // gamma -2, beta 0.5: y = round(-z / 64) + 8.
+  static const int8_t xr[8] = {-100, -3, 7, 90, 1, 2, 3, 4};
+  int16_t z[8];
+  sfu_layernorm_row(xr, 4, z);
+  sfu_layernorm_row(xr + 4, 4, z + 4);
+  const char *ln =
+      "{\"inputs\": [{\"name\": \"x\", \"shape\": [1,1,2,4], \"scale\": 0.5}], \"layers\": ["
+      "{\"name\": \"n\", \"op\": \"layernorm\", \"epsilon\": 0, \"inputs\": [\"x\"], \"output\": \"y\", \"scale\": 0.0625}"
+      "], \"outputs\": [\"y\"]}";
+  const char *ln2 =
+      "{\"inputs\": [{\"name\": \"x\", \"shape\": [1,1,2,4], \"scale\": 0.5}], \"layers\": ["
+      "{\"name\": \"n\", \"op\": \"layernorm\", \"epsilon\": 0, \"gamma\": [-2,-2,-2,-2], \"beta\": [0.5,0.5,0.5,0.5],"
+      " \"inputs\": [\"x\"], \"output\": \"y\", \"scale\": 0.0625}], \"outputs\": [\"y\"]}";
+  const int8_t *lin[] = {xr};
+  if (!run(ln, lin, "y", y, 8))
+    for (int i = 0; i < 8; i++)
+      CHECK(y[i] == sa_sat8((int32_t)sa_round_shift(z[i], 7)), "layernorm[%d] = %d, z %d", i, y[i], z[i]);
+  if (!run(ln2, lin, "y", y, 8))
+    for (int i = 0; i < 8; i++)
+      CHECK(y[i] == sa_sat8((int32_t)sa_round_shift(-z[i], 6) + 8), "layernorm gamma -2 [%d] = %d, z %d", i, y[i], z[i]);
+  check_case("ref_sfu_layernorm_rows");
+}
+
+static void test_sfu_tensor_ops(void) {
+  // matmul [1,1,2,3] x [1,1,3,2], scales 1 -> exact integers; transpose; mul with broadcast; sub.
+  static const int8_t a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, -1, 2, 0, 0, 3}, gate[2] = {7, 16};
+  const char *net =
+      "{\"inputs\": [{\"name\": \"a\", \"shape\": [1,1,2,3], \"scale\": 1}, {\"name\": \"b\", \"shape\": [1,1,3,2],"
+      " \"scale\": 1}, {\"name\": \"g\", \"shape\": [1,1,1,2], \"scale\": 1}], \"layers\": ["
+      "{\"name\": \"m\", \"op\": \"matmul\", \"inputs\": [\"a\", \"b\"], \"output\": \"ab\", \"scale\": 1},"
+      "{\"name\": \"t\", \"op\": \"transpose\", \"perm\": [0,1,3,2], \"inputs\": [\"a\"], \"output\": \"at\"},"
+      "{\"name\": \"s\", \"op\": \"sub\", \"inputs\": [\"at\", \"b\"], \"output\": \"d\", \"scale\": 1},"
+      "{\"name\": \"e\", \"op\": \"mul\", \"inputs\": [\"ab\", \"g\"], \"output\": \"se\", \"scale\": 2}"
+      "], \"outputs\": [\"ab\", \"at\", \"d\", \"se\"]}";
+  const int8_t *in[] = {a, b, gate};
+  int8_t y[6];
+  int ab[4] = {5, 8, 14, 14};   // [1 2 3; 4 5 6] x [1 -1; 2 0; 0 3]
+  if (!run(net, in, "ab", y, 4)) expect_eq(y, ab, 4, "matmul");
+  int at[6] = {1, 4, 2, 5, 3, 6};
+  if (!run(net, in, "at", y, 6)) expect_eq(y, at, 6, "transpose");
+  int d[6] = {0, 5, 0, 5, 3, 3};
+  if (!run(net, in, "d", y, 6)) expect_eq(y, d, 6, "sub");
+  // the gate [7, 16] broadcast over the two rows, product / 2 rounded half up
+  int se[4] = {18, 64, 49, 112};   // 35/2 = 17.5 -> 18, 128/2, 98/2, 224/2
+  if (!run(net, in, "se", y, 4)) expect_eq(y, se, 4, "mul broadcast");
+  check_case("ref_sfu_matmul_transpose_sub_mul");
+}
+
 int main(void) {
   test_conv();
   test_stride_pad();
@@ -218,5 +373,8 @@ int main(void) {
   test_add_concat();
   test_activations();
   test_float_cross_check();
+  test_sfu_functions();
+  test_sfu_rows();
+  test_sfu_tensor_ops();
   return check_status();
 }

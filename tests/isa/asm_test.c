@@ -456,15 +456,15 @@ static void test_errors(void) {
   expect_error_after_head("HAL\n", "t.s:5:1: error: unknown mnemonic 'HAL'");   // 3 letters: too short to guess
   expect_error_after_head("COMPUTE rosw=1\n",
                           "t.s:5:9: error: unknown operand 'rosw' for COMPUTE (did you mean rows?; operands: pop "
-                          "push accum src acc_addr rows)");
+                          "push accum overlap src acc_addr rows)");
   expect_error_after_head("LOAD mem=wbuf dram_adr=0\n",
                           "t.s:5:15: error: unknown operand 'dram_adr' for LOAD (did you mean dram_addr?; operands: pop "
                           "push mem accum transpose dst dram_addr outer inner nseg seglen tstride)");
   expect_error_after_head("COMPUTE rows=1 bogus=3\n",
-                          "t.s:5:16: error: unknown operand 'bogus' for COMPUTE (operands: pop push accum src "
+                          "t.s:5:16: error: unknown operand 'bogus' for COMPUTE (operands: pop push accum overlap src "
                           "acc_addr rows)");
   expect_error_after_head("COMPUTE rows=1 dst=3\n",
-                          "t.s:5:16: error: unknown operand 'dst' for COMPUTE (operands: pop push accum src "
+                          "t.s:5:16: error: unknown operand 'dst' for COMPUTE (operands: pop push accum overlap src "
                           "acc_addr rows)");
   expect_error_after_head("  COMPUTE rows=1 src=0 rows=2\n", "t.s:5:24: error: duplicate operand 'rows'");
   expect_error_after_head("COMPUTE rows=65536\n", "t.s:5:14: error: rows=65536 out of range [1, 65535]");

@@ -18,6 +18,8 @@
 #include "../../isa/asm.h"
 #include "../../isa/racecheck.h"
 #include "../common/check.h"
+#include "../common/testarch.h"
+#include "../common/insnbuild.h"
 #include "../common/randprog.h"
 
 // ---- Expected reports ----------------------------------------------------------------------------
@@ -248,7 +250,7 @@ static int oracle_racy(const Program *p, const Footprint *fp) {
   int32_t prev[NUM_UNITS], undominated_from[NUM_UNITS], last_dma[NUM_UNITS], last_dom[NUM_UNITS];
   for (int u = 0; u < NUM_UNITS; u++) prev[u] = undominated_from[u] = last_dma[u] = last_dom[u] = -1;
   int32_t last_compute = -1;
-  int compute_since_preload = 0, bad = 0;
+  int compute_since_preload = 0, last_overlap = 0, bad = 0;
   for (uint32_t x = 0; x < n && !bad; x++) {
     const Insn in = prog_insn(p, x);
     Unit un = isa_ops[in.op].unit;
@@ -279,7 +281,8 @@ static int oracle_racy(const Program *p, const Footprint *fp) {
       dom = p->arch.dram_latency <= 1 || last_dma[v] < 0 || reaches(&g, E(last_dma[v]), S(x));
       break;
     case OP_PRELOAD:    // waits for a free bank: after the last stream only if known done
-      dom = p->arch.cols == 1 || !compute_since_preload || last_compute < 0 || reaches(&g, E(last_compute), S(x));
+      dom = (p->arch.cols == 1 && !last_overlap) || !compute_since_preload || last_compute < 0 ||
+            reaches(&g, E(last_compute), S(x));
       break;
     case OP_LAYER:
     case OP_HALT:
@@ -309,6 +312,7 @@ static int oracle_racy(const Program *p, const Footprint *fp) {
     case OP_COMPUTE_IS:
       last_compute = (int32_t)x;
       compute_since_preload = 1;
+      last_overlap = in.f[FLD_OVERLAP] != 0;
       break;
     case OP_PRELOAD:
     case OP_COMPUTE_OS:
@@ -420,7 +424,40 @@ static void test_random_removal(void) {
   check_case("racecheck-random-removal-vs-oracle");
 }
 
+// On a one-column array a PRELOAD behind a stream ends no earlier than it, so its push orders
+// the stream too, unless the stream has OVERLAP: the PRELOAD then starts under the stream and may
+// end first, and its push is an early push.
+static void test_overlap_one_column(void) {
+  for (int overlap = 0; overlap <= 1; overlap++) {
+    Arch a = testarch_tiny();
+    a.cols = 1;
+    Program *p = prog_new(&a);
+    insn_add(p, insn_rows(OP_PRELOAD, 0, 4));
+    Insn c = insn_compute(0, 0, 4);
+    c.f[FLD_OVERLAP] = overlap;
+    insn_add(p, c);
+    Insn pl = insn_rows(OP_PRELOAD, 4, 4);
+    pl.f[FLD_PUSH] = 1u << UNIT_STORE;
+    insn_add(p, pl);
+    Insn st = insn_store(0, 0x100, 1, 4, 1, 1);
+    st.f[FLD_POP] = 1u << UNIT_COMPUTE;
+    insn_add(p, st);
+    insn_add(p, isa_insn(OP_HALT));
+    Diag d;
+    diag_init(&d);
+    RcReports r = {0};
+    CHECK(racecheck_run(p, &r, &d) == 0, "overlap %d: %s", overlap, diag_first(&d));
+    int early = 0;
+    for (uint32_t i = 0; i < r.n; i++) early += r.r[i].kind == RC_PUSH_EARLY && r.r[i].insn == 2;
+    CHECK(early == overlap, "overlap %d: %d early-push reports on the PRELOAD, want %d", overlap, early, overlap);
+    racecheck_reports_free(&r);
+    prog_free(p);
+  }
+  check_case("racecheck_overlap_one_column");
+}
+
 int main(void) {
+  test_overlap_one_column();
   test_expected_reports();
   test_shipped_clean();
   test_random_removal();

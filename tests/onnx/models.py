@@ -178,7 +178,7 @@ GOOD = [conv_geometry, grouped, bn_clip, clip_attrs, pools, residual_gemm, fc_fl
 def bad_op():
     b = Builder(9)
     x = b.conv("x", 3, 4, 3)
-    y = b.node("Sigmoid", [x], name="the_sigmoid")
+    y = b.node("Tanh", [x], name="the_tanh")
     return b.model("bad_op", [("x", [1, 3, 6, 6])], [y])
 
 
@@ -208,7 +208,7 @@ def bad_avg_ceil():
 
 
 # (builder, pattern the error message must match)
-BAD = [(bad_op, r'node "the_sigmoid" \(Sigmoid\): error: unsupported op Sigmoid'),
+BAD = [(bad_op, r'node "the_tanh" \(Tanh\): error: unsupported op Tanh'),
        (bad_flat_output, r'graph output .* is a flattened 6x4x4 map'),
        (bad_weights, r'node "dyn_conv" \(Conv\): error: weight .* is not a constant'),
        (bad_clip, r'node "half_clip" \(Clip\): error: a clip needs both min and max'),

@@ -14,8 +14,9 @@
 ;   PRELOAD #2   s >= 51, e(OS) + 1 = 61 (rule c)           ready 62   e = 64      (bank 1)
 ;   IS #4        bank complete: s = 65, ROWS 1              ready 66   e = 65 + 0 + 7 = 72
 ;   PRELOAD #3   s = 66 (chain free: 61 + 4 = 65)           ready 67   e = 69      (bank 0)
-;   PRELOAD #4   s >= 67, chain 66 + 4 = 70, bank 1 still read by IS #4: e + 1 = 73 (rule b
-;                counts COMPUTE_IS users)                   ready 74   e = 76
+;   PRELOAD #4   s >= 67, chain 66 + 4 = 70; bank 1 was read by IS #4 (rule b counts
+;                COMPUTE_IS streams): its last row in 65, free from 65 + C = 69: s = 70
+;                                                           ready 71   e = 73
 ;
 ; Part 2 is C[6,6] = X[6,6] x W[6,6] input-stationary, K = 6 in two chunks (4 + 2), pixels in
 ; two blocks (0..3, then 4..5 in columns 0 and 1 only):
@@ -27,7 +28,7 @@
 ;   - PRELOAD (pixels, K chunk), then COMPUTE_IS over the six channels: channel j of pixel c goes
 ;     to ACC[ACC_ADDR + (j div 4)*8 + c][j mod 4], so ACC rows 0..5 hold channels 0..3 of pixels
 ;     0..5 and rows 8..13 channels 4, 5 (columns 0, 1), the second K chunk added (ACCUM = 1).
-;   - PRELOAD #5 refills the bank IS #4 reads: it waits for IS #4's end (rule b counts it).
+;   - PRELOAD #5 refills the bank IS #4 read, long after rule (b) released it.
 ;   - ROWS = 6 is not a multiple of C: each COMPUTE_IS waits for the alignment or the previous
 ;     one's end.
 

@@ -221,9 +221,10 @@ static void test_compute_banks(void) {
   in = insn_rows(OP_COMPUTE, 3, 2);        // 3: f 3, bank 1 complete after 11: s 12, ready 14, end 20
   in.f[FLD_ACC_ADDR] = 3;
   insn_add(p, in);
-  insn_add(p, insn_rows(OP_PRELOAD, 8, 4));   // 4: f 4; bank 0 in use until COMPUTE 1 ends at 14: s 15, end 18
+  insn_add(p, insn_rows(OP_PRELOAD, 8, 4));   // 4: f 4; bank 0 free from 7 + C = 11 (COMPUTE 1's last row
+                                              //    read in 7), the unit from 14: s 14, end 17
   in = insn_rows(OP_COMPUTE, 5, 1);        // 5: queue full at the start of 5 (insns 1-4): f 6;
-  in.f[FLD_ACCUM] = 1;                   //    s 19, ready 20, end 19 + 0 + 4 + 4 - 1 = 26
+  in.f[FLD_ACCUM] = 1;                   //    s 18, ready 19, end 18 + 0 + 4 + 4 - 1 = 25
   insn_add(p, in);
   insn_add(p, isa_insn(OP_HALT));                 // 6: f 7
   Diag d;
@@ -252,13 +253,13 @@ static void test_compute_banks(void) {
   check_time(s, 1, 1, 5, 8, 14, 0);
   check_time(s, 2, 2, 8, 9, 11, 0);
   check_time(s, 3, 3, 12, 14, 20, 0);
-  check_time(s, 4, 4, 15, 16, 18, 0);
-  check_time(s, 5, 6, 19, 20, 26, 0);
+  check_time(s, 4, 4, 14, 15, 17, 0);
+  check_time(s, 5, 6, 18, 19, 25, 0);
   const SimStats *st = sim_stats(s);
-  CHECK(st->cycles == 27, "cycles %llu", (unsigned long long)st->cycles);
+  CHECK(st->cycles == 26, "cycles %llu", (unsigned long long)st->cycles);
   CHECK(st->fetch_stall == 1, "fetch_stall %llu", (unsigned long long)st->fetch_stall);
-  // busy 1, 5-7, 8, 12-13, 15, 19; bank waits 2-4, 9-11, 14, 16-18; idle 0, 20-26.
-  check_unit(s, UNIT_COMPUTE, 9, 0, 10, 8);
+  // busy 1, 5-7, 8, 12-13, 14, 18; bank waits 2-4, 9-11, 15-17; idle 0, 19-25.
+  check_unit(s, UNIT_COMPUTE, 9, 0, 9, 8);
   CHECK(st->macs == 3 * 4 * 4 + 2 * 3 * 4 + 1 * 4 * 4, "macs %llu", (unsigned long long)st->macs);
   CHECK(st->pe_cycles == 6 * 16, "pe_cycles %llu", (unsigned long long)st->pe_cycles);
   CHECK(st->mem_reads[MEM_ST_WBUF] == 11 && st->mem_reads[MEM_ST_SPAD] == 6 && st->mem_writes[MEM_ST_ACC] == 6 &&
@@ -270,7 +271,7 @@ static void test_compute_banks(void) {
   for (int i = 0; i < 64 * 4 && bad < 0; i++)
     if (s->acc[i] != want[i]) bad = i;
   CHECK(bad < 0, "ACC[%d][%d] = %d, want %d", bad / 4, bad % 4, bad < 0 ? 0 : s->acc[bad], bad < 0 ? 0 : want[bad]);
-  // The trace: first active cycle 1 (PRELOAD 0 shifts the first weight row in), last 26 (the
+  // The trace: first active cycle 1 (PRELOAD 0 shifts the first weight row in), last 25 (the
   // last ACC write). In cycle 5 COMPUTE 1's first row enters PE (0,0): its act grid's row r0
   // starts with SPAD[0][0], its psum grid's with SPAD[0][0] * WBUF[0][0].
   char line[512], first[512] = "", last[512] = "", act0[512] = "", psum0[512] = "";
@@ -294,7 +295,7 @@ static void test_compute_banks(void) {
   fclose(trace);
   CHECK(!strncmp(first, "cycle 1: weight-stationary (bank 0), 0 of 16 PEs busy, PRELOAD shifting a row in", 80),
         "first trace line: %s", first);
-  CHECK(!strncmp(last, "cycle 26:", 9), "last trace line: %s", last);
+  CHECK(!strncmp(last, "cycle 25:", 9), "last trace line: %s", last);
   int a00 = 0, p00 = 0;
   CHECK(sscanf(act0, " r0 %d", &a00) == 1 && a00 == s->spad[0], "cycle 5, act row 0 should start with %d: %s",
         s->spad[0], act0);

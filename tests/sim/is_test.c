@@ -151,20 +151,24 @@ static void test_mode_rules(void) {
   check_case("is_mode_rules");
 }
 
-// PRELOAD rule (b) counts COMPUTE_IS users of the bank.
+// PRELOAD rule (b) applies to COMPUTE_IS streams too: an OVERLAP COMPUTE_IS lets the PRELOAD of
+// the other bank start at once, and the next PRELOAD of its own bank waits until C cycles after
+// its last row is read.
 static void test_preload_waits(void) {
   Arch a = testarch_tiny();
   Program *p = prog_new(&a);
   insn_add(p, insn_rows(OP_PRELOAD, 0, 4));   // 0: bank 0: s 1, ready 2, e 4
-  insn_add(p, insn_compute_is(0, 0, 2, 0, 4, 0));          // 1: s 5, ready 7, e 13
-  insn_add(p, insn_rows(OP_PRELOAD, 4, 4));   // 2: bank 1: chain free at 5, unit at 7: s 7, ready 8, e 10
-  insn_add(p, insn_rows(OP_PRELOAD, 8, 2));   // 3: bank 0, used by insn 1 until 13: s 14, ready 15, e 17
-  insn_add(p, insn_compute_is(4, 8, 1, 0, 4, 0));          // 4: bank 0 complete: s 18, ready 19, e 25
-  insn_add(p, isa_insn(OP_HALT));             // 5: f 5; cycles 26
-  static const Want w[] = {{0, 1, 2, 4}, {1, 5, 7, 13}, {2, 7, 8, 10}, {3, 14, 15, 17}, {4, 18, 19, 25}, {5, 5, 6, 5}};
-  // busy 1, 5..6, 7, 14, 18 = 6; wait_resource 2..4, 8..13, 15..17 = 12; idle 0, 19..25 = 8
-  // MACs 2 x 4 x 4 + 1 x 2 x 4; SPAD 3; WBUF 4 + 4 + 2; ACC rows 4 + 4
-  WantStats ws = {26, 6, 0, 12, 8, 32 + 8, 48, 3, 10, 8, 0};
+  Insn x = insn_compute_is(0, 0, 3, 0, 4, 0);
+  x.f[FLD_OVERLAP] = 1;
+  insn_add(p, x);                             // 1: s 5, ready 6 (OVERLAP), rows read 5..7, e 5 + 2 + 7 = 14
+  insn_add(p, insn_rows(OP_PRELOAD, 4, 4));   // 2: bank 1: chain free at 5, unit at 6: s 6, ready 7, e 9
+  insn_add(p, insn_rows(OP_PRELOAD, 8, 2));   // 3: bank 0: chain free at 10, bank from 7 + 4 = 11: s 11, e 14
+  insn_add(p, insn_compute_is(4, 8, 1, 0, 4, 0));          // 4: bank 0 complete: s 15 (y ended 14), ready 16, e 22
+  insn_add(p, isa_insn(OP_HALT));             // 5: f 5; cycles 23
+  static const Want w[] = {{0, 1, 2, 4}, {1, 5, 6, 14}, {2, 6, 7, 9}, {3, 11, 12, 14}, {4, 15, 16, 22}, {5, 5, 6, 5}};
+  // busy 1, 5, 6, 7 (insn 1's stream), 11, 15 = 6; wait_resource 2..4, 8..10, 12..14 = 9; idle 0,
+  // 16..22 = 8. MACs 3 x 4 x 4 + 1 x 2 x 4; SPAD 4; WBUF 4 + 4 + 2; ACC rows 4 + 4
+  WantStats ws = {23, 6, 0, 9, 8, 48 + 8, 64, 4, 10, 8, 0};
   check_both(p, w, &ws);
   prog_free(p);
   check_case("is_preload_waits_for_bank");

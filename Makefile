@@ -200,6 +200,7 @@ bench: $(SASIM) $(SACC)
 	@BUILD=$(BUILD) sh bench/compile
 	@BUILD=$(BUILD) sh bench/targets
 	@BUILD=$(BUILD) sh bench/batch
+	@BUILD=$(BUILD) sh bench/conv1
 
 # The classroom exercises (docs/exercises/): each one's check command against its answer key.
 exercises: $(SASIM) $(SACC)

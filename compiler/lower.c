@@ -314,13 +314,28 @@ static int pads_ktiles(Dataflow df) {
   return 0;
 }
 
+// How many of `runs` runs one tile can take when its segments are len bytes long: R / len, at
+// most the runs there are and NSEG's range, and one when the runs are too far apart for SEG_STRIDE.
+static int64_t runs_per_tile(int64_t len, int64_t runs, uint32_t R, int64_t spacing) {
+  int64_t g = (int64_t)R / len;
+  if (g > runs) g = runs;
+  if (g > (int64_t)isa_field_max(FLD_NSEG)) g = isa_field_max(FLD_NSEG);
+  if (g > 1 && spacing > (int64_t)isa_field_max(FLD_SEG_STRIDE)) g = 1;
+  return g;
+}
+
 // The K tiles of a GEMM's im2col row (lower.h KTile) for arch a (R rows, C columns, B-byte bus).
 // The input bytes of one output pixel's window form `lines` lines of `per_line` runs of `run`
 // contiguous bytes, runs of a line `spacing` bytes apart: one line of kh whole kernel rows when a
-// kernel row is contiguous, else kh lines of kw taps of cin bytes. A tile takes g consecutive runs
-// of a line and the same len-byte piece of each (g*len <= R): one LOAD row of g segments. The
-// (g, len) kept makes the fewest tiles per N tile while the gather's expected beats stay below the
-// array's work (max of the two, per output pixel); the weight rows are then permuted to tile order.
+// kernel row is contiguous, else kh lines of kw taps of cin bytes. A run is cut into `full` pieces
+// of len bytes and a remainder of rem = run - full*len bytes. A body tile takes the same len-byte
+// piece of g consecutive runs (g*len <= R: one LOAD row of g segments); a remainder tile takes the
+// rem-byte tail of g2 = R / rem consecutive runs, more than g, since its segments are shorter. So a
+// 3-channel 7x7 kernel (runs of 21 bytes) on 16 rows is 7 tiles of 16 bytes and 3 tiles of 3 tails
+// of 5 (16+16+16+16+16+16+16+15+15+5 rows: 10 tiles, the least for 147 rows) instead of 7 x (16 +
+// 5). The (len, g) kept makes the fewest tiles per N tile while the gather's expected beats stay
+// below the array's work (max of the two, per output pixel); the weight rows are then permuted to
+// tile order.
 static int make_ktiles(MachOp *op, const Arch *a, Dataflow df) {
   uint32_t R = a->rows, B = a->bus_bytes;
   const TView *in = &op->in[0];
@@ -330,38 +345,43 @@ static int make_ktiles(MachOp *op, const Arch *a, Dataflow df) {
   int64_t lines = contiguous ? 1 : op->kh, per_line = contiguous ? op->kh : op->kw;
   int64_t spacing = contiguous ? op->dh * in->row_stride : op->dw * in->pix_stride;
   int64_t nN = (op->N + a->cols - 1) / a->cols;   // N tiles: each K tile is streamed once per N tile
-  int64_t best_len = 0, best_g = 0;
+  int64_t best_len = 0, best_g = 0, best_g2 = 0;
   double best = 0;
   for (int64_t len = 1; len <= run && len <= R; len++) {
-    int64_t g = (int64_t)R / len;
-    if (g > per_line) g = per_line;
-    if (g > isa_field_max(FLD_NSEG)) g = isa_field_max(FLD_NSEG);
-    if (g > 1 && spacing > isa_field_max(FLD_SEG_STRIDE)) g = 1;
-    int64_t pieces = (run + len - 1) / len;
-    double tiles = (double)lines * (double)((per_line + g - 1) / g) * (double)pieces;
-    double beats = (double)lines * (double)per_line * (double)pieces * (double)(len + B - 1) / B;
+    int64_t g = runs_per_tile(len, per_line, R, spacing);
+    int64_t full = run / len, rem = run - full * len;
+    int64_t g2 = rem ? runs_per_tile(rem, per_line, R, spacing) : 1;
+    double tiles = (double)lines * (double)((per_line + g - 1) / g * full + (rem ? (per_line + g2 - 1) / g2 : 0));
+    double beats = (double)lines * (double)per_line *
+                   ((double)full * (double)((len + B - 1) / B) + (double)((rem + B - 1) / B));
     double cost = tiles * (double)nN > beats ? tiles * (double)nN : beats;
-    if (!best_len || cost < best || (cost == best && len > best_len)) best = cost, best_len = len, best_g = g;
+    if (!best_len || cost < best || (cost == best && len > best_len))
+      best = cost, best_len = len, best_g = g, best_g2 = g2;
   }
-  int64_t pieces = (run + best_len - 1) / best_len;
-  int64_t cap = lines * ((per_line + best_g - 1) / best_g) * pieces;
+  int64_t full = run / best_len, rem = run - full * best_len;
+  int64_t cap = lines * ((per_line + best_g - 1) / best_g * full + (rem ? (per_line + best_g2 - 1) / best_g2 : 0));
   op->ktiles = calloc((size_t)cap + 1, sizeof(KTile));
   if (!op->ktiles) return -1;
   uint32_t n = 0, kbase = 0;
   for (int64_t line = 0; line < lines; line++)
-    for (int64_t r = 0; r < per_line; r += best_g) {
-      int64_t g = per_line - r < best_g ? per_line - r : best_g;
-      int64_t ky = contiguous ? r : line, kx = contiguous ? 0 : r;
-      int64_t off = ky * op->dh * in->row_stride + kx * op->dw * in->pix_stride;
-      int64_t first = contiguous ? r : line * op->kw + r;    // index of the first run in (ky, kx) order
-      for (int64_t p = 0; p < run; p += best_len) {
-        KTile *t = &op->ktiles[n++];
-        t->off = off + p, t->nseg = (uint32_t)g;
-        t->seglen = (uint32_t)(run - p < best_len ? run - p : best_len);
-        t->seg_stride = g > 1 ? (uint32_t)spacing : 0;
-        t->kbase = kbase, t->rows = t->nseg * t->seglen;
-        t->orig = (uint32_t)(first * run + p), t->orig_stride = (uint32_t)run;
-        kbase += pads_ktiles(df) ? R : t->rows;
+    for (int pass = 0; pass < 2; pass++) {     // the body pieces, then the remainders
+      int64_t step = pass ? best_g2 : best_g, p0 = pass ? full * best_len : 0, p1 = pass ? run : full * best_len;
+      int64_t len = pass ? rem : best_len;
+      if (!len) continue;
+      for (int64_t r = 0; r < per_line; r += step) {
+        int64_t g = per_line - r < step ? per_line - r : step;
+        int64_t ky = contiguous ? r : line, kx = contiguous ? 0 : r;
+        int64_t off = ky * op->dh * in->row_stride + kx * op->dw * in->pix_stride;
+        int64_t first = contiguous ? r : line * op->kw + r;    // index of the first run in (ky, kx) order
+        for (int64_t p = p0; p < p1; p += len) {
+          KTile *t = &op->ktiles[n++];
+          t->off = off + p, t->nseg = (uint32_t)g;
+          t->seglen = (uint32_t)len;
+          t->seg_stride = g > 1 ? (uint32_t)spacing : 0;
+          t->kbase = kbase, t->rows = t->nseg * t->seglen;
+          t->orig = (uint32_t)(first * run + p), t->orig_stride = (uint32_t)run;
+          kbase += pads_ktiles(df) ? R : t->rows;
+        }
       }
     }
   op->n_ktiles = n;

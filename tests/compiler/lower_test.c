@@ -1,6 +1,6 @@
 // lower_test.c: fusion, layout and lowering (compiler/lower.c) on small layers whose results are
 // worked out by hand in the comments: the im2col gather of a convolution (K tiles: offsets,
-// segments, strides, weight rows), the output-stationary padding of K tiles, the zero halo of a
+// segments, strides, weight rows; a 3-channel first convolution packed into the fewest tiles), the output-stationary padding of K tiles, the zero halo of a
 // padded convolution's input, the block-diagonal weights of a grouped convolution, which layers
 // fuse (graph_ops.def's GOPF_ACT / GOPF_POOL into GOPF_ABSORBS_*), and aliasing by flatten.
 #include "lowered.h"
@@ -95,6 +95,84 @@ static void test_gather_dilated(void) {
     machprog_free(&mp), graph_free(g);
   }
   check_case("lower_gather_dilated");
+}
+
+// The 3-channel first convolution (ResNet's conv1: 7x7, stride 2, padding 3) on a 32x32 image and
+// the default arch (16 rows, 16-byte bus). The input gets a halo of 3 on the left and 2 on the
+// right (the last window ends there): rows of 37 pixels, 111 bytes. A kernel row is a run of 21
+// contiguous bytes, 7 runs 111 bytes apart. make_ktiles cuts
+// each run into a 16-byte body piece (one tile each: 7 tiles of 16 rows) and a 5-byte tail, and
+// gathers the tails of 3 kernel rows per tile (3 segments of 5 bytes, 111 apart: 15 rows): tails of
+// rows 0-2, 3-5 and 6 alone. 10 tiles for 147 weight rows, the least there can be (147 / 16 = 9.2),
+// so 147 of 160 array rows hold weights (91.9%); one segment length per LOAD cut it into 7 x (16 +
+// 5) = 14 tiles before (65.6%). The cost: 64 output channels are 4 N tiles, so 10 tiles cost 40
+// array cycles per output pixel against 14 bus beats of gather (7 x 1 + 3 x 2 + 1). Weight row
+// kbase + s * 5 + b of a tail tile is the layer's row (r + s) * 21 + 16 + b. Output-stationary
+// stores every tile as 16 rows: 160 rows, the tails' last rows zero.
+static void test_gather_first_conv(void) {
+  Arch a;
+  arch_default(&a);
+  char json[2048];
+  conv_net(json, sizeof json, 1, 32, 32, 3, 7, 2, 3, 64, "", "", "y");
+  for (int df = DF_WS; df <= DF_OS; df++) {
+    Graph *g;
+    MachProg mp;
+    int os = df == DF_OS;
+    if (!lowered(json, &a, (Dataflow)df, &g, &mp, NULL, 0)) {
+      const MachOp *op = &mp.ops[0];
+      CHECK(op->in[0].row_stride == 111 && op->in[0].pix_stride == 3 && op->oh == 16 && op->ow == 16,
+            "row %lld B, pixel %lld B, map %lldx%lld", (long long)op->in[0].row_stride,
+            (long long)op->in[0].pix_stride, (long long)op->oh, (long long)op->ow);
+      WantTile want[10];
+      uint32_t orig[10];
+      for (uint32_t ky = 0; ky < 7; ky++)
+        want[ky] = (WantTile){ky * 111, 1, 16, 0, os ? 16 * ky : 16 * ky, 16}, orig[ky] = 21 * ky;
+      want[7] = (WantTile){16, 3, 5, 111, 112, 15}, orig[7] = 16;
+      want[8] = (WantTile){3 * 111 + 16, 3, 5, 111, os ? 128 : 127, 15}, orig[8] = 3 * 21 + 16;
+      want[9] = (WantTile){6 * 111 + 16, 1, 5, 0, os ? 144 : 142, 5}, orig[9] = 6 * 21 + 16;
+      check_ktiles(os ? "conv1 7x7/2 on 3 channels, os" : "conv1 7x7/2 on 3 channels, ws", op, want, 10);
+      uint32_t used = 0;
+      for (uint32_t i = 0; i < op->n_ktiles; i++) used += op->ktiles[i].rows;
+      CHECK(used == 147 && op->n_ktiles * a.rows == 160, "%u weight rows in %u tiles of %u", used, op->n_ktiles,
+            a.rows);
+      CHECK(op->K == (os ? 160 : 147), "%lld weight rows stored", (long long)op->K);
+      // Every weight row where its tile says, the layer's row orig + s * 21 + b; the rest zero.
+      const Layer *l = &g->layers[0];
+      for (uint32_t i = 0; i < 10 && i < op->n_ktiles; i++) {
+        const KTile *t = &op->ktiles[i];
+        CHECK(t->orig == orig[i] && t->orig_stride == 21, "tile %u: orig %u stride %u, want %u, 21", i, t->orig,
+              t->orig_stride, orig[i]);
+        uint32_t span = os ? 16 : t->rows;
+        for (uint32_t r = 0; r < span; r++)
+          for (int n = 0; n < 64; n++) {
+            int8_t got = op->wmat[(int64_t)(t->kbase + r) * 64 + n];
+            int8_t w = r < t->rows ? l->w[(orig[i] + r / 5 * 21 * (t->seglen == 5) + r % t->seglen) * 64 + n] : 0;
+            if (got != w) {
+              CHECK(0, "%s: tile %u weight row %u column %d: %d, want %d", os ? "os" : "ws", i, r, n, got, w);
+              r = span;
+              break;
+            }
+          }
+      }
+    }
+    machprog_free(&mp), graph_free(g);
+  }
+  // AlexNet's conv1 (11x11, stride 4, 3 channels): runs of 33 bytes, two 16-byte body pieces each
+  // (22 tiles) and the 1-byte tails of all 11 kernel rows in one tile (11 segments of 1 byte):
+  // 23 tiles for 363 rows, the least (363 / 16 = 22.7), not 33.
+  conv_net(json, sizeof json, 1, 35, 35, 3, 11, 4, 2, 64, "", "", "y");
+  Graph *g;
+  MachProg mp;
+  if (!lowered(json, &a, DF_WS, &g, &mp, NULL, 0)) {
+    const MachOp *op = &mp.ops[0];
+    const KTile *last = &op->ktiles[op->n_ktiles - 1];
+    CHECK(op->n_ktiles == 23 && op->ktiles[0].seglen == 16 && op->ktiles[21].seglen == 16 && last->nseg == 11 &&
+              last->seglen == 1 && last->off == 32 && last->seg_stride == op->in[0].row_stride && last->kbase == 352,
+          "11x11 on 3 channels: %u tiles, the last %u x %u B at %lld, stride %u, rows %u..", op->n_ktiles, last->nseg,
+          last->seglen, (long long)last->off, last->seg_stride, last->kbase);
+  }
+  machprog_free(&mp), graph_free(g);
+  check_case("lower_gather_first_conv");
 }
 
 // conv 1x1 with 2 groups of 2 channels on a 16x16 array: both groups go into one GEMM
@@ -217,6 +295,7 @@ static void test_alias_and_twin(void) {
 int main(void) {
   test_gather_contiguous();
   test_gather_dilated();
+  test_gather_first_conv();
   test_grouped();
   test_fusion();
   test_alias_and_twin();

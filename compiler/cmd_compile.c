@@ -77,6 +77,13 @@ int cmd_compile(int argc, char **argv) {
         o.dataflow_auto = cl.choice == COMPILE_DATAFLOW_AUTO;
         if (!o.dataflow_auto) o.dataflow = (Dataflow)cl.choice;
         break;
+      case COMPILE_LAYER_DATAFLOW: {
+        const char *eq = strrchr(cl.value, '=');
+        if (!eq || eq == cl.value || (strcmp(eq + 1, "ws") && strcmp(eq + 1, "os") && strcmp(eq + 1, "is")))
+          return cli_finish(&cl, cli_bad_value(&cl, "LAYER=ws, LAYER=os or LAYER=is"));
+        o.layer_df[o.n_layer_df++] = cl.value;
+        break;
+      }
       case COMPILE_DUMP_IR: o.dump = cl.value; break;
       case COMPILE_STATS: stats = 1; break;
       case COMPILE_JSON: json = cl.value; break;

@@ -185,6 +185,37 @@ static int choose_dataflows(const Graph *g, const Arch *a, const CompileOptions 
   return 0;
 }
 
+// --layer-dataflow NAME=DF: the GEMMs of layer NAME run in DF. Lowers the graph once to learn
+// which ops each layer has (the same in every dataflow), allocates *op_df (filled with
+// --dataflow's) when auto did not, and overrides. -1 with a message for a layer that has no GEMM.
+static int apply_layer_dataflows(const Graph *g, const Arch *a, const CompileOptions *o, Dataflow **op_df, int *n,
+                                 Diag *d) {
+  MachProg mp;
+  if (lower_graph(g, a, o->dataflow, NULL, 0, &mp, d)) return -1;
+  int rc = 0;
+  if (!*op_df) {
+    *n = mp.n_ops;
+    *op_df = calloc((size_t)mp.n_ops + 1, sizeof **op_df);
+    if (!*op_df) rc = diag_error(d, "sacc: error: out of memory");
+    for (int i = 0; i < *n && !rc; i++) (*op_df)[i] = o->dataflow;
+  }
+  for (int k = 0; k < o->n_layer_df && !rc; k++) {
+    const char *spec = o->layer_df[k], *eq = strrchr(spec, '=');
+    size_t len = (size_t)(eq - spec);
+    Dataflow df = !strcmp(eq + 1, "os") ? DF_OS : !strcmp(eq + 1, "is") ? DF_IS : DF_WS;
+    int hits = 0;
+    for (int i = 0; i < mp.n_ops && i < *n; i++) {
+      const char *name = mp.layer_names[mp.ops[i].layer];
+      if (mp.ops[i].kind == MOP_GEMM && strlen(name) == len && !strncmp(name, spec, len)) (*op_df)[i] = df, hits++;
+    }
+    if (!hits)
+      rc = diag_error(d, "sacc: error: --layer-dataflow %s: no layer named \"%.*s\" runs a GEMM (a conv2d or fc, "
+                         "or a layer fused into one: --dump-ir tiling names them)", spec, (int)len, spec);
+  }
+  machprog_free(&mp);
+  return rc;
+}
+
 Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, CompileStats *st, Diag *d) {
   MachProg mp;
   Program *p = NULL;
@@ -195,6 +226,10 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
   double(*df_est)[3] = NULL;
   int n_op_df = 0;
   if (o->dataflow_auto) choose_dataflows(g, a, o, &op_df, &df_est, &n_op_df);   // none works: WS says why
+  if (o->n_layer_df && apply_layer_dataflows(g, a, o, &op_df, &n_op_df, d)) {
+    free(op_df), free(df_est);
+    goto fail;
+  }
   int lowered = lower_graph(g, a, op_df ? DF_WS : o->dataflow, op_df, n_op_df, &mp, d);
   if (!lowered && df_est)
     for (int i = 0; i < mp.n_ops && i < n_op_df; i++) memcpy(mp.ops[i].df_est, df_est[i], sizeof df_est[i]);

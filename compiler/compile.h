@@ -11,12 +11,15 @@
 
 // --dataflow auto's value in the option table (not a Dataflow: it sets dataflow_auto).
 #define COMPILE_DATAFLOW_AUTO 3
+#define COMPILE_MAX_LAYER_DF 64
 
 typedef struct {
   int double_buffer;          // 1 (default): two buffer halves; 0: --no-double-buffer
   int preload_overlap;        // 1 (default): PRELOADs shift in under streams; 0: --no-preload-overlap
   Dataflow dataflow;          // --dataflow: DF_WS (default), DF_OS or DF_IS
   int dataflow_auto;          // --dataflow auto: each GEMM's dataflow chosen by the cost model
+  int n_layer_df;             // --layer-dataflow NAME=DF (the layer's GEMMs in DF, whatever --dataflow says)
+  const char *layer_df[COMPILE_MAX_LAYER_DF];
   uint64_t input_seed;        // default input data: splitmix64 seeded with input_seed + i (as sacc ref)
   const char *dump;           // NULL, or a pass name: fuse|layout|lower|tiling|memplan|schedule|all
   FILE *dump_to;

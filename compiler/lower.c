@@ -265,6 +265,7 @@ static MachOp *new_op(Lw *w, MopKind kind, int layer, const char *what) {
   memset(op, 0, sizeof *op);
   op->kind = kind;
   op->df = w->op_df && index < w->n_op_df ? w->op_df[index] : mp->dataflow;
+  op->df_est[0] = op->df_est[1] = op->df_est[2] = -1;   // none made (--dataflow auto fills them)
   op->layer = layer;
   snprintf(op->what, sizeof op->what, "%s", what);
   op->in_mult[0] = op->in_mult[1] = ID_MULT;

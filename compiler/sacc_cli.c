@@ -83,6 +83,10 @@ static const CliOpt compile_opts[] = {
              "weights streamed: PRELOAD + COMPUTE_IS); auto gives each GEMM the one the cost\n"
              "model estimates fastest (--dump-ir tiling shows the estimates); the outputs are\n"
              "the same bytes (docs/DATAFLOWS.md)"},
+    {.id = COMPILE_LAYER_DATAFLOW, .names = {"--layer-dataflow"}, .metavar = "LAYER=DF",
+     .max_count = COMPILE_MAX_LAYER_DF,
+     .help = "run this layer's GEMMs in DF (ws, os or is) whatever --dataflow gives the\n"
+             "others (repeatable; with --dataflow auto, the others are the cost model's)"},
     {.id = COMPILE_DUMP_IR, .names = {"--dump-ir"}, .metavar = "PASS", .choices = dump_passes,
      .help = "print the IR after this pass (all: after every pass)"},
     {.id = COMPILE_STATS, .names = {"--stats"},

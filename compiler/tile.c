@@ -380,16 +380,19 @@ void tile_dump(const MachProg *mp, int double_buffer, FILE *f) {
   Slots s;
   tile_slots(mp->arch, double_buffer, &s);
   fprintf(f, "# tiling: arch %s, %s, %u buffer slot(s): spad %u, wbuf %u, acc %u, param %u rows each\n",
-          mp->arch->name, mp->per_op ? "dataflow per op (auto: the lowest estimate)" : dataflow_long_name(mp->dataflow),
+          mp->arch->name, mp->per_op ? "dataflow per op (--dataflow auto: the lowest estimate; --layer-dataflow)" : dataflow_long_name(mp->dataflow),
           s.slots, s.spad, s.wbuf, s.acc, s.param);
   for (int i = 0; i < mp->n_ops; i++) {
     const MachOp *op = &mp->ops[i];
     fprintf(f, "op %d %s %s", i, lower_mop_name(op->kind), op->what);
-    if (mp->per_op && op->kind == MOP_GEMM) {   // the choice and what it was made on
-      fprintf(f, " [%s; est", lower_dataflow_name(op->df));
-      for (Dataflow df = DF_WS; df <= DF_IS; df++)
-        if (op->df_est[df] >= 0) fprintf(f, " %s %.0f", lower_dataflow_name(df), op->df_est[df]);
-        else fprintf(f, " %s -", lower_dataflow_name(df));
+    if (mp->per_op && op->kind == MOP_GEMM) {   // the choice and, under auto, what it was made on
+      fprintf(f, " [%s", lower_dataflow_name(op->df));
+      if (op->df_est[DF_WS] >= 0 || op->df_est[DF_OS] >= 0 || op->df_est[DF_IS] >= 0) {
+        fprintf(f, "; est");
+        for (Dataflow df = DF_WS; df <= DF_IS; df++)
+          if (op->df_est[df] >= 0) fprintf(f, " %s %.0f", lower_dataflow_name(df), op->df_est[df]);
+          else fprintf(f, " %s -", lower_dataflow_name(df));
+      }
       fprintf(f, "]");
     }
     fprintf(f, "\n");

@@ -65,10 +65,12 @@ for df in $DATAFLOWS; do
   else fail "$t" "outputs differ from sacc ref: $(diff "$T/want" "$T/got" | head -n 4 | tr '\n' ' ')"; fi
 done
 
-# Dataflows mixed in one program (sacc compile --dataflow auto: LeNet-5 on the tiny arch puts its
-# convolutions in WS and an fc layer in OS), in lockstep; outputs equal the reference's.
-t=lenet5-tiny-auto d="$T/auto"
-if ! $SACC compile workloads/nets/lenet5.json --arch workloads/arch/tiny.json --dataflow auto -o "$d.bin" >"$T/err" 2>&1; then
+# All three dataflows in one program (LeNet-5 on the tiny arch, conv2 input-stationary and fc1
+# output-stationary by --layer-dataflow, the rest weight-stationary), in lockstep; outputs equal
+# the reference's.
+t=lenet5-tiny-mixed d="$T/mixed"
+if ! $SACC compile workloads/nets/lenet5.json --arch workloads/arch/tiny.json --layer-dataflow conv2=is \
+     --layer-dataflow fc1=os -o "$d.bin" >"$T/err" 2>&1; then
   fail "$t" "sacc compile: $(head -c 300 "$T/err")"
 elif ! $SASIM run "$d.bin" --engine both >"$d.out" 2>"$T/err"; then
   fail "$t" "lockstep: $(head -c 400 "$T/err")"

@@ -135,7 +135,8 @@ static int quant_layer(const Graph *g, Layer *l, Diag *d) {
     }
     return 0;
   }
-  case LOP_ADD: {
+  case LOP_ADD:
+  case LOP_SUB: {  // sub: add's common domain, the second input subtracted
     double s_b = g->tensors[l->in[1]].scale;
     double s_acc = ldexp(s_in > s_b ? s_in : s_b, -QUANT_ADD_BITS);
     if (alloc_rq(g, l, 2, d)) return -1;
@@ -170,16 +171,6 @@ static int quant_layer(const Graph *g, Layer *l, Diag *d) {
   case LOP_MATMUL: {
     double s_b = g->tensors[l->in[1]].scale;
     return alloc_rq(g, l, 1, d) || factor(g, l, s_in * s_b / s_out, "s_a * s_b / s_out, output", 0, &l->rq[0], d) ? -1 : 0;
-  }
-  case LOP_SUB: {  // add's common domain, the second input subtracted
-    double s_b = g->tensors[l->in[1]].scale;
-    double s_acc = ldexp(s_in > s_b ? s_in : s_b, -QUANT_ADD_BITS);
-    if (alloc_rq(g, l, 2, d)) return -1;
-    if (factor(g, l, s_in / s_acc, "s_in / s_acc, input", 0, &l->rq[0], d) ||
-        factor(g, l, s_b / s_acc, "s_in / s_acc, input", 1, &l->rq[1], d) ||
-        factor(g, l, s_acc / s_out, "s_acc / s_out, output", 0, &l->out_rq, d))
-      return -1;
-    return 0;
   }
   case LOP_MUL_CONST:
     return alloc_rq(g, l, 1, d) || factor(g, l, s_in * l->factor / s_out, "s_in * factor / s_out, input", 0, &l->rq[0], d)

@@ -13,13 +13,6 @@ T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 CLI_PREFIX=batch
 . tests/cli/lib.sh
 
-# batched NET N OUT: NET with the batch dimension of every input set to N.
-batched() {
-  python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))
-for i in d["inputs"]: i["shape"][0] = int(sys.argv[2])
-json.dump(d, open(sys.argv[3], "w"))' "$1" "$2" "$3"
-}
 # same NAME NET [SASIM-OPTIONS -- SACC-OPTIONS]: compiled outputs equal the reference's.
 same() {
   name=$1 net=$2; shift 2

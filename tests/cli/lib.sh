@@ -10,6 +10,13 @@ expect() {
   if [ -n "$pat" ] && ! grep -qE -- "$pat" "$T/out"; then fail "$name" "no line matching /$pat/ in: $(head -c 300 "$T/out")"; return; fi
   pass "$name"
 }
+# batched NET N OUT: NET with the batch dimension of every input set to N.
+batched() {
+  python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+for i in d["inputs"]: i["shape"][0] = int(sys.argv[2])
+json.dump(d, open(sys.argv[3], "w"))' "$1" "$2" "$3"
+}
 # golden_net TEST NET [SACC_ARGS...]: compiles NET with $SACC (and the args), runs it on $SASIM,
 # and passes TEST when its output lines (name, shape, CRC32) equal tests/golden/<NET name>.ref.txt.
 golden_net() {

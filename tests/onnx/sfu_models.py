@@ -32,6 +32,8 @@ import numpy as np
 import torch
 from torch import nn
 
+import pipeline   # tests/onnx/pipeline.py: scales_of
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 ONNX2NET = os.path.join(ROOT, "scripts", "onnx2net")
 N_INPUTS = 20
@@ -189,15 +191,6 @@ def to_net(a):
     return a
 
 
-def scales_of(dump):
-    s = {}
-    for m in re.finditer(r"^input (\S+) \S+ scale=(\S+)", dump, re.M):
-        s[m.group(1)] = float(m.group(2))
-    for m in re.finditer(r"-> \S+ (\S+) scale=(\S+)", dump):
-        s[m.group(1)] = float(m.group(2))
-    return s
-
-
 def set_scales(net, scales):
     """Writes the calibrated scales into the net.json (inputs and every layer's output)."""
     with open(net) as f:
@@ -236,7 +229,7 @@ def check(build, tmp, name, ctor, shape, opset, min_db, min_agree, table):
     for c in range(N_CALIB):   # per tensor, the largest scale over N_CALIB other inputs
         np.save(calib, np.ascontiguousarray(to_net(torch.randn(*shape).numpy()).astype(np.float32)))
         _, dump = run([sacc, "check", net, "--calib", calib, "--dump-ir"], "sacc check")
-        for k, v in scales_of(dump).items():
+        for k, v in pipeline.scales_of(dump).items():
             scales[k] = max(v, scales.get(k, 0))
     set_scales(net, scales)
     _, dump = run([sacc, "check", net, "--calib", calib, "--dump-ir"], "sacc check")

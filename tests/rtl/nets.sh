@@ -49,10 +49,7 @@ done
 
 # A batch of two (issue 15 item 6): the residual block with input N = 2 on the tiny arch, each
 # dataflow, in lockstep; outputs equal the reference interpreter's of the same batched net.
-python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))
-for i in d["inputs"]: i["shape"][0] = 2
-json.dump(d, open(sys.argv[2], "w"))' workloads/nets/residual.json "$T/residual_n2.json"
+batched workloads/nets/residual.json 2 "$T/residual_n2.json"
 $B/bin/sacc ref "$T/residual_n2.json" >"$T/n2.ref" 2>"$T/err" || fail "residual-n2" "sacc ref: $(head -c 300 "$T/err")"
 for df in $DATAFLOWS; do
   t="residual-n2-tiny-$df" d="$T/n2-$df"

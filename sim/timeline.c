@@ -37,7 +37,7 @@ static int push_cmp(const void *a, const void *b) {
 // The compute unit's history the structural conditions of TIMING §6 look at (-1: none yet).
 typedef struct {
   int64_t preload, preloads;              // the last PRELOAD; how many so far
-  int64_t bank_preload[2], bank_user[2];  // per bank: its last PRELOAD, its last COMPUTE/COMPUTE_IS
+  int64_t bank_user[2];                   // per bank: its last COMPUTE/COMPUTE_IS
   int64_t os, ws, is;                     // the last COMPUTE_OS, COMPUTE, COMPUTE_IS
 } ArrayHist;
 
@@ -115,7 +115,6 @@ static void array_cause(const Program *p, const InsnTime *t, uint32_t k, const I
 static void array_note(ArrayHist *h, uint32_t k, Opcode op) {
   switch (op) {
   case OP_PRELOAD:
-    h->bank_preload[h->preloads % 2] = k;
     h->preload = k;
     h->preloads++;
     return;
@@ -172,7 +171,7 @@ int timeline_build(const Program *p, const InsnTime *t, TlRow **out) {
   // recorded: it starts at max(f + 1, the unit's ready) and is ready one cycle later, §6, §7).
   int64_t prev[NUM_UNITS] = {-1, -1, -1};
   uint64_t prev_ready[NUM_UNITS] = {0};
-  ArrayHist h = {-1, 0, {-1, -1}, {-1, -1}, -1, -1, -1};
+  ArrayHist h = {-1, 0, {-1, -1}, -1, -1, -1};
   uint32_t layer = p->n_layers;
   for (uint32_t k = 0; k < n; k++) {
     Insn in = prog_insn(p, k);

@@ -247,7 +247,7 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     if (m_max > s->acc || s->param < 3) return -1;
     steps = (double)nm * nN;
     step_load = tm * oc->elt_beats / nN + 3.0 * cdiv(4 * C, B);
-    drain = a->sfu_latency;
+    drain = a->post_latency;
     computes = 6;   // instructions per step
     break;
   }

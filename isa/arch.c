@@ -39,7 +39,7 @@ static const ArchKey arch_keys[] = {
     U32("queues", "compute", queue_depth[UNIT_COMPUTE], 1, 1024, "compute instruction queue depth"),
     U32("queues", "store", queue_depth[UNIT_STORE], 1, 1024, "store instruction queue depth"),
     U32("store", "fifo_rows", store_fifo_rows, 1, 1024, "post-processed rows buffered before the write channel"),
-    U32("store", "sfu_latency", sfu_latency, 1, 64, "post-processing pipeline latency in cycles"),
+    U32("store", "post_latency", post_latency, 1, 64, "post-processing pipeline latency in cycles"),
     U32("tokens", "max", token_max, 1, 65535, "largest count of a token channel"),
 };
 #undef U32
@@ -73,7 +73,7 @@ void arch_default(Arch *a) {
   a->dram_inflight = 128;
   a->queue_depth[0] = a->queue_depth[1] = a->queue_depth[2] = 16;
   a->store_fifo_rows = 4;
-  a->sfu_latency = 3;
+  a->post_latency = 3;
   a->token_max = 255;
   a->clock_mhz = 1000.0;
 }
@@ -128,8 +128,10 @@ int arch_parse(const char *text, size_t len, const char *file, Arch *a, Diag *d)
       json_t *sv;
       json_object_foreach(val, sub, sv) {
         const ArchKey *k = NULL;
+        // store.sfu_latency: the name before the special-function unit came, in older binaries.
+        const char *name = !strcmp(key, "store") && !strcmp(sub, "sfu_latency") ? "post_latency" : sub;
         for (size_t i = 0; i < NKEYS; i++)
-          if (arch_keys[i].group && !strcmp(arch_keys[i].group, key) && !strcmp(arch_keys[i].key, sub)) k = &arch_keys[i];
+          if (arch_keys[i].group && !strcmp(arch_keys[i].group, key) && !strcmp(arch_keys[i].key, name)) k = &arch_keys[i];
         if (!k) {
           rc = diag_error(d, "%s: %s.%s: error: unknown key", file, key, sub);
           goto out;

@@ -8,7 +8,7 @@ for f in $(echo "$1" | tr '_' ' '); do
   case $n in
     R) p=ArrayRows ;; C) p=ArrayCols ;; SP) p=SpadRows ;; WB) p=WbufRows ;; AC) p=AccRows ;;
     PA) p=ParamRows ;; B) p=BusBytes ;; F) p=MaxInflight ;; QL) p=LoadQueue ;; QC) p=ComputeQueue ;;
-    QS) p=StoreQueue ;; D) p=FifoRows ;; S) p=SfuLatency ;; T) p=TokenMax ;;
+    QS) p=StoreQueue ;; D) p=FifoRows ;; S) p=PostLatency ;; T) p=TokenMax ;;
     *) echo "config.sh: error: bad field '$f' in config '$1'" >&2; exit 1 ;;
   esac
   printf -- '-G%s=%s ' "$p" "$v"

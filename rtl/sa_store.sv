@@ -8,7 +8,7 @@
 //    for RAW32). A row starts only if the FIFO had a free slot at the start of the cycle; its
 //    slot is held until its last beat is issued. At its last position the row's bytes are made
 //    (sa_post per column) and written into the slot;
-//  - the SFU pipeline: a row finished in cycle x is ready to write from cycle x + S;
+//  - the post-processing pipeline: a row finished in cycle x is ready to write from cycle x + S;
 //  - the write port: the oldest FIFO row, once ready, offers its aligned beats with byte strobes
 //    to the write channel, one per cycle; a refused beat is a stall.
 // ready = the cycle after the last beat was accepted; the STORE ends with that beat's
@@ -25,7 +25,7 @@ module sa_store
   parameter int unsigned BusBytes = 4,
   parameter int unsigned MaxInflight = 4,
   parameter int unsigned FifoRows = 2,
-  parameter int unsigned SfuLatency = 3,
+  parameter int unsigned PostLatency = 3,
   localparam int unsigned AccW = (AccRows > 1) ? $clog2(AccRows) : 1,
   localparam int unsigned ParamW = (ParamRows > 1) ? $clog2(ParamRows) : 1,
   localparam int unsigned TagW = (MaxInflight > 1) ? $clog2(MaxInflight) : 1,
@@ -342,15 +342,15 @@ module sa_store
   logic finish;
   assign finish = fe_on && last_pos;
 
-  // SFU pipeline: S stages carrying the finished row's slot; it is ready after the last.
-  logic                             sfu_out_v;
-  logic [SlotW-1:0]                 sfu_out_s;
-  if (SfuLatency == 1) begin : g_sfu_none
-    assign sfu_out_v = finish;
-    assign sfu_out_s = fslot;
-  end else begin : g_sfu
-    logic [SfuLatency-2:0]            pv_q;
-    logic [SfuLatency-2:0][SlotW-1:0] ps_q;
+  // post-processing pipeline: S stages carrying the finished row's slot; it is ready after the last.
+  logic                             post_out_v;
+  logic [SlotW-1:0]                 post_out_s;
+  if (PostLatency == 1) begin : g_post_none
+    assign post_out_v = finish;
+    assign post_out_s = fslot;
+  end else begin : g_post
+    logic [PostLatency-2:0]            pv_q;
+    logic [PostLatency-2:0][SlotW-1:0] ps_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         pv_q <= '0;
@@ -358,14 +358,14 @@ module sa_store
       end else begin
         pv_q[0] <= finish;
         ps_q[0] <= fslot;
-        for (int k = 1; k < SfuLatency - 1; k++) begin
+        for (int k = 1; k < PostLatency - 1; k++) begin
           pv_q[k] <= pv_q[k-1];
           ps_q[k] <= ps_q[k-1];
         end
       end
     end
-    assign sfu_out_v = pv_q[SfuLatency-2];
-    assign sfu_out_s = ps_q[SfuLatency-2];
+    assign post_out_v = pv_q[PostLatency-2];
+    assign post_out_s = ps_q[PostLatency-2];
   end
 
   // ---- next state ----------------------------------------------------------------------------
@@ -462,14 +462,14 @@ module sa_store
       count_q <= count_q + CntW'(alloc) - CntW'(freed);
       for (int s = 0; s < FifoRows; s++) begin
         if (freed && 32'(head_q) == s) ready_q[s] <= 1'b0;
-        if (sfu_out_v && 32'(sfu_out_s) == s) ready_q[s] <= 1'b1;
+        if (post_out_v && 32'(post_out_s) == s) ready_q[s] <= 1'b1;
       end
     end
   end
 
-  // A FIFO slot is taken free (not ready), becomes ready once, when its row leaves the SFU
+  // A FIFO slot is taken free (not ready), becomes ready once, when its row leaves the post-processor
   // pipeline, and is freed after its last beat: a row never lands on a slot still waiting to go out.
-  `SA_ASSERT(SlotReadyOnce, sfu_out_v |-> !ready_q[sfu_out_s], "sa_store: a row finished into a FIFO slot not yet written out")
+  `SA_ASSERT(SlotReadyOnce, post_out_v |-> !ready_q[post_out_s], "sa_store: a row finished into a FIFO slot not yet written out")
 
   always_ff @(posedge clk_i) begin
     if (alloc) slot_addr_q[tail_q] <= l_cur.addr + 32'(p_cur.no) * 32'(l_cur.so) + 32'(p_cur.ni) * 32'(l_cur.si);

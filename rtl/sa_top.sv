@@ -22,7 +22,7 @@ module sa_top
   parameter int unsigned ComputeQueue = 4,
   parameter int unsigned StoreQueue = 4,
   parameter int unsigned FifoRows = 2,
-  parameter int unsigned SfuLatency = 3,
+  parameter int unsigned PostLatency = 3,
   parameter int unsigned TokenMax = 255,
   // Tests only (tests/rtl/assert.sh): 1 makes the fetch unit push into full queues, a planted
   // violation of sa_fetch's *QueueRoom assertions. 0 in every model sasim-rtl runs.
@@ -415,7 +415,7 @@ module sa_top
 
   sa_store #(
     .ArrayCols (ArrayCols), .AccRows (AccRows), .ParamRows (ParamRows), .BusBytes (BusBytes),
-    .MaxInflight (MaxInflight), .FifoRows (FifoRows), .SfuLatency (SfuLatency)
+    .MaxInflight (MaxInflight), .FifoRows (FifoRows), .PostLatency (PostLatency)
   ) u_store (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),

@@ -32,7 +32,7 @@
 //     step; the stream reads one SPAD row; the array steps: ACC writes from the bottom PE
 //     registers, then every PE, then the skew lines), store (acknowledgements; the write port;
 //     the front end reads one window position, starting a row only if the FIFO had a free slot
-//     at the start of t; the SFU pipeline shifts). An instruction that ends in t pushes its
+//     at the start of t; the post-processing pipeline shifts). An instruction that ends in t pushes its
 //     tokens into pushes[][].
 //  7. Statistics classify the cycle for each unit (TIMING §9); the fetched entry enters its
 //     queue(s); pushes are added to the counters, and a count above tokens.max is an error
@@ -373,7 +373,7 @@ SimDetStep *sim_detailed_begin(Sim *s, Diag *d) {
   // Watchdog: the longest legal stretch without progress is about one DRAM latency plus an array
   // drain and a pooling window; far past that, the engine itself is stuck (a bug), so stop.
   const Arch *a = s->arch;
-  st->patience = 4 * ((uint64_t)a->dram_latency + 2 * (a->rows + a->cols) + a->sfu_latency + 256) + 1024;
+  st->patience = 4 * ((uint64_t)a->dram_latency + 2 * (a->rows + a->cols) + a->post_latency + 256) + 1024;
   return st;
 }
 

@@ -210,7 +210,7 @@ typedef struct {
   int fe_busy;
   uint32_t fe_row, fe_pos, fe_slot, rows_started;
   int64_t *win;           // per column: running value of the window (sum, max or the value)
-  // SFU pipeline: S stages carrying FIFO slot numbers (-1 empty)
+  // post-processing pipeline: S stages carrying FIFO slot numbers (-1 empty)
   int32_t *pipe;
   uint32_t pipe_count;
   // FIFO of D rows

@@ -7,7 +7,7 @@
 //    the start of the cycle (a slot is held from the row's first read until its last beat is
 //    issued). Post-processing is folded into the window reduction (sa_post per value for
 //    NONE/MAX, the biased int64 sum for AVG, the raw int32 for RAW32);
-//  - the SFU pipeline: S stages carrying the slot number; a row whose last read was in cycle x
+//  - the post-processing pipeline: S stages carrying the slot number; a row whose last read was in cycle x
 //    is ready to write from cycle x + S;
 //  - the write port: the oldest FIFO row, once ready, offers its aligned beats (byte strobes on
 //    the row's bytes) to the write channel, one per cycle; a refused beat is a stall cycle.
@@ -22,7 +22,7 @@
 int det_store_init(Det *m) {
   StoreUnit *su = &m->su;
   uint32_t C = m->a->cols, D = m->a->store_fifo_rows ? m->a->store_fifo_rows : 1;
-  uint32_t S = m->a->sfu_latency ? m->a->sfu_latency : 1;
+  uint32_t S = m->a->post_latency ? m->a->post_latency : 1;
   su->fly_cap = m->a->dram_inflight ? m->a->dram_inflight : 1;
   su->fly = calloc(su->fly_cap, sizeof *su->fly);
   su->slot = calloc(D, sizeof *su->slot);
@@ -59,7 +59,7 @@ int det_store_can_start(const Det *m, const Insn *in) {
 int det_store_active(const Det *m) { return m->su.active; }
 
 static uint32_t fifo_depth(const Det *m) { return m->a->store_fifo_rows ? m->a->store_fifo_rows : 1; }
-static uint32_t sfu_depth(const Det *m) { return m->a->sfu_latency ? m->a->sfu_latency : 1; }
+static uint32_t post_depth(const Det *m) { return m->a->post_latency ? m->a->post_latency : 1; }
 
 // Latches the bias, multiplier and shift of every column (identity unless PARAMS=1).
 static void params_latch(Det *m) {
@@ -266,7 +266,7 @@ static void window_finish(Det *m) {
 }
 
 // Front end for this cycle; occ0 is the FIFO occupancy at the start of the cycle. Returns the
-// slot entering the SFU pipeline (-1 none); *alloc = 1 when a row took a slot.
+// slot entering the post-processing pipeline (-1 none); *alloc = 1 when a row took a slot.
 static int32_t front_end(Det *m, uint32_t occ0, int *alloc) {
   StoreUnit *su = &m->su;
   *alloc = 0;
@@ -290,10 +290,10 @@ static int32_t front_end(Det *m, uint32_t occ0, int *alloc) {
   return (int32_t)su->fe_slot;
 }
 
-// The SFU pipeline moves one stage; a slot reaching the last stage is ready from next cycle.
+// The post-processing pipeline moves one stage; a slot reaching the last stage is ready from next cycle.
 static void pipe_shift(Det *m, int32_t in) {
   StoreUnit *su = &m->su;
-  uint32_t S = sfu_depth(m);
+  uint32_t S = post_depth(m);
   if (!su->pipe_count && in < 0) return;
   for (uint32_t k = S - 1; k > 0; k--) su->pipe[k] = su->pipe[k - 1];
   su->pipe[0] = in;

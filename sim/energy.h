@@ -18,8 +18,8 @@ typedef struct {
   double scale_area;              // multiplies every area figure
   // energy.*
   double int8_mult_pj;            // int8 x int8 multiply (a MAC: this + int32_add_pj)
-  double int32_add_pj;            // 32-bit add (the MAC's accumulation; the SFU's bias, rounding, clamp)
-  double int32_mult_pj;           // 32-bit multiply (the SFU's requantization)
+  double int32_add_pj;            // 32-bit add (the MAC's accumulation; the post-processor's bias, rounding, clamp)
+  double int32_mult_pj;           // 32-bit multiply (the post-processor's requantization)
   double reg_bit_pj;              // one flip-flop bit written (with its share of the clock)
   double pe_slot_reg_bits;        // bits a PE writes per array slot (activation, partial sum, control)
   double weight_reg_bits;         // bits a PE writes per weight-chain shift

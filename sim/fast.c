@@ -588,7 +588,7 @@ static void exec_store(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   uint64_t inner = (uint64_t)in->f[FLD_INNER], rows = (uint64_t)in->f[FLD_OUTER] * inner;
   uint64_t W = (!in->f[FLD_RAW32] && cp[FLD_POOL] != POOL_NONE) ? (uint64_t)(cp[FLD_KH] * cp[FLD_KW]) : 1;
   uint64_t nbytes = (uint64_t)in->f[FLD_COLS] * (in->f[FLD_RAW32] ? 4 : 1);
-  uint32_t D = a->store_fifo_rows, S = a->sfu_latency;
+  uint32_t D = a->store_fifo_rows, S = a->post_latency;
   uint64_t P = 0, stall = 0, beats = 0, acc_reads = 0;
   for (uint64_t j = 0; j < rows; j++) {
     uint64_t o = j / inner, i = j % inner;

@@ -383,7 +383,7 @@ void RtlRun::account_load_rows() {
   ls->dram_read_bytes += m->ld_row_bytes_o;
 }
 
-// The store unit: a row written to DRAM, ACC rows read into the SFU, parameter rows read.
+// The store unit: a row written to DRAM, ACC rows read into the post-processor, parameter rows read.
 void RtlRun::account_store_rows() {
   Vsa_top *m = top_.get();
   if (m->su_row_o) layer_of(m->su_row_idx_o)->dram_write_bytes += m->su_row_bytes_o;
@@ -392,7 +392,7 @@ void RtlRun::account_store_rows() {
   LayerStats *ls = layer_of(dma_insn_[UNIT_STORE]);
   if (m->su_acc_rd_o) {
     ls->mem_reads[MEM_ST_ACC]++;
-    if (!in.f[FLD_RAW32]) ls->post_elems += (uint64_t)in.f[FLD_COLS];   // the row enters the SFU
+    if (!in.f[FLD_RAW32]) ls->post_elems += (uint64_t)in.f[FLD_COLS];   // the row enters the post-processor
   }
   if (m->su_param_rd_o) ls->mem_reads[MEM_ST_PARAM] += 3;
 }

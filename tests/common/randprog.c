@@ -84,7 +84,7 @@ void randprog_arch(uint64_t seed, Arch *a) {
   a->dram_inflight = (uint32_t)rng_range(&r, 1, 8);
   for (int u = 0; u < NUM_UNITS; u++) a->queue_depth[u] = (uint32_t)rng_range(&r, 1, 8);
   a->store_fifo_rows = (uint32_t)rng_range(&r, 1, 4);
-  a->sfu_latency = (uint32_t)rng_range(&r, 1, 4);
+  a->post_latency = (uint32_t)rng_range(&r, 1, 4);
   a->token_max = 255;
 }
 
@@ -544,7 +544,7 @@ void randprog_dump(const Program *p, FILE *f) {
           "inflight %u; queues %u/%u/%u; fifo %u, sfu %u; tokens.max %u\n",
           a->name, a->rows, a->cols, a->spad_rows, a->wbuf_rows, a->acc_rows, a->param_rows,
           (unsigned long long)a->dram_bytes, a->bus_bytes, a->dram_latency, a->dram_inflight, a->queue_depth[0],
-          a->queue_depth[1], a->queue_depth[2], a->store_fifo_rows, a->sfu_latency, a->token_max);
+          a->queue_depth[1], a->queue_depth[2], a->store_fifo_rows, a->post_latency, a->token_max);
   for (uint32_t i = 0; i < p->n_insns; i++) {
     const Insn insn = prog_insn(p, i), *in = &insn;
     fprintf(f, "%5u: %-9s", i, isa_ops[in->op].name ? isa_ops[in->op].name : "?");

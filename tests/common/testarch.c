@@ -16,7 +16,7 @@ Arch testarch_tiny(void) {
   a.dram_inflight = 4;
   a.queue_depth[0] = a.queue_depth[1] = a.queue_depth[2] = 4;
   a.store_fifo_rows = 2;
-  a.sfu_latency = 2;
+  a.post_latency = 2;
   return a;
 }
 
@@ -35,6 +35,6 @@ Arch testarch_2x2(void) {
   a.dram_inflight = 2;
   a.queue_depth[0] = a.queue_depth[1] = a.queue_depth[2] = 1;
   a.store_fifo_rows = 1;
-  a.sfu_latency = 1;
+  a.post_latency = 1;
   return a;
 }

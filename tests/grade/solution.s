@@ -22,7 +22,7 @@
 ; The machine (exercise 1's ex-2x2.json, written out so that the file stands alone): 2x2 array,
 ; SPAD, WBUF and ACC 16 rows each (a SPAD row is 2 int8, a WBUF row 2 int8, an ACC row 2 int32),
 ; 4-byte DRAM bus, latency 10.
-.arch {"name":"ex-2x2","array":{"rows":2,"cols":2},"spad":{"rows":16},"wbuf":{"rows":16},"acc":{"rows":16},"param":{"rows":4},"dram":{"bytes":4096,"bus_bytes":4,"latency":10,"max_inflight":8},"queues":{"load":4,"compute":4,"store":4},"store":{"fifo_rows":2,"sfu_latency":3},"tokens":{"max":255},"clock_mhz":1000.0}
+.arch {"name":"ex-2x2","array":{"rows":2,"cols":2},"spad":{"rows":16},"wbuf":{"rows":16},"acc":{"rows":16},"param":{"rows":4},"dram":{"bytes":4096,"bus_bytes":4,"latency":10,"max_inflight":8},"queues":{"load":4,"compute":4,"store":4},"store":{"fifo_rows":2,"post_latency":3},"tokens":{"max":255},"clock_mhz":1000.0}
 
 .tensor A dtype=int8  shape=[4,4] addr=0x100 role=input data=[1,0,2,-1, 0,3,1,1, 2,2,0,-2, 1,4,3,0]
 .tensor B dtype=int8  shape=[4,4] addr=0x200 role=input data=[1,1,1,0, 2,1,-1,0, 0,0,1,2, 0,-1,0,0]

@@ -44,7 +44,7 @@ static void test_parse_good(void) {
       "  \"param\": {\"rows\": 3},\n"
       "  \"dram\": {\"bytes\": 65536, \"bus_bytes\": 8, \"latency\": 20, \"max_inflight\": 6},\n"
       "  \"queues\": {\"load\": 2, \"compute\": 3, \"store\": 4},\n"
-      "  \"store\": {\"fifo_rows\": 2, \"sfu_latency\": 5},\n"
+      "  \"store\": {\"fifo_rows\": 2, \"post_latency\": 5},\n"
       "  \"tokens\": {\"max\": 7},\n"
       "  \"clock_mhz\": 250.5\n"
       "}\n";
@@ -56,7 +56,7 @@ static void test_parse_good(void) {
   CHECK(a.spad_rows == 512 && a.wbuf_rows == 256 && a.acc_rows == 128 && a.param_rows == 3, "memory rows");
   CHECK(a.dram_bytes == 65536 && a.bus_bytes == 8 && a.dram_latency == 20 && a.dram_inflight == 6, "dram");
   CHECK(a.queue_depth[0] == 2 && a.queue_depth[1] == 3 && a.queue_depth[2] == 4, "queue depths");
-  CHECK(a.store_fifo_rows == 2 && a.sfu_latency == 5 && a.token_max == 7, "store and tokens");
+  CHECK(a.store_fifo_rows == 2 && a.post_latency == 5 && a.token_max == 7, "store and tokens");
   CHECK(a.clock_mhz == 250.5, "clock %g", a.clock_mhz);
   CHECK(arch_validate(&a, "t.json", &d) == 0, "parsed config does not validate: %s", diag_first(&d));
 
@@ -121,7 +121,7 @@ static void test_round_trip(void) {
   a.queue_depth[1] = 1024;
   a.queue_depth[2] = 5;
   a.store_fifo_rows = 1;
-  a.sfu_latency = 64;
+  a.post_latency = 64;
   a.token_max = 65535;
   a.clock_mhz = 333.33333333333331;
   round_trip("edges", &a);
@@ -178,7 +178,9 @@ static void test_errors(void) {
   EXPECT_ERROR("huge dram", "{\"dram\": {\"bytes\": 4294967297}}", "t.json: dram.bytes: error: 4294967297");
   EXPECT_ERROR("bus too wide", "{\"dram\": {\"bus_bytes\": 256}}", "t.json: dram.bus_bytes: error: 256 is out of range");
   EXPECT_ERROR("queue 0", "{\"queues\": {\"compute\": 0}}", "t.json: queues.compute: error: 0 is out of range");
-  EXPECT_ERROR("sfu latency", "{\"store\": {\"sfu_latency\": 65}}", "t.json: store.sfu_latency: error: 65");
+  EXPECT_ERROR("post latency", "{\"store\": {\"post_latency\": 65}}", "t.json: store.post_latency: error: 65");
+  // The old name of the key (binaries written before the special-function unit) still reads.
+  EXPECT_ERROR("old latency name", "{\"store\": {\"sfu_latency\": 65}}", "t.json: store.sfu_latency: error: 65");
   EXPECT_ERROR("clock low", "{\"clock_mhz\": 0.5}", "t.json: clock_mhz: error: 0.5 is out of range");
   EXPECT_ERROR("clock high", "{\"clock_mhz\": 1e6}", "t.json: clock_mhz: error: ", "out of range");
   // A value past 32 bits must not wrap into range (4294967300 = 2^32 + 4).

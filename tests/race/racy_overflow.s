@@ -3,7 +3,7 @@
 ; otherwise gemm's clean order). Fix: a larger tokens.max, or a compute->load token between
 ; the LOADs.
 ; expect: overflow load->compute insn=none other=none
-.arch {"name":"tiny-tokens1","array":{"rows":4,"cols":4},"spad":{"rows":64},"wbuf":{"rows":32},"acc":{"rows":64},"param":{"rows":8},"dram":{"bytes":1048576,"bus_bytes":4,"latency":10,"max_inflight":4},"queues":{"load":4,"compute":4,"store":4},"store":{"fifo_rows":2,"sfu_latency":3},"tokens":{"max":1}}
+.arch {"name":"tiny-tokens1","array":{"rows":4,"cols":4},"spad":{"rows":64},"wbuf":{"rows":32},"acc":{"rows":64},"param":{"rows":8},"dram":{"bytes":1048576,"bus_bytes":4,"latency":10,"max_inflight":4},"queues":{"load":4,"compute":4,"store":4},"store":{"fifo_rows":2,"post_latency":3},"tokens":{"max":1}}
 .layer gemm
 .tensor A dtype=int8  shape=[2,3] addr=0x100 role=input data=[1,2,3, 4,5,6]
 .tensor B dtype=int8  shape=[3,2] addr=0x200 role=const data=[1,-1, 1,0, -1,0]

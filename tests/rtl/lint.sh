@@ -10,8 +10,8 @@ SV="rtl/sa_isa_pkg.sv rtl/sa_pkg.sv $(ls rtl/sa_*.sv | grep -v -e sa_isa_pkg.sv 
 T=$(mktemp); trap 'rm -f "$T"' EXIT
 n=0
 for cfg in "" \
-  "-GArrayRows=2 -GArrayCols=2 -GBusBytes=1 -GMaxInflight=1 -GLoadQueue=1 -GComputeQueue=1 -GStoreQueue=1 -GFifoRows=1 -GSfuLatency=1 -GSpadRows=8 -GWbufRows=4 -GAccRows=6 -GParamRows=6" \
-  "-GArrayRows=16 -GArrayCols=16 -GBusBytes=16 -GMaxInflight=128 -GSpadRows=8192 -GWbufRows=2048 -GAccRows=2048 -GParamRows=64 -GSfuLatency=3 -GFifoRows=4" \
+  "-GArrayRows=2 -GArrayCols=2 -GBusBytes=1 -GMaxInflight=1 -GLoadQueue=1 -GComputeQueue=1 -GStoreQueue=1 -GFifoRows=1 -GPostLatency=1 -GSpadRows=8 -GWbufRows=4 -GAccRows=6 -GParamRows=6" \
+  "-GArrayRows=16 -GArrayCols=16 -GBusBytes=16 -GMaxInflight=128 -GSpadRows=8192 -GWbufRows=2048 -GAccRows=2048 -GParamRows=64 -GPostLatency=3 -GFifoRows=4" \
   "$(sh rtl/config.sh R32_C32_SP16384_WB4096_AC4096_PA64_B32_F128_QL32_QC32_QS32_D8_S3_T255)"; do
   n=$((n + 1))
   # Twice: the design alone (Verilator ignores assertions without --assert) under rtl/lint.vlt,

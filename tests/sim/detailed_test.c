@@ -506,7 +506,7 @@ static void test_store_fifo(void) {
   for (uint32_t S = 1; S <= 2; S++) {
     Arch a = testarch_tiny();
     a.store_fifo_rows = 1;
-    a.sfu_latency = S;
+    a.post_latency = S;
     Program *p = prog_new(&a);
     Insn in = isa_insn(OP_CFG_STORE);   // 0: f 0, s 1
     in.f[FLD_STRIDE_INNER] = 4;

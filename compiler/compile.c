@@ -128,6 +128,12 @@ static void count_array_slots(const Program *p, CompileStats *st) {
     case OP_CFG_LOAD:
     case OP_CFG_STORE:
     case OP_CFG_POOL:
+    case OP_CFG_SFU:
+    case OP_SFU_MAP:
+    case OP_SFU_EW:
+    case OP_SFU_SOFTMAX:
+    case OP_SFU_LAYERNORM:
+    case OP_SFU_REDUCE:
     case OP_HALT: break;   // no array slots
     }
     st->layer_slots[layer] += slots;

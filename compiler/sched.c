@@ -81,12 +81,18 @@ static void note_stream_order(Sched *s, const Insn *in, int64_t idx) {
   case OP_STORE:
   case OP_CFG_STORE:
   case OP_CFG_POOL:
+  case OP_CFG_SFU:     // other units' instructions
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:
   case OP_LAYER:   // issues under an OVERLAP stream too
   case OP_HALT: break;
   }
 }
 
-void sched_token_counts(const Sched *s, uint64_t out[3][3]) { memcpy(out, s->tokens, sizeof s->tokens); }
+void sched_token_counts(const Sched *s, uint64_t out[NUM_UNITS][NUM_UNITS]) { memcpy(out, s->tokens, sizeof s->tokens); }
 
 static int unit_of(const Sched *s, int64_t insn) { return (int)isa_ops[prog_op(s->p, (uint32_t)insn)].unit; }
 

@@ -54,6 +54,6 @@ void sched_set_overlap(Sched *s, int on);
 // a->token_max.
 int sched_check_token_bound(const Program *p, const Arch *a, Diag *d);
 // Counters for the dumps: tokens placed per channel [from][to].
-void sched_token_counts(const Sched *s, uint64_t out[3][3]);
+void sched_token_counts(const Sched *s, uint64_t out[NUM_UNITS][NUM_UNITS]);
 
 #endif

@@ -21,7 +21,7 @@ typedef struct {
 } ArchKey;
 
 // One "queues" key per unit, named as isa_unit_names: a new unit needs its row below.
-_Static_assert(NUM_UNITS == 3, "arch_keys lists the queues of the load, compute and store units only");
+_Static_assert(NUM_UNITS == 4, "arch_keys lists the queues of the load, compute, store and special-function units");
 
 #define U32(g, k, f, lo, hi, doc) {g, k, offsetof(Arch, f), 0, lo, hi, doc}
 static const ArchKey arch_keys[] = {
@@ -38,8 +38,11 @@ static const ArchKey arch_keys[] = {
     U32("queues", "load", queue_depth[UNIT_LOAD], 1, 1024, "load instruction queue depth"),
     U32("queues", "compute", queue_depth[UNIT_COMPUTE], 1, 1024, "compute instruction queue depth"),
     U32("queues", "store", queue_depth[UNIT_STORE], 1, 1024, "store instruction queue depth"),
+    U32("queues", "sfu", queue_depth[UNIT_SFU], 1, 1024, "special-function unit instruction queue depth"),
     U32("store", "fifo_rows", store_fifo_rows, 1, 1024, "post-processed rows buffered before the write channel"),
     U32("store", "post_latency", post_latency, 1, 64, "post-processing pipeline latency in cycles"),
+    U32("sfu", "lanes", sfu_lanes, 1, ARCH_MAX_DIM, "special-function unit lanes L: a row of C values takes ceil(C / L) cycles"),
+    U32("sfu", "latency", sfu_latency, 1, 64, "special-function unit pipeline depth P in cycles"),
     U32("tokens", "max", token_max, 1, 65535, "largest count of a token channel"),
 };
 #undef U32
@@ -71,9 +74,11 @@ void arch_default(Arch *a) {
   a->bus_bytes = 16;
   a->dram_latency = 100;
   a->dram_inflight = 128;
-  a->queue_depth[0] = a->queue_depth[1] = a->queue_depth[2] = 16;
+  for (int u = 0; u < NUM_UNITS; u++) a->queue_depth[u] = 16;
   a->store_fifo_rows = 4;
   a->post_latency = 3;
+  a->sfu_lanes = 4;
+  a->sfu_latency = 6;
   a->token_max = 255;
   a->clock_mhz = 1000.0;
 }

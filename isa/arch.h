@@ -22,9 +22,11 @@ typedef struct {
   uint32_t bus_bytes;         // DRAM beat: bytes per request, one request per cycle per channel
   uint32_t dram_latency;      // cycles from a request's acceptance to its response
   uint32_t dram_inflight;     // requests in flight per channel at most
-  uint32_t queue_depth[NUM_UNITS];  // instruction queue depths, per unit: load, compute, store
+  uint32_t queue_depth[NUM_UNITS];  // instruction queue depths, per unit: load, compute, store, sfu
   uint32_t store_fifo_rows;   // post-processed rows buffered between the post-processor and write channel
   uint32_t post_latency;       // post-processing pipeline latency, cycles
+  uint32_t sfu_lanes;         // special-function unit lanes L (a row takes ceil(cols / L) cycles)
+  uint32_t sfu_latency;       // special-function unit pipeline depth P, cycles
   uint32_t token_max;         // largest count a token channel may hold
   double clock_mhz;           // clock, for time and power
 } Arch;

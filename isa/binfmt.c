@@ -319,13 +319,10 @@ static void layout_free(Layout *l) {
   for (int k = 0; k < SEC_END; k++) free(l->sec[k].p);
 }
 
-// The oldest format version that carries the file (docs/BINARY.md §3): 1.2 when an instruction
-// sets OVERLAP, 1.1 when it has a MACS section, else 1.0 (the bytes of a file before either).
-static unsigned oldest_minor(const Program *p, const Layout *l) {
-  for (uint32_t i = 0; i < p->n_insns; i++)
-    if (isa_has_field(isa_word_op(&p->code[i]), FLD_OVERLAP) && isa_word_field(&p->code[i], FLD_OVERLAP)) return 2;
-  return l->present[SEC_MACS] ? 1 : 0;
-}
+// The oldest format version that carries the file (docs/BINARY.md §3): 1.3, since every ARCH
+// section now names the special-function unit's keys (sfu.*, queues.sfu, store.post_latency),
+// which a 1.2 reader rejects as unknown. (1.2 was written for OVERLAP, 1.1 for a MACS section.)
+static unsigned oldest_minor(void) { return 3; }
 
 static int layout_build(const Program *p, int compress, Layout *l, Diag *d) {
   memset(l, 0, sizeof *l);
@@ -372,7 +369,7 @@ static int layout_build(const Program *p, int compress, Layout *l, Diag *d) {
   }
   memcpy(f, PROG_MAGIC, 8);
   put_u16(f + HDR_VERSION_MAJOR, PROG_VERSION_MAJOR);
-  put_u16(f + HDR_VERSION_MINOR, oldest_minor(p, l));
+  put_u16(f + HDR_VERSION_MINOR, oldest_minor());
   put_u32(f + HDR_NSECT, (uint32_t)nsect);
   put_u64(f + HDR_FILE_BYTES, l->total);
   put_u64(f + HDR_TABLE_OFF, HDR_BYTES);

@@ -110,6 +110,31 @@ void fp_insn(const Arch *a, const ProgCheckState *st, const Insn *in, Footprint 
     add_level(x, u(f[FLD_INNER]), u(st->st_stride_inner));
     break;
   }
+  case OP_SFU_MAP:
+    add(a, out, FP_ACC, 0, u(f[FLD_SRC]), u(f[FLD_ROWS]));
+    add(a, out, FP_ACC, 1, u(f[FLD_ACC_ADDR]), u(f[FLD_ROWS]));
+    break;
+  case OP_SFU_EW:
+    add(a, out, FP_ACC, 0, u(f[FLD_SRC]), u(f[FLD_ROWS]));
+    add(a, out, FP_ACC, 0, u(f[FLD_SRC2]), f[FLD_BCAST] ? 1 : u(f[FLD_ROWS]));
+    add(a, out, FP_ACC, 1, u(f[FLD_ACC_ADDR]), u(f[FLD_ROWS]));
+    break;
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:
+    // Value j of row r: ACC row SRC + (j div C)*SSTRIDE + r, column j mod C; the partial last
+    // segment touches its first columns. Softmax and layer norm write the same places from
+    // ACC_ADDR, the reduction one row per row (all its columns). Layer norm reads 3 PARAM rows
+    // per segment.
+    add_blocks(a, out, FP_ACC, 0, u(f[FLD_SRC]), u(f[FLD_SSTRIDE]), u(f[FLD_ROWS]), u(f[FLD_LEN]), a->cols);
+    if (in->op == OP_SFU_LAYERNORM)
+      add(a, out, FP_PARAM, 0, u(f[FLD_PBASE]), 3 * ((u(f[FLD_LEN]) + a->cols - 1) / a->cols));
+    if (in->op == OP_SFU_REDUCE)
+      add(a, out, FP_ACC, 1, u(f[FLD_ACC_ADDR]), u(f[FLD_ROWS]));
+    else
+      add_blocks(a, out, FP_ACC, 1, u(f[FLD_ACC_ADDR]), u(f[FLD_SSTRIDE]), u(f[FLD_ROWS]), u(f[FLD_LEN]), a->cols);
+    break;
+  case OP_CFG_SFU:     /* registers only */
   case OP_CFG_LOAD:    /* registers only */
   case OP_CFG_STORE:   /* registers only */
   case OP_CFG_POOL:    /* registers only */

@@ -29,7 +29,7 @@
 typedef enum { FP_SPAD, FP_WBUF, FP_ACC, FP_PARAM, FP_DRAM, FP_NUM_SPACES } FpSpace;
 
 #define FP_MAX_LEVELS 3     // LOAD's DRAM gather: OUTER, INNER, NSEG
-#define FP_MAX_ACCESSES 6   // COMPUTE_IS and COMPUTE_OS use 5
+#define FP_MAX_ACCESSES 6   // COMPUTE_IS, COMPUTE_OS and SFU_LAYERNORM use 5
 
 typedef struct {
   FpSpace space;                   // which memory

@@ -24,7 +24,7 @@ static const char *const kind_names[] = {
 static const char *const timing_names[] = {
     [T_DMA_READ] = "dma read", [T_CONFIG] = "configuration", [T_PRELOAD] = "preload",
     [T_STREAM] = "stream",     [T_OS_STREAM] = "output-stationary stream", [T_IS_STREAM] = "input-stationary stream",
-    [T_DMA_WRITE] = "dma write",  [T_HALT] = "halt",
+    [T_DMA_WRITE] = "dma write",  [T_SFU_ELEM] = "sfu element", [T_SFU_ROW] = "sfu row",  [T_HALT] = "halt",
 };
 _Static_assert(sizeof timing_names / sizeof timing_names[0] == T_HALT + 1, "a timing class has no name");
 _Static_assert(sizeof kind_names / sizeof kind_names[0] == K_CNT + 1, "a field kind has no name");
@@ -250,8 +250,9 @@ static void doc_opcodes(FILE *out) {
     switch (oi->unit) {
       case UNIT_LOAD:
       case UNIT_COMPUTE:
-      case UNIT_STORE: queue = isa_unit_names[oi->unit]; break;
-      case UNIT_ALL: queue = "all three"; break;
+      case UNIT_STORE:
+      case UNIT_SFU: queue = isa_unit_names[oi->unit]; break;
+      case UNIT_ALL: queue = "all four"; break;
       case UNIT_FETCH: queue = "none (fetch)"; break;
     }
     char anchor[32];
@@ -401,8 +402,9 @@ static int routed_to(int op, Unit u) {
   switch (isa_ops[op].unit) {
     case UNIT_LOAD:
     case UNIT_COMPUTE:
-    case UNIT_STORE: return isa_ops[op].unit == u;
-    case UNIT_ALL: return u != UNIT_FETCH;   // a copy into each of the three queues
+    case UNIT_STORE:
+    case UNIT_SFU: return isa_ops[op].unit == u;
+    case UNIT_ALL: return u != UNIT_FETCH;   // a copy into each of the four queues
     case UNIT_FETCH: return u == UNIT_FETCH;
   }
   return 0;
@@ -452,7 +454,7 @@ static int sv_print(void) {
   }
   fprintf(out, "\n  } opcode_e;\n\n");
 
-  fprintf(out, "  // Execution units: bit u of a POP or PUSH field names unit u.\n");
+  fprintf(out, "  // Execution units: bit u of a decoded unit set names unit u (units_of).\n");
   fprintf(out, "  localparam int unsigned NUM_UNITS = %d;\n", NUM_UNITS);
   unsigned unit_w = 1;
   while ((1u << unit_w) < NUM_UNITS) unit_w++;
@@ -463,6 +465,15 @@ static int sv_print(void) {
     fprintf(out, "    UNIT_%s = %u'd%d%s\n", up, unit_w, u, u + 1 < NUM_UNITS ? "," : "");
   }
   fprintf(out, "  } unit_e;\n\n");
+  fprintf(out, "  // A POP or PUSH field of an instruction of unit u as the set of units it names: bit i names\n"
+               "  // unit i, except bit u (which could only name u itself) names the SFU (isa_units_decode).\n");
+  fprintf(out, "  function automatic logic [NUM_UNITS-1:0] units_of(unit_e u, logic [%u:0] raw);\n", ISA_W_POP - 1);
+  fprintf(out, "    units_of = {1'b0, raw};\n"
+               "    if (u != UNIT_SFU && raw[u]) begin\n"
+               "      units_of[u] = 1'b0;\n"
+               "      units_of[UNIT_SFU] = 1'b1;\n"
+               "    end\n"
+               "  endfunction\n\n");
 
   fprintf(out, "  // Routing (the unit column of isa/isa_ops.def): bit op of UNIT_<NAME>_OPS is set when the\n"
                "  // fetch unit hands opcode op to that unit's queue (UNIT_ALL opcodes: to each queue); FETCH_OPS\n"

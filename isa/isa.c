@@ -34,15 +34,17 @@ const EnumInfo isa_enums[] = {
 const int isa_num_enums = (int)(sizeof isa_enums / sizeof isa_enums[0]);
 
 const char *const isa_unit_names[ISA_NUM_UNIT_CLASSES] = {
-    [UNIT_LOAD] = "load", [UNIT_COMPUTE] = "compute", [UNIT_STORE] = "store", [UNIT_ALL] = "all", [UNIT_FETCH] = "fetch",
+    [UNIT_LOAD] = "load", [UNIT_COMPUTE] = "compute", [UNIT_STORE] = "store", [UNIT_SFU] = "sfu", [UNIT_ALL] = "all", [UNIT_FETCH] = "fetch",
 };
 const char *const isa_enum_set_names[ESET_COUNT] = {
-    [ESET_NONE] = "none", [ESET_MEM] = "mem", [ESET_ACT] = "act", [ESET_POOL] = "pool",
+    [ESET_NONE] = "none", [ESET_MEM] = "mem", [ESET_ACT] = "act", [ESET_POOL] = "pool", [ESET_FN] = "fn", [ESET_EWOP] = "ewop", [ESET_RED] = "red",
 };
 
 // Facts stated twice, tied here so that a change to one side breaks the build.
 _Static_assert(NUM_UNITS == UNIT_ALL, "the units precede the routing classes UNIT_ALL and UNIT_FETCH");
-_Static_assert(ISA_W_POP == NUM_UNITS && ISA_W_PUSH == NUM_UNITS, "POP and PUSH carry one bit per unit");
+_Static_assert(ISA_W_POP == NUM_UNITS - 1 && ISA_W_PUSH == NUM_UNITS - 1,
+               "POP and PUSH carry a bit per unit other than the instruction's own (isa_units_decode)");
+_Static_assert(UNIT_SFU == NUM_UNITS - 1, "the SFU is the unit a 3-bit unit set names by the own-unit bit");
 _Static_assert(ISA_NUM_OPCODES == 1 << ISA_W_OP, "isa_ops[] has one entry per OP value");
 _Static_assert(FLD_COUNT <= 64, "FormatInfo.fields is a 64-bit mask of fields");
 
@@ -59,9 +61,12 @@ static inline void field_range(const FieldInfo *fi, int64_t *lo, int64_t *hi) {
     *lo = 1;
     *hi = (int64_t)field_mask(fi->width);
     return;
+  case K_UNITS:   // decoded: a set of units (isa_units_decode)
+    *lo = 0;
+    *hi = (1 << NUM_UNITS) - 1;
+    return;
   case K_U:
   case K_E:
-  case K_UNITS:
     *lo = 0;
     *hi = (int64_t)field_mask(fi->width);
     return;
@@ -90,6 +95,28 @@ static int64_t sign_extend(const FieldInfo *fi, uint64_t v) {
   return (int64_t)v;
 }
 
+unsigned isa_units_decode(Unit u, unsigned raw) {
+  raw &= (1u << ISA_W_POP) - 1;
+  if (u >= UNIT_SFU) return raw;   // the SFU's bits name units 0..2 (routing classes carry none)
+  return (raw & ~(1u << u)) | ((raw >> u) & 1u) << UNIT_SFU;
+}
+
+unsigned isa_units_encode(Unit u, unsigned set) {
+  if (u >= UNIT_SFU) return set & ((1u << ISA_W_POP) - 1);
+  return (set & ((1u << ISA_W_POP) - 1) & ~(1u << u)) | ((set >> UNIT_SFU) & 1u) << u;
+}
+
+// A field's value as the word holds it (K_UNITS: 3 bits) and back.
+static uint64_t to_raw(const FieldInfo *fi, Opcode op, int64_t v) {
+  if (fi->kind == K_UNITS) return isa_units_encode(isa_ops[op].unit, (unsigned)v);
+  return (uint64_t)v & field_mask(fi->width);
+}
+
+static int64_t from_raw(const FieldInfo *fi, Opcode op, uint64_t raw) {
+  if (fi->kind == K_UNITS) return isa_units_decode(isa_ops[op].unit, (unsigned)raw);
+  return sign_extend(fi, raw);
+}
+
 Insn isa_insn(Opcode op) {
   Insn in;
   memset(&in, 0, sizeof in);
@@ -104,7 +131,7 @@ void isa_encode(const Insn *in, uint8_t out[ISA_WORD_BYTES]) {
   uint64_t h[2] = {0, 0};
   for (uint64_t fields = isa_formats[isa_ops[in->op].fmt].fields & ~(1ull << FLD_OP); fields; fields &= fields - 1) {
     const FieldInfo *fi = &isa_fields[__builtin_ctzll(fields)];
-    h[fi->lsb / 64] |= ((uint64_t)in->f[fi - isa_fields] & field_mask(fi->width)) << (fi->lsb % 64);
+    h[fi->lsb / 64] |= to_raw(fi, in->op, in->f[fi - isa_fields]) << (fi->lsb % 64);
   }
   const FieldInfo *op = &isa_fields[FLD_OP];
   h[op->lsb / 64] |= ((uint64_t)in->op & field_mask(op->width)) << (op->lsb % 64);
@@ -121,7 +148,7 @@ int isa_decode(const uint8_t word[ISA_WORD_BYTES], Insn *out, const char *where,
   for (uint64_t fields = isa_formats[isa_ops[op].fmt].fields; fields; fields &= fields - 1) {
     int f = __builtin_ctzll(fields);
     const FieldInfo *fi = &isa_fields[f];
-    out->f[f] = sign_extend(fi, (h[fi->lsb / 64] >> (fi->lsb % 64)) & field_mask(fi->width));
+    out->f[f] = from_raw(fi, out->op, (h[fi->lsb / 64] >> (fi->lsb % 64)) & field_mask(fi->width));
     used[fi->lsb / 64] |= field_mask(fi->width) << (fi->lsb % 64);
   }
   for (int i = 0; i < ISA_WORD_BYTES; i++) {
@@ -133,11 +160,11 @@ int isa_decode(const uint8_t word[ISA_WORD_BYTES], Insn *out, const char *where,
 }
 
 int64_t isa_word_field(const InsnWord *w, FieldId f) {
-  return sign_extend(&isa_fields[f], isa_word_bits(w, isa_fields[f].lsb, isa_fields[f].width));
+  return from_raw(&isa_fields[f], isa_word_op(w), isa_word_bits(w, isa_fields[f].lsb, isa_fields[f].width));
 }
 
 void isa_word_set(InsnWord *w, FieldId f, int64_t v) {
-  put_bits(w->b, isa_fields[f].lsb, isa_fields[f].width, (uint64_t)v);
+  put_bits(w->b, isa_fields[f].lsb, isa_fields[f].width, to_raw(&isa_fields[f], isa_word_op(w), v));
 }
 
 void isa_unpack(const InsnWord *w, Insn *out) {
@@ -147,7 +174,7 @@ void isa_unpack(const InsnWord *w, Insn *out) {
   uint64_t h[2] = {get_bits(w->b, 0, 64), get_bits(w->b, 64, 64)};
   for (uint64_t fields = isa_formats[isa_ops[out->op].fmt].fields; fields; fields &= fields - 1) {   // OP too
     const FieldInfo *fi = &isa_fields[__builtin_ctzll(fields)];
-    out->f[fi - isa_fields] = sign_extend(fi, (h[fi->lsb / 64] >> (fi->lsb % 64)) & field_mask(fi->width));
+    out->f[fi - isa_fields] = from_raw(fi, out->op, (h[fi->lsb / 64] >> (fi->lsb % 64)) & field_mask(fi->width));
   }
 }
 

@@ -49,15 +49,17 @@ enum {
 // gives the same at run time, for every kind (signed ones too).
 #define ISA_UMAX(name) ((1ull << ISA_W_##name) - 1)
 
-typedef enum { ESET_NONE, ESET_MEM, ESET_ACT, ESET_POOL, ESET_COUNT } EnumSet;
+typedef enum { ESET_NONE, ESET_MEM, ESET_ACT, ESET_POOL, ESET_FN, ESET_EWOP, ESET_RED, ESET_COUNT } EnumSet;
 typedef enum { K_U, K_S, K_E, K_UNITS, K_CNT } FieldKind;
-// Execution units, numbered as the bits of POP/PUSH (K_UNITS fields, one bit per unit) and as the
-// token channels. The units come first: UNIT_ALL and UNIT_FETCH are routing classes, not units,
-// and NUM_UNITS counts the units (static asserts in isa.c tie it to UNIT_ALL and the field widths).
-typedef enum { UNIT_LOAD, UNIT_COMPUTE, UNIT_STORE, UNIT_ALL, UNIT_FETCH } Unit;
-#define NUM_UNITS 3
+// Execution units, numbered as the bits of a decoded POP/PUSH set (K_UNITS fields: Insn.f holds
+// one bit per unit; the word holds 3 bits, isa_units_decode) and as the token channels. The units
+// come first: UNIT_ALL and UNIT_FETCH are routing classes, not units, and NUM_UNITS counts the
+// units (static asserts in isa.c tie it to UNIT_ALL and the field widths).
+typedef enum { UNIT_LOAD, UNIT_COMPUTE, UNIT_STORE, UNIT_SFU, UNIT_ALL, UNIT_FETCH } Unit;
+#define NUM_UNITS 4
 #define ISA_NUM_UNIT_CLASSES (UNIT_FETCH + 1)   // entries of isa_unit_names
-typedef enum { T_DMA_READ, T_CONFIG, T_PRELOAD, T_STREAM, T_OS_STREAM, T_IS_STREAM, T_DMA_WRITE, T_HALT } TimingClass;
+typedef enum { T_DMA_READ, T_CONFIG, T_PRELOAD, T_STREAM, T_OS_STREAM, T_IS_STREAM, T_DMA_WRITE, T_SFU_ELEM, T_SFU_ROW,
+              T_HALT } TimingClass;
 
 typedef struct {
   const char *name;       // upper-case mnemonic, NULL for an illegal opcode
@@ -93,7 +95,7 @@ extern const FieldInfo isa_fields[FLD_COUNT];
 extern const FormatInfo isa_formats[FMT_COUNT];
 extern const EnumInfo isa_enums[];
 extern const int isa_num_enums;
-extern const char *const isa_unit_names[ISA_NUM_UNIT_CLASSES];   // "load", "compute", "store", "all", "fetch"
+extern const char *const isa_unit_names[ISA_NUM_UNIT_CLASSES];   // "load", "compute", "store", "sfu", "all", "fetch"
 extern const char *const isa_enum_set_names[ESET_COUNT];
 
 // A decoded instruction: every field's value, sign-extended for K_S fields. Fields the format
@@ -147,6 +149,13 @@ void isa_word_set(InsnWord *w, FieldId f, int64_t v);
 // Decodes a word that is known to be legal (a Program's code: checked when it was added or
 // loaded), without checks: what isa_decode() gives, every field of its format, the others 0.
 void isa_unpack(const InsnWord *w, Insn *out);
+// A K_UNITS field between its 3 encoded bits and the set of units it names (one bit per unit), for
+// an instruction of unit u: bit i names unit i, except bit u (which could only name u itself) names
+// UNIT_SFU; an SFU instruction's bits name units 0..2 directly. Every raw value decodes to a set
+// without u; isa_units_encode() drops bits it cannot encode (u itself), which isa_check_fields()
+// refuses first.
+unsigned isa_units_decode(Unit u, unsigned raw);
+unsigned isa_units_encode(Unit u, unsigned set);
 // Symbol of an enumerated value, or NULL.
 const char *isa_enum_name(EnumSet set, unsigned value);
 // Value of a symbol (case-insensitive), or -1.

@@ -239,6 +239,46 @@ static int check_store(const Arch *a, const ProgCheckState *st, const Foot *fp, 
   return 0;
 }
 
+// The SFU's rules (docs/ISA.md, "The special-function unit"): every row inside ACC (and PARAM);
+// each source either is the destination (in place) or shares no row with it, since the unit
+// reads a row's values before it writes them but pipelines rows (so an output row must never be
+// a later input row); a row of several segments has them at least ROWS rows apart, so that no
+// two rows share a segment.
+static int check_sfu(const Arch *a, const Foot *fp, const Insn *in, const char *where, Diag *d) {
+  const char *name = isa_ops[in->op].name;
+  char what[64];
+  snprintf(what, sizeof what, "%s reads", name);
+  if (check_access(a, fp, FP_ACC, 0, where, what, d)) return -1;
+  if (in->op == OP_SFU_LAYERNORM && check_access(a, fp, FP_PARAM, 0, where, what, d)) return -1;
+  snprintf(what, sizeof what, "%s writes", name);
+  if (check_access(a, fp, FP_ACC, 1, where, what, d)) return -1;
+  uint64_t rows = uval(in->f[FLD_ROWS]), dst = uval(in->f[FLD_ACC_ADDR]);
+  if (in->op == OP_SFU_SOFTMAX || in->op == OP_SFU_LAYERNORM || in->op == OP_SFU_REDUCE) {
+    uint64_t segs = (uval(in->f[FLD_LEN]) + a->cols - 1) / a->cols, stride = uval(in->f[FLD_SSTRIDE]);
+    if (segs > 1 && stride < rows)
+      return diag_error(d, "%s: error: %s SSTRIDE=%llu is less than ROWS=%llu with %llu segments per row (LEN=%lld): "
+                        "rows would share segments", where, name, (unsigned long long)stride,
+                        (unsigned long long)rows, (unsigned long long)segs, (long long)in->f[FLD_LEN]);
+  }
+  // Sources against the destination: equal, or disjoint.
+  for (unsigned i = 0; i < fp->fp.n; i++) {
+    const FpAccess *src = &fp->fp.a[i];
+    if (src->write || src->space != FP_ACC) continue;
+    for (unsigned j = 0; j < fp->fp.n; j++) {
+      const FpAccess *out = &fp->fp.a[j];
+      if (!out->write || out->space != FP_ACC) continue;
+      int same = src->base == out->base && src->len == out->len && src->levels == out->levels &&
+                 (src->levels == 0 || (src->count[0] == out->count[0] && src->stride[0] == out->stride[0]));
+      uint64_t row;
+      if (!same && fp_overlap(src, out, &row))
+        return diag_error(d, "%s: error: %s reads ACC row %llu, which it also writes as another row (ACC_ADDR=%llu): "
+                          "a source must be the destination itself or apart from it", where, name,
+                          (unsigned long long)row, (unsigned long long)dst);
+    }
+  }
+  return 0;
+}
+
 int prog_check_insn(const Program *p, ProgCheckState *st, const Insn *in, const char *where, Diag *d) {
   const Arch *a = &p->arch;
   if (st->seen_halt) return diag_error(d, "%s: error: instruction after HALT", where);
@@ -286,6 +326,14 @@ int prog_check_insn(const Program *p, ProgCheckState *st, const Insn *in, const 
     st->in_h = in->f[FLD_IN_H];
     st->in_w = in->f[FLD_IN_W];
     return 0;
+  case OP_CFG_SFU:
+    return 0;
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:
+    return check_sfu(a, &fp, in, where, d);
   case OP_LAYER:
     if (uval(in->f[FLD_LAYER_ID]) >= p->n_layers)
       return diag_error(d, "%s: error: LAYER_ID=%lld has no name (the program names %u layers)", where,

@@ -80,11 +80,12 @@ static void note_conflict(Visit *vis, int u, int32_t other, int other_wrote, FpS
 }
 
 // The slow path of visit_cells: every cell of the run, one by one.
-static void note_cells(Visit *vis, const RcCells *c, uint64_t off, uint64_t n, const int32_t thr[4], FpSpace sp,
+static void note_cells(Visit *vis, const RcCells *c, uint64_t off, uint64_t n, const int32_t thr[RC_UNIT_SLOTS], FpSpace sp,
                        uint64_t e0, int write) {
   for (uint64_t i = 0; i < n; i++) {
     int32_t w = c->w[off + i];
-    if ((w >> 2) > thr[w & 3]) note_conflict(vis, w & 3, w >> 2, 1, sp, e0 + i, write);
+    if ((w >> RC_UNIT_BITS) > thr[w & (RC_UNIT_SLOTS - 1)])
+      note_conflict(vis, w & (RC_UNIT_SLOTS - 1), w >> RC_UNIT_BITS, 1, sp, e0 + i, write);
     if (write)
       for (int u = 0; u < NUM_UNITS; u++)
         if (c->r[u][off + i] > thr[u]) note_conflict(vis, u, c->r[u][off + i], 0, sp, e0 + i, write);
@@ -103,23 +104,25 @@ static void fill(int32_t *a, uint64_t n, int32_t v) {
 
 // Cells [off, off + n) of c, elements e0.. of space sp: check the access against (or collect
 // needs from) the accesses recorded, then (V_CHECK) record it. thr[u]: the latest u-instruction
-// known done (INT32_MAX for the instruction's own unit, and for slot 3, the unit of w = -1). The
+// known done (INT32_MAX for the instruction's own unit, and for the slots past the units: slot 7 is
+// the unit of w = -1). The
 // whole run is first compared through maxima; cells are looked at one by one only when some
 // maximum passes a threshold.
 static void visit_cells(Visit *vis, RcCells *c, uint64_t off, uint64_t n, FpSpace sp, uint64_t e0, int write) {
   const int v = vis->v;
-  int32_t thr[4] = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX}, thr_min = INT32_MAX;
+  int32_t thr[RC_UNIT_SLOTS], thr_min = INT32_MAX;
+  for (int u = 0; u < RC_UNIT_SLOTS; u++) thr[u] = INT32_MAX;
   for (int u = 0; u < NUM_UNITS; u++)
     if (u != v) {
       thr[u] = vis->mode == V_NEED ? -1 : vis->k[u];
       if (thr[u] < thr_min) thr_min = thr[u];
     }
-  int slow = (max_of(c->w + off, n) >> 2) > thr_min;
+  int slow = (max_of(c->w + off, n) >> RC_UNIT_BITS) > thr_min;
   for (int u = 0; write && u < NUM_UNITS && !slow; u++) slow = max_of(c->r[u] + off, n) > thr[u];
   if (slow) note_cells(vis, c, off, n, thr, sp, e0, write);
   if (vis->mode == V_NEED) return;
   if (write) {
-    fill(c->w + off, n, vis->x * 4 + v);
+    fill(c->w + off, n, (int32_t)(vis->x << RC_UNIT_BITS) + v);
     for (int u = 0; u < NUM_UNITS; u++) fill(c->r[u] + off, n, -1);
   } else {
     fill(c->r[v] + off, n, vis->x);   // x is the latest instruction so far
@@ -224,6 +227,7 @@ static int update_registers(const Program *p, ProgCheckState *st, const Insn *in
   case OP_CFG_LOAD:
   case OP_CFG_STORE:
   case OP_CFG_POOL:
+  case OP_CFG_SFU:
     return prog_check_insn(p, st, in, "racecheck", d);
   case OP_PRELOAD:
     st->seen_preload = 1;
@@ -233,6 +237,11 @@ static int update_registers(const Program *p, ProgCheckState *st, const Insn *in
   case OP_COMPUTE_OS:  /* sets no register */
   case OP_COMPUTE_IS:  /* sets no register */
   case OP_STORE:       /* sets no register */
+  case OP_SFU_MAP:     /* sets no register */
+  case OP_SFU_EW:      /* sets no register */
+  case OP_SFU_SOFTMAX: /* sets no register */
+  case OP_SFU_LAYERNORM: /* sets no register */
+  case OP_SFU_REDUCE:  /* sets no register */
   case OP_LAYER:       /* sets no register */
   case OP_HALT:        /* sets no register */
     return 0;
@@ -354,6 +363,13 @@ int rc_is_dominating(const RcTracker *t, int v, Opcode op, int32_t k_own) {
   case OP_COMPUTE_OS:   // waits for all weight-stationary work; its drain follows the previous one's
   case OP_COMPUTE_IS:   // ends after its PRELOAD, any earlier stream (ready order) and COMPUTE_OS
   case OP_STORE:
+    return 1;
+  case OP_CFG_SFU:      // the special-function unit runs one instruction at a time (TIMING §7a):
+  case OP_SFU_MAP:      // each starts after the previous one has ended
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:
     return 1;
   case OP_CFG_LOAD:
   case OP_CFG_STORE:
@@ -501,6 +517,12 @@ int rc_tracker_apply(RcTracker *t, uint32_t x, RcReports *out, Diag *d) {
   case OP_CFG_LOAD:    /* no DMA, no bank */
   case OP_CFG_STORE:   /* no DMA, no bank */
   case OP_CFG_POOL:    /* no DMA, no bank */
+  case OP_CFG_SFU:     /* no DMA, no bank */
+  case OP_SFU_MAP:     /* no DMA, no bank */
+  case OP_SFU_EW:      /* no DMA, no bank */
+  case OP_SFU_SOFTMAX: /* no DMA, no bank */
+  case OP_SFU_LAYERNORM: /* no DMA, no bank */
+  case OP_SFU_REDUCE:  /* no DMA, no bank */
   case OP_LAYER:       /* not a unit's: returned above */
   case OP_HALT:        /* not a unit's: returned above */
     break;

@@ -101,13 +101,15 @@ uint32_t racecheck_token_bound(const Program *p);
 // ---- The incremental tracker (for the test generator, which places tokens as it goes) ----
 
 // The access records of consecutive rows (bytes), one array per kind so that a run is checked
-// and recorded with whole-array loops: w[i], the last writer (index * 4 + unit, or -1); r[u][i],
+// and recorded with whole-array loops: w[i], the last writer (index * 8 + unit, or -1); r[u][i],
 // unit u's last reader since that write (or -1). All arrays live in one allocation, at w.
 typedef struct {
   int32_t *w;
   int32_t *r[NUM_UNITS];
 } RcCells;
-_Static_assert(NUM_UNITS <= 3, "RcCells.w keeps the writer's unit in its low 2 bits, 3 meaning none");
+#define RC_UNIT_BITS 3                       // RcCells.w keeps the writer's unit in its low 3 bits,
+#define RC_UNIT_SLOTS (1 << RC_UNIT_BITS)    // 7 meaning none (w = -1); instructions below 2^28
+_Static_assert(NUM_UNITS < RC_UNIT_SLOTS, "RcCells.w keeps the writer's unit in its low 3 bits, 7 meaning none");
 
 typedef struct {
   int32_t k[NUM_UNITS];      // knowledge of the instruction's unit once it has popped

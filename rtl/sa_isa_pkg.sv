@@ -17,17 +17,34 @@ package sa_isa_pkg;
     OP_STORE = 6'h10,
     OP_CFG_STORE = 6'h11,
     OP_CFG_POOL = 6'h12,
+    OP_CFG_SFU = 6'h18,
+    OP_SFU_MAP = 6'h19,
+    OP_SFU_EW = 6'h1a,
+    OP_SFU_SOFTMAX = 6'h1b,
+    OP_SFU_LAYERNORM = 6'h1c,
+    OP_SFU_REDUCE = 6'h1d,
     OP_LAYER = 6'h20,
     OP_HALT = 6'h3f
   } opcode_e;
 
-  // Execution units: bit u of a POP or PUSH field names unit u.
-  localparam int unsigned NUM_UNITS = 3;
+  // Execution units: bit u of a decoded unit set names unit u (units_of).
+  localparam int unsigned NUM_UNITS = 4;
   typedef enum logic [1:0] {
     UNIT_LOAD = 2'd0,
     UNIT_COMPUTE = 2'd1,
-    UNIT_STORE = 2'd2
+    UNIT_STORE = 2'd2,
+    UNIT_SFU = 2'd3
   } unit_e;
+
+  // A POP or PUSH field of an instruction of unit u as the set of units it names: bit i names
+  // unit i, except bit u (which could only name u itself) names the SFU (isa_units_decode).
+  function automatic logic [NUM_UNITS-1:0] units_of(unit_e u, logic [2:0] raw);
+    units_of = {1'b0, raw};
+    if (u != UNIT_SFU && raw[u]) begin
+      units_of[u] = 1'b0;
+      units_of[UNIT_SFU] = 1'b1;
+    end
+  endfunction
 
   // Routing (the unit column of isa/isa_ops.def): bit op of UNIT_<NAME>_OPS is set when the
   // fetch unit hands opcode op to that unit's queue (UNIT_ALL opcodes: to each queue); FETCH_OPS
@@ -37,10 +54,11 @@ package sa_isa_pkg;
   localparam logic [NUM_OPCODES-1:0] UNIT_LOAD_OPS = 64'h0000000100000006;  // LOAD CFG_LOAD LAYER
   localparam logic [NUM_OPCODES-1:0] UNIT_COMPUTE_OPS = 64'h0000000100000f00;  // PRELOAD COMPUTE COMPUTE_OS COMPUTE_IS LAYER
   localparam logic [NUM_OPCODES-1:0] UNIT_STORE_OPS = 64'h0000000100070000;  // STORE CFG_STORE CFG_POOL LAYER
+  localparam logic [NUM_OPCODES-1:0] UNIT_SFU_OPS = 64'h000000013f000000;  // CFG_SFU SFU_MAP SFU_EW SFU_SOFTMAX SFU_LAYERNORM SFU_REDUCE LAYER
   localparam logic [NUM_OPCODES-1:0] FETCH_OPS = 64'h8000000000000000;  // HALT
   // The queues opcode op enters: bit u for unit u.
   function automatic logic [NUM_UNITS-1:0] op_queues(opcode_e op);
-    op_queues = {UNIT_STORE_OPS[op], UNIT_COMPUTE_OPS[op], UNIT_LOAD_OPS[op]};
+    op_queues = {UNIT_SFU_OPS[op], UNIT_STORE_OPS[op], UNIT_COMPUTE_OPS[op], UNIT_LOAD_OPS[op]};
   endfunction
   // The one-opcode set {op}, to write a unit's decoded set.
   function automatic logic [NUM_OPCODES-1:0] op_bit(opcode_e op);
@@ -54,6 +72,14 @@ package sa_isa_pkg;
   localparam int unsigned POP_W = 3;
   localparam int unsigned PUSH_LSB = 9;  // tokens to push when complete: one into this unit's channel to each named unit
   localparam int unsigned PUSH_W = 3;
+  localparam int unsigned FN_LSB = 12;  // function applied by SFU_MAP
+  localparam int unsigned FN_W = 3;
+  localparam int unsigned EWOP_LSB = 12;  // element-wise operation of SFU_EW
+  localparam int unsigned EWOP_W = 2;
+  localparam int unsigned RED_LSB = 12;  // reduction of SFU_REDUCE
+  localparam int unsigned RED_W = 2;
+  localparam int unsigned BCAST_LSB = 14;  // 1: SFU_EW's second operand is the one row SRC2, used for every row (per-channel broadcast)
+  localparam int unsigned BCAST_W = 1;
   localparam int unsigned MEM_LSB = 12;  // target on-chip memory of a LOAD
   localparam int unsigned MEM_W = 2;
   localparam int unsigned ACT_LSB = 12;  // activation applied by the post-processing unit
@@ -72,7 +98,7 @@ package sa_isa_pkg;
   localparam int unsigned PARAMS_W = 1;
   localparam int unsigned DST_LSB = 16;  // first destination row in the target on-chip memory
   localparam int unsigned DST_W = 16;
-  localparam int unsigned SRC_LSB = 16;  // first source row (WBUF for PRELOAD, SPAD for COMPUTE, ACC for STORE)
+  localparam int unsigned SRC_LSB = 16;  // first source row (WBUF for PRELOAD, SPAD for COMPUTE, ACC for STORE and the SFU)
   localparam int unsigned SRC_W = 16;
   localparam int unsigned PROW_LSB = 16;  // first of three PARAM rows: bias, multiplier, shift (one int32 per column)
   localparam int unsigned PROW_W = 16;
@@ -88,7 +114,7 @@ package sa_isa_pkg;
   localparam int unsigned SW_W = 4;
   localparam int unsigned DRAM_ADDR_LSB = 32;  // DRAM byte address
   localparam int unsigned DRAM_ADDR_W = 32;
-  localparam int unsigned ACC_ADDR_LSB = 32;  // first accumulator row written by COMPUTE
+  localparam int unsigned ACC_ADDR_LSB = 32;  // first accumulator row written by COMPUTE or by an SFU instruction
   localparam int unsigned ACC_ADDR_W = 16;
   localparam int unsigned MULT_LSB = 32;  // scale multiplier applied to int8 values loaded into ACC
   localparam int unsigned MULT_W = 32;
@@ -132,6 +158,22 @@ package sa_isa_pkg;
   localparam int unsigned STRIDE_OUTER_W = 24;
   localparam int unsigned STRIDE_INNER_LSB = 88;  // DRAM byte stride between inner rows
   localparam int unsigned STRIDE_INNER_W = 20;
+  localparam int unsigned SRC2_LSB = 64;  // first ACC row of SFU_EW's second operand
+  localparam int unsigned SRC2_W = 16;
+  localparam int unsigned LEN_LSB = 64;  // values per row of SFU_SOFTMAX, SFU_LAYERNORM, SFU_REDUCE: ceil(LEN / ARRAY_COLS) segments of ARRAY_COLS
+  localparam int unsigned LEN_W = 16;
+  localparam int unsigned SSTRIDE_LSB = 80;  // ACC rows between consecutive segments of one row (>= ROWS when a row has several segments)
+  localparam int unsigned SSTRIDE_W = 16;
+  localparam int unsigned PBASE_LSB = 96;  // first PARAM row of layer norm's affine: per segment s, rows PBASE + 3s .. + 3s + 2 hold beta, gamma's multiplier and its shift
+  localparam int unsigned PBASE_W = 16;
+  localparam int unsigned SM_MULT_LSB = 96;  // softmax: the logits' scale times 2048 is SM_MULT / 2^SM_SHIFT
+  localparam int unsigned SM_MULT_W = 16;
+  localparam int unsigned SM_SHIFT_LSB = 112;  // softmax: shift of SM_MULT
+  localparam int unsigned SM_SHIFT_W = 5;
+  localparam int unsigned SM_J_LSB = 117;  // softmax: the output's scale is 2^-(7 + SM_J)
+  localparam int unsigned SM_J_W = 4;
+  localparam int unsigned EPS_LSB = 64;  // layer norm: added to the row's n^2 variance (n S2 - S1^2), in its units
+  localparam int unsigned EPS_W = 48;
   localparam int unsigned SEG_STRIDE_LSB = 108;  // DRAM byte stride between the segments of one LOAD row
   localparam int unsigned SEG_STRIDE_W = 20;
 
@@ -145,6 +187,12 @@ package sa_isa_pkg;
   localparam logic [INSN_W-1:0] FMT_STORE_MASK = 128'h000000ffffffffff_ffffffffffff4fff;
   localparam logic [INSN_W-1:0] FMT_CFG_STORE_MASK = 128'h00000fffffffffff_0000ffffffff7fff;
   localparam logic [INSN_W-1:0] FMT_CFG_POOL_MASK = 128'h0000000000000000_ffffffffffff3fff;
+  localparam logic [INSN_W-1:0] FMT_CFG_SFU_MASK = 128'h0000ffffffffffff_ffffffff00fc0fff;
+  localparam logic [INSN_W-1:0] FMT_SFU_MAP_MASK = 128'h0000000000000000_ffffffffffff7fff;
+  localparam logic [INSN_W-1:0] FMT_SFU_EW_MASK = 128'h000000000000ffff_ffffffffffff7fff;
+  localparam logic [INSN_W-1:0] FMT_SFU_SOFTMAX_MASK = 128'h01ffffffffffffff_ffffffffffff0fff;
+  localparam logic [INSN_W-1:0] FMT_SFU_LAYERNORM_MASK = 128'h0000ffffffffffff_ffffffffffff0fff;
+  localparam logic [INSN_W-1:0] FMT_SFU_REDUCE_MASK = 128'h00000000ffffffff_ffffffffffff3fff;
   localparam logic [INSN_W-1:0] FMT_LAYER_MASK = 128'h0000000000000000_00000000ffff003f;
   localparam logic [INSN_W-1:0] FMT_NONE_MASK = 128'h0000000000000000_000000000000003f;
 
@@ -169,5 +217,30 @@ package sa_isa_pkg;
     POOL_MAX = 2'd1,
     POOL_AVG = 2'd2
   } pool_e;
+
+  // Values of the fn field.
+  typedef enum logic [2:0] {
+    FN_IDENTITY = 3'd0,
+    FN_EXP = 3'd1,
+    FN_GELU = 3'd2,
+    FN_SIGMOID = 3'd3,
+    FN_SILU = 3'd4,
+    FN_HSIGMOID = 3'd5,
+    FN_HSWISH = 3'd6
+  } fn_e;
+
+  // Values of the ewop field.
+  typedef enum logic [1:0] {
+    EWOP_ADD = 2'd0,
+    EWOP_SUB = 2'd1,
+    EWOP_MUL = 2'd2
+  } ewop_e;
+
+  // Values of the red field.
+  typedef enum logic [1:0] {
+    RED_MAX = 2'd0,
+    RED_SUM = 2'd1,
+    RED_SUMSQ = 2'd2
+  } red_e;
 
 endpackage

@@ -28,12 +28,23 @@ if $SASIM asm "$T/slow.s" -o "$T/slow.bin" >/dev/null 2>&1 && $SASIM run "$T/slo
    grep -qE '^clock +100 MHz' "$T/slow.out" && ! grep -q 'warning: the arch claims' "$T/slow.out"; then pass stats-clock-slow-arch
 else fail stats-clock-slow-arch "$(grep -A3 '^clock' "$T/slow.out" 2>/dev/null | head -c 300)"; fi
 
+# The special-function unit: a program without its instructions has no SFU row, column or block
+# (its table reads as before the unit), the unit's area is the machine's and always shown; a
+# program with one (here CFG_SFU only) gets the row, the block and the sfu energy line.
+! grep -qE '^(sfu |SFU )|busy_sfu|sfu_uJ|^  sfu .* pJ' "$T/out" && grep -qE '^  sfu +[0-9.]+ mm2' "$T/out" &&
+  pass stats-no-sfu || fail stats-no-sfu "an SFU line in a program without the unit, or no sfu area: $(grep -i sfu "$T/out" | head -c 300)"
+printf '.arch tiny\nCFG_SFU mult=1073741824 shift=19\nHALT\n' >"$T/cfg.s"
+if $SASIM asm "$T/cfg.s" -o "$T/cfg.bin" >/dev/null 2>&1 && $SASIM run "$T/cfg.bin" --stats >"$T/cfg.out" 2>&1 &&
+   grep -qE '^sfu +1 +0 +0 +1 +1$' "$T/cfg.out" && grep -qE '^SFU +4 lanes, pipeline 6: 0 values through the lanes' "$T/cfg.out" &&
+   grep -qE '^  operations +none' "$T/cfg.out" && grep -qE '^  sfu +0.0 pJ' "$T/cfg.out"; then pass stats-sfu-block
+else fail stats-sfu-block "$(grep -i -A2 sfu "$T/cfg.out" 2>/dev/null | head -c 400)"; fi
+
 expect json 0 '' -- $SASIM run "$T/g.bin" --json "$T/d.json" --csv "$T/d.csv"
 python3 - "$T/d.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 e, a = d["energy"], d["area"]
-comps = ["mac", "pe_regs", "spad", "wbuf", "acc", "param", "dram", "post", "leakage"]
+comps = ["mac", "pe_regs", "spad", "wbuf", "acc", "param", "dram", "post", "sfu", "leakage"]
 why = []
 if sorted(e["components"]) != sorted(comps): why.append("energy components %s" % sorted(e["components"]))
 if abs(sum(e["components"].values()) - e["total_pj"]) > 1e-6 * e["total_pj"]: why.append("components do not add up")
@@ -41,7 +52,8 @@ for k in ("node", "total_pj", "power_mw", "tops_per_w"):
     if k not in e: why.append("no energy." + k)
 if abs(e["tops_per_w"] - 2 * d["array_macs"] / e["total_pj"]) > 1e-9 * e["tops_per_w"]: why.append("tops_per_w")
 if abs(e["power_mw"] - e["total_pj"] / d["time_us"] / 1000) > 1e-9 * e["power_mw"]: why.append("power_mw")
-if sorted(a["components"]) != sorted(["pe_array", "spad", "wbuf", "acc", "param", "post", "control"]): why.append("area components")
+if sorted(a["components"]) != sorted(["pe_array", "spad", "wbuf", "acc", "param", "post", "sfu", "control"]): why.append("area components")
+if e["components"]["sfu"] != 0: why.append("sfu energy %s in a program without SFU instructions" % e["components"]["sfu"])
 if a["node"] != "45nm" or abs(sum(a["components"].values()) - a["total_mm2"]) > 1e-9: why.append("area total/node")
 c = d["clock"]
 if c["arch_mhz"] != 1000 or not (0 < c["estimated_mhz"] < c["arch_mhz"]) or c["arch_faster_than_estimate"] is not True: why.append("clock %s" % c)

@@ -140,7 +140,7 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
   fprintf(out, "\n%-20s %10s %12s %7s %10s %10s", "layer", "span", "useful_MACs", "util", "dram_rd", "dram_wr");
   for (int u = 0; u < NUM_UNITS; u++)
     if (u != UNIT_SFU || sfu) fprintf(out, " %10s", unit_busy_column((Unit)u));
-  if (sfu) fprintf(out, " %10s", "sfu_uJ");
+  if (sfu) fprintf(out, " %10s", "sfu_nJ");   // the unit's own energy: small beside its layer's, so in nJ
   fprintf(out, " %12s\n", "energy_uJ");
   for (uint32_t i = 0; i <= st->n_layers; i++) {
     const LayerStats *l = &st->layers[i];
@@ -153,7 +153,7 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
             (unsigned long long)l->dram_write_bytes);
     for (int u = 0; u < NUM_UNITS; u++)
       if (u != UNIT_SFU || sfu) fprintf(out, " %10llu", (unsigned long long)l->busy[u]);
-    if (sfu) fprintf(out, " %10.3f", have_e ? e.layers[i].pj[EN_SFU] * 1e-6 : 0.0);
+    if (sfu) fprintf(out, " %10.1f", have_e ? e.layers[i].pj[EN_SFU] * 1e-3 : 0.0);
     fprintf(out, " %12.3f\n", have_e ? e.layers[i].total_pj * 1e-6 : 0.0);
   }
   energy_report_free(&e);

@@ -31,13 +31,22 @@ else fail stats-clock-slow-arch "$(grep -A3 '^clock' "$T/slow.out" 2>/dev/null |
 # The special-function unit: a program without its instructions has no SFU row, column or block
 # (its table reads as before the unit), the unit's area is the machine's and always shown; a
 # program with one (here CFG_SFU only) gets the row, the block and the sfu energy line.
-! grep -qE '^(sfu |SFU )|busy_sfu|sfu_uJ|^  sfu .* pJ' "$T/out" && grep -qE '^  sfu +[0-9.]+ mm2' "$T/out" &&
+! grep -qE '^(sfu |SFU )|busy_sfu|sfu_nJ|^  sfu .* pJ' "$T/out" && grep -qE '^  sfu +[0-9.]+ mm2' "$T/out" &&
   pass stats-no-sfu || fail stats-no-sfu "an SFU line in a program without the unit, or no sfu area: $(grep -i sfu "$T/out" | head -c 300)"
 printf '.arch tiny\nCFG_SFU mult=1073741824 shift=19\nHALT\n' >"$T/cfg.s"
 if $SASIM asm "$T/cfg.s" -o "$T/cfg.bin" >/dev/null 2>&1 && $SASIM run "$T/cfg.bin" --stats >"$T/cfg.out" 2>&1 &&
    grep -qE '^sfu +1 +0 +0 +1 +1$' "$T/cfg.out" && grep -qE '^SFU +4 lanes, pipeline 6: 0 values through the lanes' "$T/cfg.out" &&
    grep -qE '^  operations +none' "$T/cfg.out" && grep -qE '^  sfu +0.0 pJ' "$T/cfg.out"; then pass stats-sfu-block
 else fail stats-sfu-block "$(grep -i -A2 sfu "$T/cfg.out" 2>/dev/null | head -c 400)"; fi
+
+# docs/STATS.md quotes the SFU block of workloads/asm/sfu_softmax.s: it must be what sasim prints.
+if $SASIM asm workloads/asm/sfu_softmax.s -o "$T/sm.bin" >/dev/null 2>&1 && $SASIM run "$T/sm.bin" --stats >"$T/sm.out" 2>&1; then
+  sed -n '/^SFU /,/^  energy /p' "$T/sm.out" >"$T/sm.block"
+  sed -n '/^## The special-function unit in the table/,/^## /p' docs/STATS.md | sed -n '/^SFU /,/^  energy /p' >"$T/sm.doc"
+  if [ -s "$T/sm.block" ] && cmp -s "$T/sm.block" "$T/sm.doc" && grep -qE ' busy_sfu +sfu_nJ +energy_uJ$' "$T/sm.out"; then
+    pass stats-sfu-doc-block
+  else fail stats-sfu-doc-block "docs/STATS.md's SFU block differs from sasim's: $(diff "$T/sm.doc" "$T/sm.block" | head -6 | tr '\n' ' ')"; fi
+else fail stats-sfu-doc-block "sfu_softmax.s did not run: $(head -c 300 "$T/sm.out")"; fi
 
 expect json 0 '' -- $SASIM run "$T/g.bin" --json "$T/d.json" --csv "$T/d.csv"
 python3 - "$T/d.json" <<'EOF'

@@ -293,6 +293,78 @@ static void test_sfu_pricing(void) {
   check_case("energy-sfu-pricing");
 }
 
+// Every SFU instruction class on the tiny arch (C = 4; sfu.lanes 4, sfu.latency 6 by default),
+// in two layers: element functions, then row functions. ACC rows 0..7 hold X.
+static const char sfu_prog_text[] =
+    ".arch \"../arch/tiny.json\"\n"
+    ".layer act\n"
+    ".layer rows\n"
+    ".tensor X dtype=int8 shape=[8,4] addr=0x100 role=input data=seed:7\n"
+    "LAYER layer_id=0\n"
+    "CFG_LOAD stride_inner=4 mult=1 shift=0\n"
+    "LOAD mem=acc dst=0 dram_addr=X outer=1 inner=8 nseg=1 seglen=4 push=sfu\n"
+    "CFG_SFU mult=1073741824 shift=23\n"
+    "SFU_MAP pop=load fn=gelu src=0 acc_addr=20 rows=2\n"
+    "SFU_MAP fn=sigmoid src=2 acc_addr=22 rows=1\n"
+    "SFU_MAP fn=hswish src=3 acc_addr=23 rows=1\n"
+    "SFU_EW ewop=add src=0 src2=2 acc_addr=24 rows=2\n"
+    "SFU_EW ewop=mul src=4 src2=5 acc_addr=26 rows=1\n"
+    "LAYER layer_id=1\n"
+    "SFU_SOFTMAX src=0 acc_addr=8 rows=2 len=6 sstride=2 sm_mult=128 sm_shift=0 sm_j=0\n"
+    "SFU_LAYERNORM src=0 acc_addr=12 rows=1 len=6 sstride=2 pbase=0\n"
+    "SFU_REDUCE red=sum src=4 acc_addr=16 rows=2 len=5 sstride=2\n"
+    "HALT\n";
+
+// A program of every SFU class, run: its counters against a hand count from docs/TIMING.md 7a
+// and docs/STATS.md, and its sfu energy per layer against those counts times the table's
+// figures, written out as plain numbers.
+static void test_sfu_program(SimMode mode, const char *label) {
+  Diag d;
+  diag_init(&d);
+  Program *p = NULL;
+  CHECK(asm_assemble(sfu_prog_text, strlen(sfu_prog_text), "workloads/asm/energy_sfu_test.s", &p, &d) == 0, "%s",
+        diag_first(&d));
+  Sim *s = p ? sim_new(p, mode, &d) : NULL;
+  CHECK(s && sim_run(s, &d) == 0, "%s", diag_first(&d));
+  if (!s) {
+    prog_free(p);
+    check_case(label);
+    return;
+  }
+  const SimStats *st = sim_stats(s);
+  const LayerStats *act = &st->layers[0], *rows = &st->layers[1];
+  // act: gelu 2 rows, sigmoid 1, hswish 1, add 2, mul 1: 7 rows of C = 4 values through the lanes.
+  CHECK(act->sfu_elems == 28 && act->sfu_gelu == 8 && act->sfu_sigmoid == 4 && act->sfu_hard == 4 &&
+            act->sfu_ew_add == 8 && act->sfu_ew_mul == 4 && act->sfu_exp == 0 && act->sfu_norm == 0 &&
+            act->sfu_reduce == 0 && act->sfu_recip == 0 && act->sfu_rsqrt == 0,
+        "act: elems %llu gelu %llu sigmoid %llu hard %llu add %llu mul %llu", (unsigned long long)act->sfu_elems,
+        (unsigned long long)act->sfu_gelu, (unsigned long long)act->sfu_sigmoid, (unsigned long long)act->sfu_hard,
+        (unsigned long long)act->sfu_ew_add, (unsigned long long)act->sfu_ew_mul);
+  // rows: softmax 2 rows of 6 (S = 2): 3 passes x 2 x 2 x 4 = 48 values, 24 exps, 12 norms, 24
+  // reduced, 2 reciprocals; layer norm 1 row of 6: 2 x 1 x 2 x 4 = 16 values, 6 norms, 6
+  // reduced, 1 rsqrt; reduce 2 rows of 5 (S = 2): 16 values, 10 reduced.
+  CHECK(rows->sfu_elems == 80 && rows->sfu_exp == 24 && rows->sfu_norm == 18 && rows->sfu_reduce == 40 &&
+            rows->sfu_recip == 2 && rows->sfu_rsqrt == 1 && rows->sfu_gelu == 0 && rows->sfu_ew_add == 0,
+        "rows: elems %llu exp %llu norm %llu reduce %llu recip %llu rsqrt %llu", (unsigned long long)rows->sfu_elems,
+        (unsigned long long)rows->sfu_exp, (unsigned long long)rows->sfu_norm, (unsigned long long)rows->sfu_reduce,
+        (unsigned long long)rows->sfu_recip, (unsigned long long)rows->sfu_rsqrt);
+  EnergyTable t;
+  energy_default(&t);
+  EnergyReport e;
+  CHECK(energy_of(st, &p->arch, &t, &e) == 0, "energy_of failed");
+  double stage = 6 * 48 * 0.003125;   // a value through 6 pipeline stages of 48 flip-flops
+  double want_act = 28 * stage + 8 * 5.511 + 4 * 7.785 + 4 * 7.018 + 8 * 0.1 + 4 * 3.2;
+  double want_rows = 80 * stage + 24 * 2.832 + 18 * 1.413 + 40 * 0.15 + 2 * 2.809 + 1 * 9.147;
+  CHECK(near(e.layers[0].pj[EN_SFU], want_act) && near(e.layers[1].pj[EN_SFU], want_rows) &&
+            near(e.run.pj[EN_SFU], want_act + want_rows),
+        "sfu energy: act %.6f rows %.6f run %.6f, by hand %.6f %.6f", e.layers[0].pj[EN_SFU], e.layers[1].pj[EN_SFU],
+        e.run.pj[EN_SFU], want_act, want_rows);
+  energy_report_free(&e);
+  sim_free(s);
+  prog_free(p);
+  check_case(label);
+}
+
 int main(void) {
   size_t len;
   char *text = read_text(SHIPPED, &len);
@@ -307,5 +379,7 @@ int main(void) {
   test_hand_program(SIM_FAST, "energy-hand-program-fast");
   test_hand_program(SIM_DETAILED, "energy-hand-program-detailed");
   test_sfu_pricing();
+  test_sfu_program(SIM_FAST, "energy-sfu-program-fast");
+  test_sfu_program(SIM_DETAILED, "energy-sfu-program-detailed");
   return check_status();
 }

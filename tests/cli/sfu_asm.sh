@@ -19,6 +19,9 @@ while read -r name cycles busy wait idle; do
   if ! python3 tests/cli/sfu_ref.py "$s" "$T/$name.npy" >"$T/err" 2>&1; then
     fail "$name-model" "sfu_ref.py: $(head -c 300 "$T/err")"; continue
   fi
+  # The shipped expected output (workloads/asm/NAME_expected.npy) is the model's, byte for byte.
+  if cmp -s "$T/$name.npy" "workloads/asm/${name}_expected.npy"; then pass "$name-shipped-expected"
+  else fail "$name-shipped-expected" "workloads/asm/${name}_expected.npy differs from tests/cli/sfu_ref.py's output"; fi
   if ! $SASIM asm "$s" -o "$T/$name.bin" >"$T/err" 2>&1; then fail "$name-asm" "$(head -c 300 "$T/err")"; continue; fi
   for m in fast detailed; do
     $SASIM run "$T/$name.bin" --mode $m --expect Y="$T/$name.npy" --json "$T/$name.$m.json" >"$T/out" 2>&1; rc=$?

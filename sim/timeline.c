@@ -146,7 +146,7 @@ static void array_note(ArrayHist *h, uint32_t k, Opcode op) {
   }
 }
 
-// Unit u's queue holds instruction k (LAYER is in all three).
+// Unit u's queue holds instruction k (LAYER is in all four).
 static int in_queue(Unit routed, int u) { return routed == UNIT_ALL || (int)routed == u; }
 
 int timeline_build(const Program *p, const InsnTime *t, TlRow **out) {

@@ -185,6 +185,14 @@ static void test_hand_program(SimMode mode, const char *label) {
             near(ar.total_mm2, logic + sram) && near(ar.mm2[AR_ACC], cell * 8192 * 2.5) &&
             near(ar.mm2[AR_SFU], lg * sfu_tr),
         "area: array %g total %g, want %g %g", ar.mm2[AR_PE_ARRAY], ar.total_mm2, lg * array_tr, logic + sram);
+  // Lanes past the C = 4 columns are never used and not built; one lane is one lane.
+  Arch wide = p->arch, narrow = p->arch;
+  wide.sfu_lanes = 16;
+  narrow.sfu_lanes = 1;
+  CHECK(near(area_sfu_transistors(&t, &wide), sfu_tr) &&
+            near(area_sfu_transistors(&t, &narrow), t.sfu_lane_tr + 6 * 48 * 16 + t.sfu_scalar_tr + 40000),
+        "sfu lanes: 16 lanes %g, 1 lane %g transistors", area_sfu_transistors(&t, &wide),
+        area_sfu_transistors(&t, &narrow));
   // Leakage: mW x us x 1000 = pJ, over the run's cycles at 1000 MHz.
   want[EN_LEAKAGE] = (27.0 * logic + 2.9 * sram) * (double)st->cycles / 1000.0 * 1000.0;
   EnergyReport e;

@@ -1,7 +1,7 @@
 // area.c: mm² per component of a machine from the table's area model (docs/PPA.md §Area).
-// Logic (array, post-processing, special-function unit, control) is priced in transistors of yosys's `stat -tech cmos`
-// estimate, turned into placed area; memories are bit cells over an array efficiency, with a
-// cell-area overhead per port beyond the first.
+// Logic (array, post-processing, special-function unit, control) is priced in transistors of
+// yosys's `stat -tech cmos` estimate, turned into placed area; memories are bit cells over an
+// array efficiency, with a cell-area overhead per port beyond the first.
 #include "area.h"
 
 const char *const area_comp_names[AR_COUNT] = {"pe_array", "spad", "wbuf", "acc", "param", "post", "sfu", "control"};

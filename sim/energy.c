@@ -361,8 +361,8 @@ double energy_sram_row_pj(const EnergyTable *t, const Arch *a, MemStatId m) {
 typedef struct {
   uint64_t elems, exp, gelu, sigmoid, hard, ew_add, ew_mul, norm, reduce, recip, rsqrt;
 } SfuCounts;
-#define SFU_COUNTS(x)                                                                                      \
-  {(x)->sfu_elems, (x)->sfu_exp,    (x)->sfu_gelu,   (x)->sfu_sigmoid, (x)->sfu_hard, (x)->sfu_ew_add, \
+#define SFU_COUNTS(x)                                                                                 \
+  {(x)->sfu_elems,  (x)->sfu_exp,  (x)->sfu_gelu,   (x)->sfu_sigmoid, (x)->sfu_hard, (x)->sfu_ew_add, \
    (x)->sfu_ew_mul, (x)->sfu_norm, (x)->sfu_reduce, (x)->sfu_recip,   (x)->sfu_rsqrt}
 
 // The counts one breakdown is computed from: a whole run's or one layer's.
@@ -405,8 +405,8 @@ int energy_of(const SimStats *st, const Arch *a, const EnergyTable *t, EnergyRep
   AreaReport ar;
   area_of(a, t, &ar);
   double leak_mw = ar.logic_mm2 * t->leak_logic_mw_per_mm2 + ar.sram_mm2 * t->leak_sram_mw_per_mm2;
-  Counts n = {st->macs,   st->pe_cycles,  st->preload_shifts, st->post_elems, st->dram_read_beats + st->dram_write_beats,
-              st->cycles, st->mem_reads, st->mem_writes,      SFU_COUNTS(st)};
+  Counts n = {st->macs,   st->pe_cycles, st->preload_shifts, st->post_elems, st->dram_read_beats + st->dram_write_beats,
+              st->cycles, st->mem_reads, st->mem_writes,     SFU_COUNTS(st)};
   breakdown(&n, a, t, leak_mw, &out->run);
   out->time_us = (double)st->cycles / a->clock_mhz;
   out->power_mw = out->time_us > 0 ? out->run.total_pj / out->time_us / 1000.0 : 0;   // pJ/us = uW
@@ -417,7 +417,7 @@ int energy_of(const SimStats *st, const Arch *a, const EnergyTable *t, EnergyRep
   for (uint32_t i = 0; i <= st->n_layers; i++) {
     const LayerStats *l = &st->layers[i];
     if (!l->seen) continue;
-    Counts c = {l->macs,      l->pe_cycles,  l->preload_shifts, l->post_elems, l->dram_read_beats + l->dram_write_beats,
+    Counts c = {l->macs, l->pe_cycles, l->preload_shifts, l->post_elems, l->dram_read_beats + l->dram_write_beats,
                 l->last_end - l->first_start + 1, l->mem_reads, l->mem_writes, SFU_COUNTS(l)};
     breakdown(&c, a, t, leak_mw, &out->layers[i]);
   }

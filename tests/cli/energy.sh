@@ -93,6 +93,25 @@ EOF
 expect default-file 0 '' -- $SASIM run "$T/g.bin" --energy workloads/energy/default.json --json "$T/f.json"
 cmp -s "$T/d.json" "$T/f.json" && pass default-file-same || fail default-file-same "--energy default.json differs from the built-in table"
 
+# A table without the special-function unit's area (its four entries at 0) prices the machine as
+# before the unit: no sfu area, and area and leakage as the sum of the other components.
+python3 -c '
+import json, sys
+t = json.load(open("workloads/energy/default.json"))
+for k in ("sfu_lane_transistors", "sfu_scalar_transistors", "sfu_control_transistors", "flip_flop_transistors"):
+    t["area"][k]["value"] = 0
+json.dump(t, open(sys.argv[1], "w"), indent=2)' "$T/nosfu.json"
+expect no-sfu-table 0 '' -- $SASIM run "$T/g.bin" --energy "$T/nosfu.json" --json "$T/n.json"
+python3 - "$T/d.json" "$T/n.json" <<'EOF'
+import json, sys
+x, y = (json.load(open(f)) for f in sys.argv[1:3])
+ok = y["area"]["components"]["sfu"] == 0 and x["area"]["components"]["sfu"] > 0
+ok = ok and abs(x["area"]["total_mm2"] - y["area"]["total_mm2"] - x["area"]["components"]["sfu"]) < 1e-9
+ok = ok and y["energy"]["components"]["leakage"] < x["energy"]["components"]["leakage"]
+ok = ok and all(y["energy"]["components"][k] == v for k, v in x["energy"]["components"].items() if k != "leakage")
+print("PASS energy-no-sfu-area" if ok else "FAIL energy-no-sfu-area: %s vs %s" % (x["area"], y["area"]))
+EOF
+
 sed 's/"value": 162.5/"value": -1/' workloads/energy/default.json >"$T/bad.json"
 expect bad-table 1 'bad.json:[0-9]+:[0-9]+: energy.dram_byte_pj.value: error: -1 is out of range' -- $SASIM run "$T/g.bin" --energy "$T/bad.json"
 expect missing-table 1 'nope.json.*error' -- $SASIM run "$T/g.bin" --energy "$T/nope.json"

@@ -134,20 +134,51 @@ static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
   }
 }
 
-// Accumulator rows over all M tiles of a plan (pool bands that overlap count twice), and the
-// most any one tile needs (*max; a band clipped by the padding needs fewer).
-static double m_rows_total(const MachOp *op, const TilePlan *p, uint32_t *max) {
-  MTile t0 = tile_m_at(op, p, 0);
-  *max = t0.acc_rows;
-  if (!pooled(op)) return (double)(n_images(op) * out_h(op) * out_w(op));
-  uint64_t per_img = tile_m_count(op, p) / (uint64_t)n_images(op);
-  double m = 0;
-  for (uint64_t i = 0; i < per_img; i++) {
-    uint32_t r = tile_m_at(op, p, i).acc_rows;
-    m += r;
-    if (r > *max) *max = r;
+// The M tiles of a plan as classes of equal accumulator rows: a plan's tiles are one size but the
+// last of each image (bands) or of each row (pieces), and with a pool the bands the padding clips.
+// The model costs each class on its own, since a step's compute rounds its rows up (to R-row
+// blocks in OS, C-pixel blocks in IS, the pair's floor in WS): the mean tile of a 21, 21, 7 split
+// is one 16-row OS block, its tiles five. At most MAX_CLASSES (more only with a pool: merged into
+// the last, a rare case). *max: the most rows any tile needs.
+#define MAX_CLASSES 8
+typedef struct {
+  uint32_t rows;   // accumulator rows of a tile of the class
+  double count;    // tiles of the class (all images)
+} MClass;
+
+static int m_add(MClass *cl, int n, uint32_t rows, double count) {
+  for (int k = 0; k < n; k++)
+    if (cl[k].rows == rows) return cl[k].count += count, n;
+  if (n == MAX_CLASSES) {   // merge into the last class, keeping the rows total
+    cl[n - 1].rows = (uint32_t)((cl[n - 1].rows * cl[n - 1].count + rows * count) / (cl[n - 1].count + count));
+    cl[n - 1].count += count;
+    return n;
   }
-  return m * (double)n_images(op);
+  cl[n].rows = rows, cl[n].count = count;
+  return n + 1;
+}
+
+static int m_classes(const MachOp *op, const TilePlan *p, MClass *cl, uint32_t *max) {
+  uint64_t per_img = tile_m_count(op, p) / (uint64_t)n_images(op);
+  double imgs = (double)n_images(op);
+  int n = 0;
+  *max = 0;
+  if (pooled(op)) {
+    for (uint64_t i = 0; i < per_img; i++) n = m_add(cl, n, tile_m_at(op, p, i).acc_rows, imgs);
+  } else {
+    MTile first = tile_m_at(op, p, 0), last = tile_m_at(op, p, per_img - 1);
+    // bands: the last of an image is short; pieces: the last of each row
+    double lasts = pieces_per_row(op, p) > 1 ? (double)out_h(op) : 1.0;
+    n = m_add(cl, n, first.acc_rows, ((double)per_img - lasts) * imgs);
+    n = m_add(cl, n, last.acc_rows, lasts * imgs);
+  }
+  int k = 0;
+  for (int j = 0; j < n; j++)
+    if (cl[j].count > 0) {
+      cl[k++] = cl[j];
+      if (cl[j].rows > *max) *max = cl[j].rows;
+    }
+  return k;
 }
 
 // Cycles of one PRELOAD + stream pair of m rows in a long chain (docs/TIMING.md section 6).
@@ -155,9 +186,50 @@ static double ws_pair(double m, uint32_t R, uint32_t C, int overlap) {
   return overlap ? fmax(fmax(m, R + 1.0), (m + R + C - 1.0) / 2) : m + R;
 }
 
+// Fetch is in order, and with two slots a step's computes come after the next step's loads in
+// the program (emit.c). When those loads are more than the load queue holds, fetch reaches the
+// computes only once the load unit has started all but Q_load of them; the first of them that
+// writes the slot the step before used (the weight LOAD) waits for that step's last compute to
+// end. So the compute unit idles for the cycles the loads between that one and the last Q_load
+// take: returned here (0 when the queue holds them), for the load sequence emit.c writes per
+// step: [CFG_LOAD, parameter LOAD] at a chunk's first step (with_params), then WS/OS: CFG_LOAD,
+// the weight LOAD (pb, w: beats), CFG_LOAD, kc gather LOADs (a beats each), IS: CFG_LOAD, kc
+// weight LOADs, CFG_LOAD, kc transposed gathers. gathers = 0: no gather (one chunk, a later N
+// group). A CFG_LOAD takes a cycle.
+static double fetch_block(Dataflow df, uint32_t kc, int with_params, double pb, double w, double a, int gathers,
+                          uint32_t q) {
+  double dur[2 * 64 + 8];
+  int n = 0, first = -1;
+  if (kc > 64) return 0;
+  if (with_params) dur[n++] = 1, dur[n++] = pb;
+  dur[n++] = 1;
+  switch (df) {
+  case DF_WS:
+  case DF_OS: first = n, dur[n++] = w; break;
+  case DF_IS:
+    first = n;
+    for (uint32_t k = 0; k < kc; k++) dur[n++] = w / kc;
+    break;
+  }
+  if (gathers) {
+    dur[n++] = 1;
+    for (uint32_t k = 0; k < kc; k++) dur[n++] = a;
+  }
+  double t = 0;
+  for (int j = first; j <= n - 2 - (int)q; j++) t += dur[j];
+  return t;
+}
+
+// One step of a tile class: what each unit spends on it, and its instructions.
+typedef struct {
+  double compute, load, store;   // cycles of the compute unit, beats read and written
+  double lump;                   // a period's floor when one gather serves many N groups (below)
+  double insns;                  // instructions
+} Step;
+
 // Evaluates plan p for op; fills the estimates. Returns 0 when it fits, -1 when not.
 static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, const OpCost *oc,
-                    double m_total, uint32_t m_max, TilePlan *p) {
+                    const MClass *cl, int ncl, uint32_t m_max, TilePlan *p) {
   uint32_t R = a->rows, C = a->cols, B = a->bus_bytes;
   uint64_t nm = tile_m_count(op, p);
   MTile t0 = tile_m_at(op, p, 0);
@@ -169,14 +241,11 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   if (pooled(op) && ((uint64_t)t0.irows > field_max(FLD_OUTER) || (uint64_t)t0.irows > field_max(FLD_IN_H) ||
                      (uint64_t)op->ow > field_max(FLD_INNER) || (uint64_t)op->ow > field_max(FLD_IN_W)))
     return -1;
-  double tm = m_total / (double)nm;
   int64_t nN = cdiv(op->N, C);
   double lat = a->dram_latency, drain = R + C;
-  double steps = 0, step_compute = 0, step_load = 0, reads;
-  double computes = 0;   // instructions per step
-  double lump = 0;       // a period's floor when one gather serves many N groups (below)
+  int64_t nNG = 1, nKC = 1;   // N groups, K chunks
   switch (op->kind) {
-  case MOP_GEMM: {
+  case MOP_GEMM:
     if (p->g < 1 || p->kc < 1 || p->g > nN || p->kc > op->n_ktiles) return -1;
     if ((uint64_t)m_max * p->g > s->acc || 3u * p->g > s->param) return -1;
     switch (df) {
@@ -194,77 +263,97 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       if ((uint64_t)p->kc * R > field_max(FLD_INNER) || (uint64_t)p->g * p->kc * R > s->wbuf) return -1;
       break;
     }
-    int64_t nNG = cdiv(nN, p->g), nKC = cdiv(op->n_ktiles, p->kc);
-    steps = (double)nm * nNG * nKC;
-    double g_avg = (double)nN / nNG, kc_avg = (double)op->n_ktiles / nKC;
-    double a_share = nKC == 1 ? 1.0 / nNG : 1.0;   // one chunk: the rows stay for every N group
-    double w_beats = 0;
-    switch (df) {
-    case DF_IS: {
-      // Per (C-pixel block of the M tile, K tile): a PRELOAD and a COMPUTE_IS streaming the
-      // group's channels (jp cycles), a pair costing what a weight-stationary one does (the
-      // PRELOAD behind the stream with OVERLAP, else after it). Starts are aligned modulo C
-      // (rule (d)): the period rounds up to a multiple of C.
-      double jp = (double)op->N / nNG;
-      double pair = ws_pair(jp, R, C, s->overlap);
-      pair = ceil(pair / C) * C;
-      step_compute = ceil(tm / C) * kc_avg * pair;
-      // a row per channel per K tile, of the tile's rows (unaligned: expected beats)
-      w_beats = (double)op->N / nNG * kc_avg * ((double)op->K / op->n_ktiles + B - 1) / B;
-      computes = 2.0 * ceil(tm / C) * p->kc + p->kc;
-      break;
-    }
-    case DF_OS:
-      // One COMPUTE_OS per (N tile, R-row block of the M tile) over the chunk's K (kc tiles of R
-      // rows): a block takes K cycles; the drain (2R + C) shows only at the end of a step.
-      step_compute = g_avg * (double)cdiv((int64_t)tm, R) * kc_avg * R;
-      drain = 2.0 * R + C;
-      w_beats = g_avg * (double)op->K / nKC * (double)cdiv(C, B);
-      computes = p->g * ceil(tm / R);
-      break;
-    case DF_WS:
-      step_compute = g_avg * kc_avg * ws_pair(tm, R, C, s->overlap);
-      w_beats = g_avg * (double)op->K / nKC * (double)cdiv(C, B);
-      computes = 2.0 * p->g * p->kc;
-      break;
-    }
-    step_load = a_share * tm * oc->a_beats / nKC + w_beats + 3.0 * g_avg * cdiv(4 * C, B) / nKC;
-    // One K chunk for all N groups: an M tile's gather comes whole, and it is emitted after the
-    // parameter and weight loads of the tile's first group, which wait for the slot of the step
-    // two before (the tile's next-to-last group: its compute and store) to be free. So the gather
-    // hides behind one group's compute, not nNG: the tile takes (nNG - 1) computes + the gather,
-    // a store and the DRAM latency. That matters only where the gather alone outlasts a group's
-    // compute, i.e. where short segments make it slow (a 3-channel first convolution: VGG-16's
-    // conv1_1 had 4 groups of 896 pixels behind a 6,700-cycle gather); elsewhere the estimate is
-    // left as it was.
-    double gather = tm * oc->a_beats;
-    if (s->slots > 1 && nKC == 1 && nNG > 1 && gather > step_compute)
-      lump = ((double)(nNG - 1) * step_compute + gather + oc->store_beats / steps + lat) / (double)nNG;
-    computes = computes + 4 + p->kc;   // and the step's loads, stores and configuration, roughly
+    nNG = cdiv(nN, p->g), nKC = cdiv(op->n_ktiles, p->kc);
+    if (df == DF_OS) drain = 2.0 * R + C;
     break;
-  }
   case MOP_ELT:
     if (m_max > s->acc || s->param < 3) return -1;
-    steps = (double)nm * nN;
-    step_load = tm * oc->elt_beats / nN + 3.0 * cdiv(4 * C, B);
+    nNG = nN;
     drain = a->sfu_latency;
-    computes = 6;   // instructions per step
     break;
   }
-  reads = steps * step_load;
-  double step_store = oc->store_beats / steps;
-  // Two slots: the load of step i+1 waits for step i-1 to be done with its slot, so a period
-  // also covers half of (compute + load + DRAM latency + drain). One slot: everything in series.
-  double period;
-  if (s->slots > 1)
-    period = fmax(fmax(fmax(step_compute, step_load), fmax(step_store, (step_compute + step_load + lat + drain) / 2)),
-                  lump);
-  else
-    period = step_load + lat + step_compute + drain + step_store + lat;
-  p->est_cycles = steps * period + step_load + 2 * lat + drain + step_store;
+  double steps = (double)nm * nNG * nKC, step_store = oc->store_beats / steps;
+  double total = 0, reads = 0, insns = 0;
+  Step first = {0, 0, 0, 0, 0};
+  for (int c = 0; c < ncl; c++) {
+    double tm = cl[c].rows, csteps = cl[c].count * nNG * nKC;
+    Step st = {0, 0, step_store, 0, 0};
+    switch (op->kind) {
+    case MOP_GEMM: {
+      double g_avg = (double)nN / nNG, kc_avg = (double)op->n_ktiles / nKC;
+      double a_share = nKC == 1 ? 1.0 / nNG : 1.0;   // one chunk: the rows stay for every N group
+      double w_beats = 0;
+      switch (df) {
+      case DF_IS: {
+        // Per (C-pixel block of the M tile, K tile): a PRELOAD and a COMPUTE_IS streaming the
+        // group's channels (jp cycles), a pair costing what a weight-stationary one does (the
+        // PRELOAD behind the stream with OVERLAP, else after it). Starts are aligned modulo C
+        // (rule (d)): the period rounds up to a multiple of C.
+        double jp = (double)op->N / nNG;
+        double pair = ws_pair(jp, R, C, s->overlap);
+        pair = ceil(pair / C) * C;
+        st.compute = ceil(tm / C) * kc_avg * pair;
+        // a row per channel per K tile, of the tile's rows (unaligned: expected beats)
+        w_beats = (double)op->N / nNG * kc_avg * ((double)op->K / op->n_ktiles + B - 1) / B;
+        st.insns = 2.0 * ceil(tm / C) * p->kc + p->kc;
+        break;
+      }
+      case DF_OS:
+        // One COMPUTE_OS per (N tile, R-row block of the M tile) over the chunk's K (kc tiles of R
+        // rows): a block takes K cycles; the drain (2R + C) shows only at the end of a step.
+        st.compute = g_avg * ceil(tm / R) * kc_avg * R;
+        w_beats = g_avg * (double)op->K / nKC * (double)cdiv(C, B);
+        st.insns = p->g * ceil(tm / R);
+        break;
+      case DF_WS:
+        st.compute = g_avg * kc_avg * ws_pair(tm, R, C, s->overlap);
+        w_beats = g_avg * (double)op->K / nKC * (double)cdiv(C, B);
+        st.insns = 2.0 * p->g * p->kc;
+        break;
+      }
+      st.load = a_share * tm * oc->a_beats / nKC + w_beats + 3.0 * g_avg * cdiv(4 * C, B) / nKC;
+      // One K chunk for all N groups: an M tile's gather comes whole, and it is emitted after the
+      // parameter and weight loads of the tile's first group, which wait for the slot of the step
+      // two before (the tile's next-to-last group: its compute and store) to be free. So the
+      // gather hides behind one group's compute, not nNG: the tile takes (nNG - 1) computes + the
+      // gather, a store and the DRAM latency. That matters only where the gather alone outlasts a
+      // group's compute, i.e. where short segments make it slow (a 3-channel first convolution:
+      // VGG-16's conv1_1 had 4 groups of 896 pixels behind a 6,700-cycle gather); elsewhere the
+      // estimate is left as it was.
+      double gather = tm * oc->a_beats;
+      if (s->slots > 1 && nKC == 1 && nNG > 1 && gather > st.compute)
+        st.lump = ((double)(nNG - 1) * st.compute + gather + step_store + lat) / (double)nNG;
+      if (s->slots > 1) {   // the next step's loads ahead of this one's computes (fetch_block)
+        double pb = 3.0 * g_avg * cdiv(4 * C, B), a_tile = tm * oc->a_beats / op->n_ktiles;
+        int gathers = !(nKC == 1 && nNG > 1);
+        double with = fetch_block(df, p->kc, 1, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]);
+        double without = nKC > 1 ? fetch_block(df, p->kc, 0, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]) : 0;
+        double blocked = (with + (double)(nKC - 1) * without) / (double)nKC;
+        if (blocked > 0) st.lump = fmax(st.lump, st.compute + drain + blocked);
+      }
+      st.insns += 4 + p->kc;   // and the step's loads, stores and configuration, roughly
+      break;
+    }
+    case MOP_ELT:
+      st.load = tm * oc->elt_beats / nN + 3.0 * cdiv(4 * C, B);
+      st.insns = 6;
+      break;
+    }
+    // Two slots: the load of step i+1 waits for step i-1 to be done with its slot, so a period
+    // also covers half of (compute + load + DRAM latency + drain). One slot: everything in series.
+    double period;
+    if (s->slots > 1)
+      period = fmax(fmax(fmax(st.compute, st.load), fmax(st.store, (st.compute + st.load + lat + drain) / 2)),
+                    st.lump);
+    else
+      period = st.load + lat + st.compute + drain + st.store + lat;
+    total += csteps * period, reads += csteps * st.load, insns += csteps * st.insns;
+    if (c == 0) first = st;
+  }
+  p->est_cycles = total + first.load + 2 * lat + drain + step_store;
   p->est_read_bytes = reads * B;
   p->est_write_bytes = oc->store_beats * B;
-  p->est_insns = steps * computes;
+  p->est_insns = insns;
   return 0;
 }
 
@@ -307,13 +396,14 @@ static int search(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, 
     p.band_rows = (uint32_t)(bi < nb ? bands[bi] : 1);
     p.band_cols = (uint32_t)(bi < nb ? ow : pieces[bi - nb]);
     uint32_t m_max;
-    double m_total = m_rows_total(op, &p, &m_max);
+    MClass cl[MAX_CLASSES];
+    int ncl = m_classes(op, &p, cl, &m_max);
     for (int ki = 0; ki < nkc; ki++)
       for (int64_t g = 1; g <= (op->kind == MOP_GEMM ? nN : 1) && g <= 64; g++) {
         p.kc = op->kind == MOP_GEMM ? kcs[ki] : 1;
         p.g = (uint32_t)g;
         if (op->kind != MOP_GEMM && ki) continue;
-        if (estimate(op, a, df, s, &oc, m_total, m_max, &p)) continue;
+        if (estimate(op, a, df, s, &oc, cl, ncl, m_max, &p)) continue;
         int at = n < keep ? n : keep;
         while (at > 0 && better(&p, &best[at - 1])) at--;
         if (at >= keep) continue;
@@ -331,9 +421,10 @@ int tile_estimate(const MachOp *op, const Arch *a, Dataflow df, int double_buffe
   OpCost oc;
   op_cost(op, a, &oc);
   uint32_t m_max;
-  double m_total = m_rows_total(op, p, &m_max);
+  MClass cl[MAX_CLASSES];
+  int ncl = m_classes(op, p, cl, &m_max);
   p->slots = s.slots;
-  return estimate(op, a, df, &s, &oc, m_total, m_max, p);
+  return estimate(op, a, df, &s, &oc, cl, ncl, m_max, p);
 }
 
 int tile_plan_all(MachProg *mp, int double_buffer, Diag *d) {

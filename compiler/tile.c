@@ -274,13 +274,20 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   }
   double steps = (double)nm * nNG * nKC, step_store = oc->store_beats / steps;
   double total = 0, reads = 0, insns = 0;
-  Step first = {0, 0, 0, 0, 0};
-  for (int c = 0; c < ncl; c++) {
-    double tm = cl[c].rows, csteps = cl[c].count * nNG * nKC;
+  // K chunks: nKC - 1 of kc tiles and a last one of the rest, costed apart like the M classes
+  // (a 9-tile K in chunks of 8 is a long step and a short one, not two of 4.5).
+  uint32_t kc_last = op->kind == MOP_GEMM ? op->n_ktiles - (uint32_t)(nKC - 1) * p->kc : 1;
+  double first_load = -1, last_compute = 0;
+  for (int c = 0; c < ncl; c++)
+    for (int kk = 0; kk < 2; kk++) {
+    double kcount = kk == 0 ? (double)(nKC - 1) : 1.0;
+    uint32_t kc = kk == 0 ? p->kc : kc_last;
+    if (kcount <= 0) continue;
+    double tm = cl[c].rows, csteps = cl[c].count * nNG * kcount;
     Step st = {0, 0, step_store, 0, 0};
     switch (op->kind) {
     case MOP_GEMM: {
-      double g_avg = (double)nN / nNG, kc_avg = (double)op->n_ktiles / nKC;
+      double g_avg = (double)nN / nNG, kc_avg = kc, k_rows = (double)op->K * kc / op->n_ktiles;
       double a_share = nKC == 1 ? 1.0 / nNG : 1.0;   // one chunk: the rows stay for every N group
       double w_beats = 0;
       switch (df) {
@@ -295,23 +302,23 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
         st.compute = ceil(tm / C) * kc_avg * pair;
         // a row per channel per K tile, of the tile's rows (unaligned: expected beats)
         w_beats = (double)op->N / nNG * kc_avg * ((double)op->K / op->n_ktiles + B - 1) / B;
-        st.insns = 2.0 * ceil(tm / C) * p->kc + p->kc;
+        st.insns = 2.0 * ceil(tm / C) * kc + kc;
         break;
       }
       case DF_OS:
         // One COMPUTE_OS per (N tile, R-row block of the M tile) over the chunk's K (kc tiles of R
         // rows): a block takes K cycles; the drain (2R + C) shows only at the end of a step.
         st.compute = g_avg * ceil(tm / R) * kc_avg * R;
-        w_beats = g_avg * (double)op->K / nKC * (double)cdiv(C, B);
+        w_beats = g_avg * kc_avg * R * (double)cdiv(C, B);   // K tiles padded to R rows
         st.insns = p->g * ceil(tm / R);
         break;
       case DF_WS:
         st.compute = g_avg * kc_avg * ws_pair(tm, R, C, s->overlap);
-        w_beats = g_avg * (double)op->K / nKC * (double)cdiv(C, B);
-        st.insns = 2.0 * p->g * p->kc;
+        w_beats = g_avg * k_rows * (double)cdiv(C, B);
+        st.insns = 2.0 * p->g * kc;
         break;
       }
-      st.load = a_share * tm * oc->a_beats / nKC + w_beats + 3.0 * g_avg * cdiv(4 * C, B) / nKC;
+      st.load = a_share * tm * oc->a_beats * kc / op->n_ktiles + w_beats + 3.0 * g_avg * cdiv(4 * C, B) / nKC;
       // One K chunk for all N groups: an M tile's gather comes whole, and it is emitted after the
       // parameter and weight loads of the tile's first group, which wait for the slot of the step
       // two before (the tile's next-to-last group: its compute and store) to be free. So the
@@ -326,12 +333,12 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       if (s->slots > 1) {   // the next step's loads ahead of this one's computes (fetch_block)
         double pb = 3.0 * g_avg * cdiv(4 * C, B), a_tile = tm * oc->a_beats / op->n_ktiles;
         int gathers = !(nKC == 1 && nNG > 1);
-        double with = fetch_block(df, p->kc, 1, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]);
-        double without = nKC > 1 ? fetch_block(df, p->kc, 0, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]) : 0;
+        double with = fetch_block(df, kc, 1, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]);
+        double without = nKC > 1 ? fetch_block(df, kc, 0, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]) : 0;
         double blocked = (with + (double)(nKC - 1) * without) / (double)nKC;
         if (blocked > 0) st.lump = fmax(st.lump, st.compute + drain + blocked);
       }
-      st.insns += 4 + p->kc;   // and the step's loads, stores and configuration, roughly
+      st.insns += 4 + kc;   // and the step's loads, stores and configuration, roughly
       break;
     }
     case MOP_ELT:
@@ -341,16 +348,26 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     }
     // Two slots: the load of step i+1 waits for step i-1 to be done with its slot, so a period
     // also covers half of (compute + load + DRAM latency + drain). One slot: everything in series.
+    // When every step loads parameters (one K chunk, or an element-wise op), the parameter slot
+    // closes a longer chain: the parameter LOAD of step i+1 waits for the STOREs of step i-1, so
+    // two periods also hold a store and its latency: (compute + drain + store + load + 2L) / 2.
     double period;
-    if (s->slots > 1)
+    if (s->slots > 1) {
       period = fmax(fmax(fmax(st.compute, st.load), fmax(st.store, (st.compute + st.load + lat + drain) / 2)),
                     st.lump);
+      if (op->kind == MOP_ELT || nKC == 1)
+        period = fmax(period, (st.compute + drain + st.store + st.load + 2 * lat + (op->kind == MOP_GEMM ? a->sfu_latency : 0)) / 2);
+    }
     else
       period = st.load + lat + st.compute + drain + st.store + lat;
     total += csteps * period, reads += csteps * st.load, insns += csteps * st.insns;
-    if (c == 0) first = st;
+    if (first_load < 0) first_load = st.load;
+    last_compute = st.compute;
   }
-  p->est_cycles = total + first.load + 2 * lat + drain + step_store;
+  // Fill: an op's first loads run under the previous op's last step (the load unit is free by
+  // then), so only what they take beyond that step's compute shows; its last stores run under
+  // the next op. What remains is the array's drain.
+  p->est_cycles = total + fmax(0, first_load + lat - last_compute) + drain;
   p->est_read_bytes = reads * B;
   p->est_write_bytes = oc->store_beats * B;
   p->est_insns = insns;

@@ -223,9 +223,96 @@ static double fetch_block(Dataflow df, uint32_t kc, int with_params, double pb, 
 // One step of a tile class: what each unit spends on it, and its instructions.
 typedef struct {
   double compute, load, store;   // cycles of the compute unit, beats read and written
+  double head;                   // beats loaded before the step's first stream can start
+  double tail;                   // compute after the step's last load lands (its last stream)
   double lump;                   // a period's floor when one gather serves many N groups (below)
+  double stall;                  // compute idle while fetch waits on the load queue (fetch_block)
   double insns;                  // instructions
 } Step;
+
+// The cost of one step of a tile of tm accumulator rows over a K chunk of kc tiles (the plan's
+// nNG N groups and nKC K chunks; step_store beats stored per step; drain the array's).
+static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, const OpCost *oc,
+                      const TilePlan *p, double tm, uint32_t kc, int64_t nNG, int64_t nKC, double step_store,
+                      double drain) {
+  uint32_t R = a->rows, C = a->cols, B = a->bus_bytes;
+  int64_t nN = cdiv(op->N, C);
+  double lat = a->dram_latency;
+  Step st = {0, 0, step_store, 0, 0, 0, 0, 0};
+  switch (op->kind) {
+  case MOP_GEMM: {
+    double g_avg = (double)nN / nNG, kc_avg = kc, k_rows = (double)op->K * kc / op->n_ktiles;
+    double a_share = nKC == 1 ? 1.0 / nNG : 1.0;   // one chunk: the rows stay for every N group
+    double w_beats = 0;
+    double outer = 1, last = 0;   // the stream loops outside the K tiles; the last pair
+    switch (df) {
+    case DF_IS: {
+      // Per (C-pixel block of the M tile, K tile): a PRELOAD and a COMPUTE_IS streaming the
+      // group's channels (jp cycles), a pair costing what a weight-stationary one does (the
+      // PRELOAD behind the stream with OVERLAP, else after it). Starts are aligned modulo C
+      // (rule (d)): the period rounds up to a multiple of C.
+      double jp = (double)op->N / nNG;
+      double pair = ws_pair(jp, R, C, s->overlap);
+      pair = ceil(pair / C) * C;
+      st.compute = ceil(tm / C) * kc_avg * pair;
+      // a row per channel per K tile, of the tile's rows (unaligned: expected beats)
+      w_beats = (double)op->N / nNG * kc_avg * ((double)op->K / op->n_ktiles + B - 1) / B;
+      st.insns = 2.0 * ceil(tm / C) * kc + kc;
+      outer = ceil(tm / C), last = pair;
+      break;
+    }
+    case DF_OS:
+      // One COMPUTE_OS per (N tile, R-row block of the M tile) over the chunk's K (kc tiles of R
+      // rows): a block takes K cycles; the drain (2R + C) shows only at the end of a step.
+      st.compute = g_avg * ceil(tm / R) * kc_avg * R;
+      w_beats = g_avg * kc_avg * R * (double)cdiv(C, B);   // K tiles padded to R rows
+      st.insns = p->g * ceil(tm / R);
+      outer = 1, last = st.compute;
+      break;
+    case DF_WS:
+      st.compute = g_avg * kc_avg * ws_pair(tm, R, C, s->overlap);
+      w_beats = g_avg * k_rows * (double)cdiv(C, B);
+      st.insns = 2.0 * p->g * kc;
+      outer = g_avg, last = ws_pair(tm, R, C, s->overlap);
+      break;
+    }
+    double pb = 3.0 * g_avg * cdiv(4 * C, B), a_tile = tm * oc->a_beats / op->n_ktiles;
+    st.load = a_share * a_tile * kc + w_beats + pb / nKC;
+    // A WS or IS stream waits for its own K tile's gather only (the tokens follow the declared
+    // rows), so a step's streams start once the parameters, the weights and the first gather
+    // are in, and after the last gather only the loops outside the K tiles remain (the later N
+    // tiles in WS, the later pixel blocks in IS). A COMPUTE_OS reads all of the chunk.
+    int gathers = !(nKC == 1 && nNG > 1);
+    if (df == DF_OS) st.head = st.load, st.tail = st.compute;
+    else st.head = pb / nKC + w_beats + (gathers ? a_tile : 0), st.tail = st.compute * (1 - 1 / outer) + last;
+    // One K chunk for all N groups: an M tile's gather comes whole, and it is emitted after the
+    // parameter and weight loads of the tile's first group, which wait for the slot of the step
+    // two before (the tile's next-to-last group: its compute and store) to be free. So the
+    // gather hides behind one group's compute, not nNG: the tile takes (nNG - 1) computes + the
+    // gather, a store and the DRAM latency. That matters only where the gather alone outlasts a
+    // group's compute, i.e. where short segments make it slow (a 3-channel first convolution:
+    // VGG-16's conv1_1 had 4 groups of 896 pixels behind a 6,700-cycle gather); elsewhere the
+    // estimate is left as it was.
+    double gather = tm * oc->a_beats;
+    if (s->slots > 1 && nKC == 1 && nNG > 1 && gather > st.compute)
+      st.lump = ((double)(nNG - 1) * st.compute + gather + step_store + lat) / (double)nNG;
+    if (s->slots > 1) {   // the next step's loads ahead of this one's computes (fetch_block)
+      double with = fetch_block(df, kc, 1, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]);
+      double without = nKC > 1 ? fetch_block(df, kc, 0, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]) : 0;
+      double blocked = (with + (double)(nKC - 1) * without) / (double)nKC;
+      if (blocked > 0) st.stall = drain + blocked;
+    }
+    st.insns += 4 + kc;   // and the step's loads, stores and configuration, roughly
+    break;
+  }
+  case MOP_ELT:
+    st.load = tm * oc->elt_beats / nN + 3.0 * cdiv(4 * C, B);
+    st.head = st.load;
+    st.insns = 6;
+    break;
+  }
+  return st;
+}
 
 // Evaluates plan p for op; fills the estimates. Returns 0 when it fits, -1 when not.
 static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, const OpCost *oc,
@@ -277,97 +364,44 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   // K chunks: nKC - 1 of kc tiles and a last one of the rest, costed apart like the M classes
   // (a 9-tile K in chunks of 8 is a long step and a short one, not two of 4.5).
   uint32_t kc_last = op->kind == MOP_GEMM ? op->n_ktiles - (uint32_t)(nKC - 1) * p->kc : 1;
-  double first_load = -1, last_compute = 0;
-  for (int c = 0; c < ncl; c++)
-    for (int kk = 0; kk < 2; kk++) {
-    double kcount = kk == 0 ? (double)(nKC - 1) : 1.0;
-    uint32_t kc = kk == 0 ? p->kc : kc_last;
-    if (kcount <= 0) continue;
-    double tm = cl[c].rows, csteps = cl[c].count * nNG * kcount;
-    Step st = {0, 0, step_store, 0, 0};
-    switch (op->kind) {
-    case MOP_GEMM: {
-      double g_avg = (double)nN / nNG, kc_avg = kc, k_rows = (double)op->K * kc / op->n_ktiles;
-      double a_share = nKC == 1 ? 1.0 / nNG : 1.0;   // one chunk: the rows stay for every N group
-      double w_beats = 0;
-      switch (df) {
-      case DF_IS: {
-        // Per (C-pixel block of the M tile, K tile): a PRELOAD and a COMPUTE_IS streaming the
-        // group's channels (jp cycles), a pair costing what a weight-stationary one does (the
-        // PRELOAD behind the stream with OVERLAP, else after it). Starts are aligned modulo C
-        // (rule (d)): the period rounds up to a multiple of C.
-        double jp = (double)op->N / nNG;
-        double pair = ws_pair(jp, R, C, s->overlap);
-        pair = ceil(pair / C) * C;
-        st.compute = ceil(tm / C) * kc_avg * pair;
-        // a row per channel per K tile, of the tile's rows (unaligned: expected beats)
-        w_beats = (double)op->N / nNG * kc_avg * ((double)op->K / op->n_ktiles + B - 1) / B;
-        st.insns = 2.0 * ceil(tm / C) * kc + kc;
-        break;
-      }
-      case DF_OS:
-        // One COMPUTE_OS per (N tile, R-row block of the M tile) over the chunk's K (kc tiles of R
-        // rows): a block takes K cycles; the drain (2R + C) shows only at the end of a step.
-        st.compute = g_avg * ceil(tm / R) * kc_avg * R;
-        w_beats = g_avg * kc_avg * R * (double)cdiv(C, B);   // K tiles padded to R rows
-        st.insns = p->g * ceil(tm / R);
-        break;
-      case DF_WS:
-        st.compute = g_avg * kc_avg * ws_pair(tm, R, C, s->overlap);
-        w_beats = g_avg * k_rows * (double)cdiv(C, B);
-        st.insns = 2.0 * p->g * kc;
-        break;
-      }
-      st.load = a_share * tm * oc->a_beats * kc / op->n_ktiles + w_beats + 3.0 * g_avg * cdiv(4 * C, B) / nKC;
-      // One K chunk for all N groups: an M tile's gather comes whole, and it is emitted after the
-      // parameter and weight loads of the tile's first group, which wait for the slot of the step
-      // two before (the tile's next-to-last group: its compute and store) to be free. So the
-      // gather hides behind one group's compute, not nNG: the tile takes (nNG - 1) computes + the
-      // gather, a store and the DRAM latency. That matters only where the gather alone outlasts a
-      // group's compute, i.e. where short segments make it slow (a 3-channel first convolution:
-      // VGG-16's conv1_1 had 4 groups of 896 pixels behind a 6,700-cycle gather); elsewhere the
-      // estimate is left as it was.
-      double gather = tm * oc->a_beats;
-      if (s->slots > 1 && nKC == 1 && nNG > 1 && gather > st.compute)
-        st.lump = ((double)(nNG - 1) * st.compute + gather + step_store + lat) / (double)nNG;
-      if (s->slots > 1) {   // the next step's loads ahead of this one's computes (fetch_block)
-        double pb = 3.0 * g_avg * cdiv(4 * C, B), a_tile = tm * oc->a_beats / op->n_ktiles;
-        int gathers = !(nKC == 1 && nNG > 1);
-        double with = fetch_block(df, kc, 1, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]);
-        double without = nKC > 1 ? fetch_block(df, kc, 0, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]) : 0;
-        double blocked = (with + (double)(nKC - 1) * without) / (double)nKC;
-        if (blocked > 0) st.lump = fmax(st.lump, st.compute + drain + blocked);
-      }
-      st.insns += 4 + kc;   // and the step's loads, stores and configuration, roughly
-      break;
-    }
-    case MOP_ELT:
-      st.load = tm * oc->elt_beats / nN + 3.0 * cdiv(4 * C, B);
-      st.insns = 6;
-      break;
-    }
-    // Two slots: the load of step i+1 waits for step i-1 to be done with its slot, so a period
-    // also covers half of (compute + load + DRAM latency + drain). One slot: everything in series.
-    // When every step loads parameters (one K chunk, or an element-wise op), the parameter slot
-    // closes a longer chain: the parameter LOAD of step i+1 waits for the STOREs of step i-1, so
-    // two periods also hold a store and its latency: (compute + drain + store + load + 2L) / 2.
-    double period;
+  for (int c = 0; c < ncl; c++) {
+    // One unit: an (M tile, N group) of the class, its nKC steps.
+    Step full = {0, 0, 0, 0, 0, 0, 0, 0}, last;
+    if (nKC > 1) full = step_cost(op, a, df, s, oc, p, cl[c].rows, p->kc, nNG, nKC, step_store, drain);
+    last = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain);
+    double nf = (double)(nKC - 1), units = cl[c].count * nNG, unit;
+    double load = nf * full.load + last.load, compute = nf * full.compute + last.compute;
+    reads += units * load, insns += units * (nf * full.insns + last.insns);
     if (s->slots > 1) {
-      period = fmax(fmax(fmax(st.compute, st.load), fmax(st.store, (st.compute + st.load + lat + drain) / 2)),
-                    st.lump);
-      if (op->kind == MOP_ELT || nKC == 1)
-        period = fmax(period, (st.compute + drain + st.store + st.load + 2 * lat + (op->kind == MOP_GEMM ? a->sfu_latency : 0)) / 2);
+      // Two slots: the loads of step j+2 wait for step j's last stream to end (its slot), which
+      // ends a tail after its last load landed: w(j) = load + L + tail + drain from one step's
+      // load start to the next-but-one's. And step j+2's first stream waits for its head (the
+      // loads before it, L after them): h(j) = head + L + compute + drain. These chains link
+      // every other step: with nKC even, the unit's even steps and its odd steps each form one
+      // (the unit takes at least either sum); with nKC odd one chain runs through all steps of
+      // two units (half the sum each). When every step loads parameters (one K chunk, or an
+      // element-wise op), the parameter LOAD of step j+2 waits for step j's STOREs: w(j) grows
+      // by the post-processing, the store and its latency.
+      double extra = (op->kind == MOP_ELT || nKC == 1) ? (op->kind == MOP_GEMM ? a->sfu_latency : 0) + step_store + lat : 0;
+      double wf = full.load + lat + full.tail + drain, wl = last.load + lat + last.tail + drain + extra;
+      double hf = full.head + lat + full.compute + drain, hl = last.head + lat + last.compute + drain;
+      double wchain, hchain;
+      if (nKC % 2 == 0) {   // steps 0, 2, .. nKC-2 full; 1, 3, .. nKC-3 full and nKC-1 the last
+        wchain = fmax(nKC / 2 * wf, (nKC / 2 - 1) * wf + wl);
+        hchain = fmax(nKC / 2 * hf, (nKC / 2 - 1) * hf + hl);
+      } else {
+        wchain = (nf * wf + wl) / 2, hchain = (nf * hf + hl) / 2;
+      }
+      unit = fmax(fmax(fmax(load, compute + nf * full.stall + last.stall), (double)nKC * step_store),
+                  fmax(nf * full.lump + last.lump, fmax(wchain, hchain)));
+    } else {   // one slot: everything in series
+      unit = load + compute + (double)nKC * (2 * lat + drain + step_store);
     }
-    else
-      period = st.load + lat + st.compute + drain + st.store + lat;
-    total += csteps * period, reads += csteps * st.load, insns += csteps * st.insns;
-    if (first_load < 0) first_load = st.load;
-    last_compute = st.compute;
+    total += units * unit;
   }
-  // Fill: an op's first loads run under the previous op's last step (the load unit is free by
-  // then), so only what they take beyond that step's compute shows; its last stores run under
-  // the next op. What remains is the array's drain.
-  p->est_cycles = total + fmax(0, first_load + lat - last_compute) + drain;
+  // Fill: an op's first loads run under the previous op's last step, its last stores under the
+  // next op's first: in a sequence of ops what shows is the array's drain.
+  p->est_cycles = total + drain;
   p->est_read_bytes = reads * B;
   p->est_write_bytes = oc->store_beats * B;
   p->est_insns = insns;

@@ -227,6 +227,7 @@ typedef struct {
   double tail;                   // compute after the step's last load lands (its last stream)
   double lump;                   // a period's floor when one gather serves many N groups (below)
   double stall;                  // compute idle while fetch waits on the load queue (fetch_block)
+  double block[2];               // the fetch_block of its own loads, without and with parameters
   double insns;                  // instructions
 } Step;
 
@@ -238,7 +239,7 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
   uint32_t R = a->rows, C = a->cols, B = a->bus_bytes;
   int64_t nN = cdiv(op->N, C);
   double lat = a->dram_latency;
-  Step st = {0, 0, step_store, 0, 0, 0, 0, 0};
+  Step st = {.store = step_store};
   switch (op->kind) {
   case MOP_GEMM: {
     double g_avg = (double)nN / nNG, kc_avg = kc, k_rows = (double)op->K * kc / op->n_ktiles;
@@ -300,6 +301,7 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
       double with = fetch_block(df, kc, 1, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]);
       double without = nKC > 1 ? fetch_block(df, kc, 0, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]) : 0;
       double blocked = (with + (double)(nKC - 1) * without) / (double)nKC;
+      st.block[0] = nKC > 1 ? without : with, st.block[1] = with;
       if (blocked > 0) st.stall = drain + blocked;
     }
     st.insns += 4 + kc;   // and the step's loads, stores and configuration, roughly
@@ -312,6 +314,53 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
     break;
   }
   return st;
+}
+
+// The cycles per unit (an M tile's N group: nKC steps, the first nKC - 1 `full`, the last `last`)
+// in a long run of units, from the step-level recurrence of the emitted program with two slots
+// (emit.c; docs/TIMING.md): the loads of step j+1 start when the load unit is done with step j's,
+// step j-1's last stream has released the slot and, at a unit's first step (its parameter LOAD),
+// the stores of the unit two before are done; step j's first stream waits for its head and for
+// fetch (fetch_block: the next step's loads ahead of it), ends no earlier than a tail after its
+// last load lands; a unit's stores follow its last step, and its first stream waits for the
+// stores of the unit two before (the accumulator slot). Four units are run and the last two
+// averaged (a chain over every other step repeats every two units). -1 when nKC is too long
+// to run (the caller then uses the chains in closed form).
+#define SIM_UNITS 4
+#define SIM_MAX_KC 16
+static double unit_sim(const Step *full, const Step *last, int64_t nKC, double unit_store, double lat, double drain,
+                       double sfu) {
+  if (nKC > SIM_MAX_KC) return -1;
+  int n = (int)(SIM_UNITS * nKC);
+  double ls[SIM_UNITS * SIM_MAX_KC + 1], crel[SIM_UNITS * SIM_MAX_KC + 1], send[SIM_UNITS] = {0};
+  double lfree = 0, cfree = 0, sfree = 0, unit_end[SIM_UNITS] = {0};
+  ls[0] = 0;
+  for (int j = 0; j < n; j++) {
+    int pos = (int)(j % nKC), u = (int)(j / nKC);
+    const Step *st = pos == nKC - 1 ? last : full;
+    lfree = ls[j] + st->load;
+    double fetch = 0;
+    if (j + 1 < n) {   // the next step's loads
+      int pos1 = (int)((j + 1) % nKC), u1 = (int)((j + 1) / nKC);
+      const Step *st1 = pos1 == nKC - 1 ? last : full;
+      double t = lfree;
+      if (j >= 1) t = fmax(t, crel[j - 1]);
+      if (pos1 == 0 && u1 >= 2) t = fmax(t, send[u1 - 2]);
+      ls[j + 1] = t;
+      if (st1->block[pos1 == 0] > 0) fetch = t + st1->block[pos1 == 0] + 1;
+    }
+    double cs = fmax(fmax(cfree, ls[j] + st->head + lat), fetch);
+    if (pos == 0 && u >= 2) cs = fmax(cs, send[u - 2]);
+    double ce = fmax(cs + st->compute, ls[j] + st->load + lat + st->tail);
+    cfree = ce, crel[j] = ce + drain;
+    if (pos == nKC - 1) {
+      double ss = fmax(sfree, crel[j] + sfu);
+      sfree = ss + unit_store;
+      send[u] = sfree + lat;
+      unit_end[u] = ce;
+    }
+  }
+  return (unit_end[SIM_UNITS - 1] - unit_end[SIM_UNITS - 3]) / 2;
 }
 
 // Evaluates plan p for op; fills the estimates. Returns 0 when it fits, -1 when not.
@@ -366,7 +415,7 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   uint32_t kc_last = op->kind == MOP_GEMM ? op->n_ktiles - (uint32_t)(nKC - 1) * p->kc : 1;
   for (int c = 0; c < ncl; c++) {
     // One unit: an (M tile, N group) of the class, its nKC steps.
-    Step full = {0, 0, 0, 0, 0, 0, 0, 0}, last;
+    Step full = {.store = 0}, last;
     if (nKC > 1) full = step_cost(op, a, df, s, oc, p, cl[c].rows, p->kc, nNG, nKC, step_store, drain);
     last = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain);
     double nf = (double)(nKC - 1), units = cl[c].count * nNG, unit;
@@ -392,8 +441,12 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       } else {
         wchain = (nf * wf + wl) / 2, hchain = (nf * hf + hl) / 2;
       }
-      unit = fmax(fmax(fmax(load, compute + nf * full.stall + last.stall), (double)nKC * step_store),
-                  fmax(nf * full.lump + last.lump, fmax(wchain, hchain)));
+      unit = unit_sim(&full, &last, nKC, (double)nKC * step_store, lat, drain,
+                      op->kind == MOP_GEMM ? a->sfu_latency : 0);
+      if (unit < 0)
+        unit = fmax(fmax(fmax(load, compute + nf * full.stall + last.stall), (double)nKC * step_store),
+                    fmax(wchain, hchain));
+      unit = fmax(unit, nf * full.lump + last.lump);
     } else {   // one slot: everything in series
       unit = load + compute + (double)nKC * (2 * lat + drain + step_store);
     }

@@ -228,6 +228,7 @@ typedef struct {
   double lump;                   // a period's floor when one gather serves many N groups (below)
   double stall;                  // compute idle while fetch waits on the load queue (fetch_block)
   double block[2];               // the fetch_block of its own loads, without and with parameters
+  double beats;                  // beats read (load, before the in-flight limit)
   double insns;                  // instructions
 } Step;
 
@@ -313,6 +314,11 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
     st.insns = 6;
     break;
   }
+  // The DRAM channels hold at most F beats for L cycles each (docs/TIMING.md section 5): with
+  // F < L a channel moves F / L beats per cycle (the tiny arch: 0.4), not one.
+  double slow = a->dram_inflight < a->dram_latency ? (double)a->dram_latency / a->dram_inflight : 1.0;
+  st.beats = st.load;
+  st.load *= slow, st.head *= slow, st.block[0] *= slow, st.block[1] *= slow;   // (stores: the caller)
   return st;
 }
 
@@ -409,6 +415,7 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     break;
   }
   double steps = (double)nm * nNG * nKC, step_store = oc->store_beats / steps;
+  if (a->dram_inflight < a->dram_latency) step_store *= (double)a->dram_latency / a->dram_inflight;   // (step_cost)
   double total = 0, reads = 0, insns = 0;
   // K chunks: nKC - 1 of kc tiles and a last one of the rest, costed apart like the M classes
   // (a 9-tile K in chunks of 8 is a long step and a short one, not two of 4.5).
@@ -420,7 +427,7 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     last = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain);
     double nf = (double)(nKC - 1), units = cl[c].count * nNG, unit;
     double load = nf * full.load + last.load, compute = nf * full.compute + last.compute;
-    reads += units * load, insns += units * (nf * full.insns + last.insns);
+    reads += units * (nf * full.beats + last.beats), insns += units * (nf * full.insns + last.insns);
     if (s->slots > 1) {
       // Two slots: the loads of step j+2 wait for step j's last stream to end (its slot), which
       // ends a tail after its last load landed: w(j) = load + L + tail + drain from one step's

@@ -269,6 +269,11 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
     st->layer_est_cycles[mp.ops[i].layer] += mp.ops[i].plan.est_cycles;
     if (mp.ops[i].kind == MOP_GEMM) st->layer_dataflows[mp.ops[i].layer] |= 1u << mp.ops[i].df;
   }
+  if (mp.n_ops) {   // the run's fill and drain, once: before the first op's array starts, after the last's stores
+    const MachOp *first = &mp.ops[0], *last = &mp.ops[mp.n_ops - 1];
+    st->layer_est_cycles[first->layer] += first->plan.est_start, st->est_cycles += first->plan.est_start;
+    st->layer_est_cycles[last->layer] += last->plan.est_end, st->est_cycles += last->plan.est_end;
+  }
   if (prog_set_layer_macs(p, st->layer_macs)) goto oom;   // the simulator's useful MACs (BINARY.md 5.6)
   count_array_slots(p, st);
   if (wants(o, "schedule")) {

@@ -82,17 +82,40 @@ MTile tile_m_at(const MachOp *op, const TilePlan *p, uint64_t i) {
   return t;
 }
 
-// Aligned beats that a segment of len bytes at offset off (mod B) touches; off < 0: unknown.
-static double seg_beats(int64_t off, int64_t len, uint32_t B) {
-  if (off < 0) return (double)(len + B - 1) / B;
-  return (double)((off % B + len + B - 1) / B);
+static int64_t gcd64(int64_t x, int64_t y) {
+  x = x < 0 ? -x : x, y = y < 0 ? -y : y;
+  while (y) {
+    int64_t t = x % y;
+    x = y, y = t;
+  }
+  return x;
 }
 
-// Byte offset modulo B that every row of a gather keeps, or -1 when rows differ.
-static int64_t fixed_align(const TView *v, int64_t sy, int64_t sx, int64_t off, uint32_t B) {
-  if ((v->row_stride * sy) % B || (v->pix_stride * sx) % B || v->img_stride % B) return -1;
-  int64_t o = (v->c_off + v->byte_off + off) % (int64_t)B;
-  return o < 0 ? o + B : o;
+// The byte offsets modulo B that the rows of a gather take: off + k*g (mod B) for every k, where g
+// divides B and every stride between rows (the view's row and pixel strides times the op's,
+// the image stride, and an extra stride, e.g. between a row's segments; 0: none).
+typedef struct {
+  int64_t off, g;
+} Align;
+
+static Align gather_align(const TView *v, int64_t sy, int64_t sx, int64_t off, int64_t extra, uint32_t B) {
+  Align al;
+  al.g = gcd64(gcd64(gcd64((int64_t)B, v->row_stride * sy), gcd64(v->pix_stride * sx, v->img_stride)), extra);
+  if (al.g == 0) al.g = B;
+  al.off = (v->c_off + v->byte_off + off) % al.g;
+  if (al.off < 0) al.off += al.g;
+  return al;
+}
+
+// Aligned beats that a segment of len bytes at byte offset al.off + delta touches, averaged over
+// the offsets al allows (exact when g = B: every row alike).
+static double seg_beats(Align al, int64_t delta, int64_t len, uint32_t B) {
+  int64_t n = (int64_t)B / al.g, sum = 0;
+  for (int64_t k = 0; k < n; k++) {
+    int64_t o = ((al.off + delta + k * al.g) % (int64_t)B + B) % (int64_t)B;
+    sum += (o + len + B - 1) / B;
+  }
+  return (double)sum / (double)n;
 }
 
 // Per-op figures that do not depend on the plan.
@@ -106,28 +129,27 @@ static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
   uint32_t C = a->cols, B = a->bus_bytes;
   int64_t nN = cdiv(op->N, C), out_rows = n_images(op) * out_h(op) * out_w(op);
   memset(c, 0, sizeof *c);
-  int64_t al = fixed_align(&op->out, 1, 1, 0, B);
+  Align al = gather_align(&op->out, 1, 1, 0, 0, B);
   for (int64_t j = 0; j < nN; j++) {
     int64_t w = op->N - j * C < C ? op->N - j * C : C;
-    c->store_beats += (double)out_rows * seg_beats(al < 0 ? -1 : (al + j * C) % B, w, B);
+    c->store_beats += (double)out_rows * seg_beats(al, j * C, w, B);
   }
   switch (op->kind) {
   case MOP_GEMM:
     for (uint32_t k = 0; k < op->n_ktiles; k++) {
       const KTile *kt = &op->ktiles[k];
-      int64_t ka = fixed_align(&op->in[0], op->sh, op->sw, kt->off - op->pad_t * op->in[0].row_stride -
-                                                           op->pad_l * op->in[0].pix_stride, B);
-      double per_seg = seg_beats(ka, kt->seglen, B);
-      if (kt->nseg > 1 && ka >= 0 && kt->seg_stride % B) per_seg = seg_beats(-1, kt->seglen, B);
-      c->a_beats += kt->nseg * per_seg;
+      Align ka = gather_align(&op->in[0], op->sh, op->sw, kt->off - op->pad_t * op->in[0].row_stride -
+                                                          op->pad_l * op->in[0].pix_stride,
+                              kt->nseg > 1 ? (int64_t)kt->seg_stride : 0, B);
+      c->a_beats += kt->nseg * seg_beats(ka, 0, kt->seglen, B);
     }
     break;
   case MOP_ELT:
     for (int k = 0; k < op->n_in; k++) {
-      int64_t ia = fixed_align(&op->in[k], 1, 1, 0, B);
+      Align ia = gather_align(&op->in[k], 1, 1, 0, 0, B);
       for (int64_t j = 0; j < nN; j++) {
         int64_t w = op->N - j * C < C ? op->N - j * C : C;
-        c->elt_beats += seg_beats(ia < 0 ? -1 : (ia + j * C) % B, w, B);
+        c->elt_beats += seg_beats(ia, j * C, w, B);
       }
     }
     break;
@@ -258,7 +280,9 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
       pair = ceil(pair / C) * C;
       st.compute = ceil(tm / C) * kc_avg * pair;
       // a row per channel per K tile, of the tile's rows (unaligned: expected beats)
-      w_beats = (double)op->N / nNG * kc_avg * ((double)op->K / op->n_ktiles + B - 1) / B;
+      // (W^T rows K bytes apart, a K tile at a multiple of R: those strides set the alignment)
+      Align wa = {0, gcd64(gcd64((int64_t)B, op->K), (int64_t)R)};
+      w_beats = (double)op->N / nNG * kc_avg * seg_beats(wa, 0, (op->K + op->n_ktiles - 1) / op->n_ktiles, B);
       st.insns = 2.0 * ceil(tm / C) * kc + kc;
       outer = ceil(tm / C), last = pair;
       break;
@@ -333,7 +357,7 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
 // averaged (a chain over every other step repeats every two units). -1 when nKC is too long
 // to run (the caller then uses the chains in closed form).
 #define SIM_UNITS 4
-#define SIM_MAX_KC 16
+#define SIM_MAX_KC 64
 static double unit_sim(const Step *full, const Step *last, int64_t nKC, double unit_store, double lat, double drain,
                        double sfu) {
   if (nKC > SIM_MAX_KC) return -1;
@@ -420,12 +444,14 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   // K chunks: nKC - 1 of kc tiles and a last one of the rest, costed apart like the M classes
   // (a 9-tile K in chunks of 8 is a long step and a short one, not two of 4.5).
   uint32_t kc_last = op->kind == MOP_GEMM ? op->n_ktiles - (uint32_t)(nKC - 1) * p->kc : 1;
+  double first_head = 0, last_store = (double)nKC * step_store;
   for (int c = 0; c < ncl; c++) {
     // One unit: an (M tile, N group) of the class, its nKC steps.
     Step full = {.store = 0}, last;
     if (nKC > 1) full = step_cost(op, a, df, s, oc, p, cl[c].rows, p->kc, nNG, nKC, step_store, drain);
     last = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain);
     double nf = (double)(nKC - 1), units = cl[c].count * nNG, unit;
+    if (c == 0) first_head = nKC > 1 ? full.head : last.head;
     double load = nf * full.load + last.load, compute = nf * full.compute + last.compute;
     reads += units * (nf * full.beats + last.beats), insns += units * (nf * full.insns + last.insns);
     if (s->slots > 1) {
@@ -462,6 +488,8 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   // Fill: an op's first loads run under the previous op's last step, its last stores under the
   // next op's first: in a sequence of ops what shows is the array's drain.
   p->est_cycles = total + drain;
+  p->est_start = first_head + lat;
+  p->est_end = last_store + (op->kind == MOP_GEMM ? a->sfu_latency : 0) + lat;
   p->est_read_bytes = reads * B;
   p->est_write_bytes = oc->store_beats * B;
   p->est_insns = insns;

@@ -269,6 +269,10 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
     st->layer_est_cycles[mp.ops[i].layer] += mp.ops[i].plan.est_cycles;
     if (mp.ops[i].kind == MOP_GEMM) st->layer_dataflows[mp.ops[i].layer] |= 1u << mp.ops[i].df;
   }
+  for (int i = 1; i < mp.n_ops; i++) {   // an op that waits for the whole output of the one before
+    double h = tile_handover(&mp, i);
+    st->layer_est_cycles[mp.ops[i].layer] += h, st->est_cycles += h;
+  }
   if (mp.n_ops) {   // the run's fill and drain, once: before the first op's array starts, after the last's stores
     const MachOp *first = &mp.ops[0], *last = &mp.ops[mp.n_ops - 1];
     st->layer_est_cycles[first->layer] += first->plan.est_start, st->est_cycles += first->plan.est_start;

@@ -359,7 +359,7 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
 #define SIM_UNITS 4
 #define SIM_MAX_KC 64
 static double unit_sim(const Step *full, const Step *last, int64_t nKC, double unit_store, double lat, double drain,
-                       double sfu) {
+                       double sfu, double *first /* OUT: the first unit's end, from its first load */) {
   if (nKC > SIM_MAX_KC) return -1;
   int n = (int)(SIM_UNITS * nKC);
   double ls[SIM_UNITS * SIM_MAX_KC + 1], crel[SIM_UNITS * SIM_MAX_KC + 1], send[SIM_UNITS] = {0};
@@ -390,6 +390,7 @@ static double unit_sim(const Step *full, const Step *last, int64_t nKC, double u
       unit_end[u] = ce;
     }
   }
+  *first = unit_end[0];
   return (unit_end[SIM_UNITS - 1] - unit_end[SIM_UNITS - 3]) / 2;
 }
 
@@ -474,8 +475,10 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       } else {
         wchain = (nf * wf + wl) / 2, hchain = (nf * hf + hl) / 2;
       }
+      double first_end = 0;
       unit = unit_sim(&full, &last, nKC, (double)nKC * step_store, lat, drain,
-                      op->kind == MOP_GEMM ? a->sfu_latency : 0);
+                      op->kind == MOP_GEMM ? a->sfu_latency : 0, &first_end);
+      if (c == 0 && unit >= 0) first_head = fmax(0, first_end - unit - lat);
       if (unit < 0)
         unit = fmax(fmax(fmax(load, compute + nf * full.stall + last.stall), (double)nKC * step_store),
                     fmax(wchain, hchain));
@@ -489,11 +492,28 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   // next op's first: in a sequence of ops what shows is the array's drain.
   p->est_cycles = total + drain;
   p->est_start = first_head + lat;
+  p->est_head = first_head;
   p->est_end = last_store + (op->kind == MOP_GEMM ? a->sfu_latency : 0) + lat;
   p->est_read_bytes = reads * B;
   p->est_write_bytes = oc->store_beats * B;
   p->est_insns = insns;
   return 0;
+}
+
+// The tensor whose bytes t names (a flatten or reshape aliases its owner's).
+static int owner(const MachProg *mp, int t) {
+  while (t >= 0 && mp->tensors[t].alias >= 0) t = mp->tensors[t].alias;
+  return t;
+}
+
+double tile_handover(const MachProg *mp, int i) {
+  if (i <= 0 || i >= mp->n_ops) return 0;
+  const MachOp *prev = &mp->ops[i - 1], *cur = &mp->ops[i];
+  int reads = 0;
+  for (int k = 0; k < cur->n_in; k++) reads |= owner(mp, cur->in[k].t) == owner(mp, prev->out.t);
+  if (!reads || n_images(cur) > 1) return 0;
+  if (tile_m_count(prev, &prev->plan) > 1 && tile_m_count(cur, &cur->plan) > 1) return 0;
+  return prev->plan.est_end + cur->plan.est_start - cur->plan.est_head;
 }
 
 static int better(const TilePlan *x, const TilePlan *y) {

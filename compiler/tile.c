@@ -247,7 +247,6 @@ typedef struct {
   double compute, load, store;   // cycles of the compute unit, beats read and written
   double head;                   // beats loaded before the step's first stream can start
   double tail;                   // compute after the step's last load lands (its last stream)
-  double lump;                   // a period's floor when one gather serves many N groups (below)
   double stall;                  // compute idle while fetch waits on the load queue (fetch_block)
   double block[2];               // the fetch_block of its own loads, without and with parameters
   double beats;                  // beats read (load, before the in-flight limit)
@@ -258,15 +257,13 @@ typedef struct {
 // nNG N groups and nKC K chunks; step_store beats stored per step; drain the array's).
 static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, const OpCost *oc,
                       const TilePlan *p, double tm, uint32_t kc, int64_t nNG, int64_t nKC, double step_store,
-                      double drain) {
+                      double drain, int gathers) {
   uint32_t R = a->rows, C = a->cols, B = a->bus_bytes;
   int64_t nN = cdiv(op->N, C);
-  double lat = a->dram_latency;
   Step st = {.store = step_store};
   switch (op->kind) {
   case MOP_GEMM: {
     double g_avg = (double)nN / nNG, kc_avg = kc, k_rows = (double)op->K * kc / op->n_ktiles;
-    double a_share = nKC == 1 ? 1.0 / nNG : 1.0;   // one chunk: the rows stay for every N group
     double w_beats = 0;
     double outer = 1, last = 0;   // the stream loops outside the K tiles; the last pair
     switch (df) {
@@ -303,25 +300,13 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
       break;
     }
     double pb = 3.0 * g_avg * cdiv(4 * C, B), a_tile = tm * oc->a_beats / op->n_ktiles;
-    st.load = a_share * a_tile * kc + w_beats + pb / nKC;
+    st.load = (gathers ? a_tile * kc : 0) + w_beats + pb / nKC;
     // A WS or IS stream waits for its own K tile's gather only (the tokens follow the declared
     // rows), so a step's streams start once the parameters, the weights and the first gather
     // are in, and after the last gather only the loops outside the K tiles remain (the later N
     // tiles in WS, the later pixel blocks in IS). A COMPUTE_OS reads all of the chunk.
-    int gathers = !(nKC == 1 && nNG > 1);
     if (df == DF_OS) st.head = st.load, st.tail = st.compute;
     else st.head = pb / nKC + w_beats + (gathers ? a_tile : 0), st.tail = st.compute * (1 - 1 / outer) + last;
-    // One K chunk for all N groups: an M tile's gather comes whole, and it is emitted after the
-    // parameter and weight loads of the tile's first group, which wait for the slot of the step
-    // two before (the tile's next-to-last group: its compute and store) to be free. So the
-    // gather hides behind one group's compute, not nNG: the tile takes (nNG - 1) computes + the
-    // gather, a store and the DRAM latency. That matters only where the gather alone outlasts a
-    // group's compute, i.e. where short segments make it slow (a 3-channel first convolution:
-    // VGG-16's conv1_1 had 4 groups of 896 pixels behind a 6,700-cycle gather); elsewhere the
-    // estimate is left as it was.
-    double gather = tm * oc->a_beats;
-    if (s->slots > 1 && nKC == 1 && nNG > 1 && gather > st.compute)
-      st.lump = ((double)(nNG - 1) * st.compute + gather + step_store + lat) / (double)nNG;
     if (s->slots > 1) {   // the next step's loads ahead of this one's computes (fetch_block)
       double with = fetch_block(df, kc, 1, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]);
       double without = nKC > 1 ? fetch_block(df, kc, 0, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]) : 0;
@@ -346,49 +331,50 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
   return st;
 }
 
-// The cycles per unit (an M tile's N group: nKC steps, the first nKC - 1 `full`, the last `last`)
-// in a long run of units, from the step-level recurrence of the emitted program with two slots
-// (emit.c; docs/TIMING.md): the loads of step j+1 start when the load unit is done with step j's,
-// step j-1's last stream has released the slot and, at a unit's first step (its parameter LOAD),
-// the stores of the unit two before are done; step j's first stream waits for its head and for
-// fetch (fetch_block: the next step's loads ahead of it), ends no earlier than a tail after its
-// last load lands; a unit's stores follow its last step, and its first stream waits for the
-// stores of the unit two before (the accumulator slot). Four units are run and the last two
-// averaged (a chain over every other step repeats every two units). -1 when nKC is too long
-// to run (the caller then uses the chains in closed form).
+// The cycles per unit in a long run of units, from the step-level recurrence of the emitted
+// program with two slots (emit.c; docs/TIMING.md). A unit is seq[0..n-1], its steps in order, in
+// N groups of group_len steps (K chunks): an N group's first step loads its parameters, its last
+// stores its outputs. The loads of step j+1 start when the load unit is done with step j's,
+// step j-1's last stream has released the slot and, at a group's first step (its parameter
+// LOAD), the stores of the group two before are done; step j's first stream waits for its head,
+// for fetch (fetch_block: the next step's loads ahead of it) and, at a group's first step, for
+// the stores of the group two before (the accumulator slot); it ends no earlier than a tail after
+// its last load lands; a group's stores follow its last step. SIM_UNITS units are run and the
+// last two averaged (a chain over every other step repeats every two units). *first gets the
+// first unit's end, from its first load. -1 when n is too long to run.
 #define SIM_UNITS 4
-#define SIM_MAX_KC 64
-static double unit_sim(const Step *full, const Step *last, int64_t nKC, double unit_store, double lat, double drain,
-                       double sfu, double *first /* OUT: the first unit's end, from its first load */) {
-  if (nKC > SIM_MAX_KC) return -1;
-  int n = (int)(SIM_UNITS * nKC);
-  double ls[SIM_UNITS * SIM_MAX_KC + 1], crel[SIM_UNITS * SIM_MAX_KC + 1], send[SIM_UNITS] = {0};
+#define SIM_MAX_STEPS 64
+static double unit_sim(const Step *const *seq, int n, int group_len, double group_store, double lat, double drain,
+                       double sfu, double *first /* OUT */) {
+  if (n > SIM_MAX_STEPS || n < 1) return -1;
+  int total = SIM_UNITS * n;
+  double ls[SIM_UNITS * SIM_MAX_STEPS + 1], crel[SIM_UNITS * SIM_MAX_STEPS + 1], send[SIM_UNITS * SIM_MAX_STEPS + 1];
   double lfree = 0, cfree = 0, sfree = 0, unit_end[SIM_UNITS] = {0};
   ls[0] = 0;
-  for (int j = 0; j < n; j++) {
-    int pos = (int)(j % nKC), u = (int)(j / nKC);
-    const Step *st = pos == nKC - 1 ? last : full;
+  for (int j = 0; j < total; j++) {
+    int pos = j % n, grp = j / group_len;
+    const Step *st = seq[pos];
     lfree = ls[j] + st->load;
     double fetch = 0;
-    if (j + 1 < n) {   // the next step's loads
-      int pos1 = (int)((j + 1) % nKC), u1 = (int)((j + 1) / nKC);
-      const Step *st1 = pos1 == nKC - 1 ? last : full;
+    if (j + 1 < total) {   // the next step's loads
+      int pos1 = (j + 1) % n, grp1 = (j + 1) / group_len, starts1 = (j + 1) % group_len == 0;
+      const Step *st1 = seq[pos1];
       double t = lfree;
       if (j >= 1) t = fmax(t, crel[j - 1]);
-      if (pos1 == 0 && u1 >= 2) t = fmax(t, send[u1 - 2]);
+      if (starts1 && grp1 >= 2) t = fmax(t, send[grp1 - 2]);
       ls[j + 1] = t;
-      if (st1->block[pos1 == 0] > 0) fetch = t + st1->block[pos1 == 0] + 1;
+      if (st1->block[starts1] > 0) fetch = t + st1->block[starts1] + 1;
     }
     double cs = fmax(fmax(cfree, ls[j] + st->head + lat), fetch);
-    if (pos == 0 && u >= 2) cs = fmax(cs, send[u - 2]);
+    if (j % group_len == 0 && grp >= 2) cs = fmax(cs, send[grp - 2]);
     double ce = fmax(cs + st->compute, ls[j] + st->load + lat + st->tail);
     cfree = ce, crel[j] = ce + drain;
-    if (pos == nKC - 1) {
+    if (j % group_len == group_len - 1) {
       double ss = fmax(sfree, crel[j] + sfu);
-      sfree = ss + unit_store;
-      send[u] = sfree + lat;
-      unit_end[u] = ce;
+      sfree = ss + group_store;
+      send[grp] = sfree + lat;
     }
+    if (pos == n - 1) unit_end[j / n] = ce;
   }
   *first = unit_end[0];
   return (unit_end[SIM_UNITS - 1] - unit_end[SIM_UNITS - 3]) / 2;
@@ -447,14 +433,24 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   uint32_t kc_last = op->kind == MOP_GEMM ? op->n_ktiles - (uint32_t)(nKC - 1) * p->kc : 1;
   double first_head = 0, last_store = (double)nKC * step_store;
   for (int c = 0; c < ncl; c++) {
-    // One unit: an (M tile, N group) of the class, its nKC steps.
-    Step full = {.store = 0}, last;
-    if (nKC > 1) full = step_cost(op, a, df, s, oc, p, cl[c].rows, p->kc, nNG, nKC, step_store, drain);
-    last = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain);
+    // One unit: an (M tile, N group) of the class, its nKC steps; with one K chunk and several
+    // N groups, an M tile: its groups' steps, the first with the gather (the rows stay in SPAD for
+    // the others).
+    Step full = {.store = 0}, last, bare = {.store = 0};
+    int one_gather = nKC == 1 && nNG > 1;
+    if (nKC > 1) full = step_cost(op, a, df, s, oc, p, cl[c].rows, p->kc, nNG, nKC, step_store, drain, 1);
+    last = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 1);
+    if (one_gather) bare = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 0);
     double nf = (double)(nKC - 1), units = cl[c].count * nNG, unit;
     if (c == 0) first_head = nKC > 1 ? full.head : last.head;
     double load = nf * full.load + last.load, compute = nf * full.compute + last.compute;
-    reads += units * (nf * full.beats + last.beats), insns += units * (nf * full.insns + last.insns);
+    double beats = nf * full.beats + last.beats, unit_insns = nf * full.insns + last.insns;
+    if (one_gather) {   // per N group, on average
+      double ng = (double)nNG;
+      load = (last.load + (ng - 1) * bare.load) / ng, beats = (last.beats + (ng - 1) * bare.beats) / ng;
+      unit_insns = (last.insns + (ng - 1) * bare.insns) / ng;
+    }
+    reads += units * beats, insns += units * unit_insns;
     if (s->slots > 1) {
       // Two slots: the loads of step j+2 wait for step j's last stream to end (its slot), which
       // ends a tail after its last load landed: w(j) = load + L + tail + drain from one step's
@@ -475,14 +471,17 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       } else {
         wchain = (nf * wf + wl) / 2, hchain = (nf * hf + hl) / 2;
       }
-      double first_end = 0;
-      unit = unit_sim(&full, &last, nKC, (double)nKC * step_store, lat, drain,
-                      op->kind == MOP_GEMM ? a->sfu_latency : 0, &first_end);
+      double first_end = 0, sfu = op->kind == MOP_GEMM ? a->sfu_latency : 0;
+      const Step *seq[SIM_MAX_STEPS];
+      int n = one_gather ? (int)nNG : (int)nKC;
+      for (int k = 0; k < n && k < SIM_MAX_STEPS; k++)
+        seq[k] = one_gather ? (k ? &bare : &last) : (k == nKC - 1 ? &last : &full);
+      unit = unit_sim(seq, n, one_gather ? 1 : (int)nKC, (double)nKC * step_store, lat, drain, sfu, &first_end);
+      if (unit >= 0 && one_gather) unit /= (double)nNG, first_end -= unit * (double)(nNG - 1);
       if (c == 0 && unit >= 0) first_head = fmax(0, first_end - unit - lat);
       if (unit < 0)
         unit = fmax(fmax(fmax(load, compute + nf * full.stall + last.stall), (double)nKC * step_store),
                     fmax(wchain, hchain));
-      unit = fmax(unit, nf * full.lump + last.lump);
     } else {   // one slot: everything in series
       unit = load + compute + (double)nKC * (2 * lat + drain + step_store);
     }

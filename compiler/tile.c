@@ -334,21 +334,23 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
 // The cycles per unit in a long run of units, from the step-level recurrence of the emitted
 // program with two slots (emit.c; docs/TIMING.md). A unit is seq[0..n-1], its steps in order, in
 // N groups of group_len steps (K chunks): an N group's first step loads its parameters, its last
-// stores its outputs. The loads of step j+1 start when the load unit is done with step j's,
+// stores its outputs (`stores` STOREs, one per N tile, each after its own N tile's streams in
+// WS and OS; IS streams all N tiles at once: stores 1). The loads of step j+1 start when the load unit is done with step j's,
 // step j-1's last stream has released the slot and, at a group's first step (its parameter
 // LOAD), the stores of the group two before are done; step j's first stream waits for its head,
 // for fetch (fetch_block: the next step's loads ahead of it) and, at a group's first step, for
-// the stores of the group two before (the accumulator slot); it ends no earlier than a tail after
-// its last load lands; a group's stores follow its last step. SIM_UNITS units are run and the
+// the first store of the group two before (the accumulator rows its first N tile reuses); it ends no earlier than a tail after
+// its last load lands; a group's stores follow its last step, each N tile's after its own streams. SIM_UNITS units are run and the
 // last two averaged (a chain over every other step repeats every two units). *first gets the
 // first unit's end, from its first load. -1 when n is too long to run.
 #define SIM_UNITS 4
 #define SIM_MAX_STEPS 64
-static double unit_sim(const Step *const *seq, int n, int group_len, double group_store, double lat, double drain,
-                       double sfu, double *first /* OUT */) {
+static double unit_sim(const Step *const *seq, int n, int group_len, double group_store, double stores, double lat,
+                       double drain, double sfu, double *first /* OUT */) {
   if (n > SIM_MAX_STEPS || n < 1) return -1;
   int total = SIM_UNITS * n;
   double ls[SIM_UNITS * SIM_MAX_STEPS + 1], crel[SIM_UNITS * SIM_MAX_STEPS + 1], send[SIM_UNITS * SIM_MAX_STEPS + 1];
+  double send1[SIM_UNITS * SIM_MAX_STEPS + 1];   // the end of a group's first STORE
   double lfree = 0, cfree = 0, sfree = 0, unit_end[SIM_UNITS] = {0};
   ls[0] = 0;
   for (int j = 0; j < total; j++) {
@@ -366,13 +368,14 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
       if (st1->block[starts1] > 0) fetch = t + st1->block[starts1] + 1;
     }
     double cs = fmax(fmax(cfree, ls[j] + st->head + lat), fetch);
-    if (j % group_len == 0 && grp >= 2) cs = fmax(cs, send[grp - 2]);
+    if (j % group_len == 0 && grp >= 2) cs = fmax(cs, send1[grp - 2]);
     double ce = fmax(cs + st->compute, ls[j] + st->load + lat + st->tail);
     cfree = ce, crel[j] = ce + drain;
     if (j % group_len == group_len - 1) {
-      double ss = fmax(sfree, crel[j] + sfu);
-      sfree = ss + group_store;
-      send[grp] = sfree + lat;
+      // (a STORE waits for its own N tile's streams: the first one ends when the first N tile's do)
+      double ss = fmax(sfree, crel[j] - st->compute * (1 - 1 / stores) + sfu);
+      sfree = fmax(ss + group_store, crel[j] + sfu + group_store / stores);
+      send[grp] = sfree + lat, send1[grp] = ss + group_store / stores + lat;
     }
     if (pos == n - 1) unit_end[j / n] = ce;
   }
@@ -476,9 +479,12 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       int n = one_gather ? (int)nNG : (int)nKC;
       for (int k = 0; k < n && k < SIM_MAX_STEPS; k++)
         seq[k] = one_gather ? (k ? &bare : &last) : (k == nKC - 1 ? &last : &full);
-      unit = unit_sim(seq, n, one_gather ? 1 : (int)nKC, (double)nKC * step_store, lat, drain, sfu, &first_end);
+      unit = unit_sim(seq, n, one_gather ? 1 : (int)nKC, (double)nKC * step_store,
+                      op->kind == MOP_GEMM && df != DF_IS ? (double)nN / nNG : 1.0, lat, drain, sfu, &first_end);
       if (unit >= 0 && one_gather) unit /= (double)nNG, first_end -= unit * (double)(nNG - 1);
       if (c == 0 && unit >= 0) first_head = fmax(0, first_end - unit - lat);
+      if (getenv("CMDBG") && strstr(op->what, getenv("CMDBG")) && p->band_rows == (uint32_t)atoi(getenv("CMB")) && p->g == (uint32_t)atoi(getenv("CMG")))
+        fprintf(stderr, "DBG c%d rows %u cnt %.0f unit %.1f | last: compute %.1f load %.1f store %.1f head %.1f tail %.1f stall %.1f blk %.1f/%.1f | bare load %.1f head %.1f\n", c, cl[c].rows, cl[c].count, unit, last.compute, last.load, last.store, last.head, last.tail, last.stall, last.block[0], last.block[1], bare.load, bare.head);
       if (unit < 0)
         unit = fmax(fmax(fmax(load, compute + nf * full.stall + last.stall), (double)nKC * step_store),
                     fmax(wchain, hchain));

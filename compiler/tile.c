@@ -122,6 +122,8 @@ static double seg_beats(Align al, int64_t delta, int64_t len, uint32_t B) {
 typedef struct {
   double a_beats;       // GEMM: beats of one im2col row (all K tiles)
   double store_beats;   // beats of the whole output
+  double store_cycles;  // the store unit's cycles for it: per output row the beats, or the pool
+                        // window's accumulator reads (one per cycle) when more
   double elt_beats;     // ELT: beats of one input pixel row (all N tiles, all inputs)
 } OpCost;
 
@@ -129,10 +131,14 @@ static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
   uint32_t C = a->cols, B = a->bus_bytes;
   int64_t nN = cdiv(op->N, C), out_rows = n_images(op) * out_h(op) * out_w(op);
   memset(c, 0, sizeof *c);
+  // (the write channel's in-flight limit, as step_cost's)
+  double slow = a->dram_inflight < a->dram_latency ? (double)a->dram_latency / a->dram_inflight : 1.0;
   Align al = gather_align(&op->out, 1, 1, 0, 0, B);
   for (int64_t j = 0; j < nN; j++) {
     int64_t w = op->N - j * C < C ? op->N - j * C : C;
-    c->store_beats += (double)out_rows * seg_beats(al, j * C, w, B);
+    double beats = seg_beats(al, j * C, w, B);
+    c->store_beats += (double)out_rows * beats;
+    c->store_cycles += (double)out_rows * fmax(beats * slow, pooled(op) ? (double)op->pkh * op->pkw : 1.0);
   }
   switch (op->kind) {
   case MOP_GEMM:
@@ -428,8 +434,11 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     drain = a->sfu_latency;
     break;
   }
-  double steps = (double)nm * nNG * nKC, step_store = oc->store_beats / steps;
-  if (a->dram_inflight < a->dram_latency) step_store *= (double)a->dram_latency / a->dram_inflight;   // (step_cost)
+  // A step's share of the stores: their cycles, and per STORE its CFG_STORE and the S cycles
+  // before its first beat (one STORE per N tile of a group, at its last K chunk).
+  double steps = (double)nm * nNG * nKC;
+  double step_store = oc->store_cycles / steps +
+                      (op->kind == MOP_GEMM ? (double)nN / nNG / nKC : 1.0) * (a->sfu_latency + 1.0);
   double total = 0, reads = 0, insns = 0;
   // K chunks: nKC - 1 of kc tiles and a last one of the rest, costed apart like the M classes
   // (a 9-tile K in chunks of 8 is a long step and a short one, not two of 4.5).

@@ -256,6 +256,7 @@ typedef struct {
   double stall;                  // compute idle while fetch waits on the load queue (fetch_block)
   double block[2];               // the fetch_block of its own loads, without and with parameters
   double beats;                  // beats read (load, before the in-flight limit)
+  double fetch_late;             // share of the compute done before fetch reaches the STOREs after it
   double insns;                  // instructions
 } Step;
 
@@ -320,6 +321,11 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
       st.block[0] = nKC > 1 ? without : with, st.block[1] = with;
       if (blocked > 0) st.stall = drain + blocked;
     }
+    // Fetch reaches the STOREs after a step's computes only when the compute queue holds the
+    // last Q_compute of them: with more, the stores start no earlier than the compute unit
+    // starting the one Q_compute from the end.
+    double ncomp = st.insns;
+    if (ncomp > a->queue_depth[UNIT_COMPUTE]) st.fetch_late = (ncomp - a->queue_depth[UNIT_COMPUTE]) / ncomp;
     st.insns += 4 + kc;   // and the step's loads, stores and configuration, roughly
     break;
   }
@@ -379,7 +385,7 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
     cfree = ce, crel[j] = ce + drain;
     if (j % group_len == group_len - 1) {
       // (a STORE waits for its own N tile's streams: the first one ends when the first N tile's do)
-      double ss = fmax(sfree, crel[j] - st->compute * (1 - 1 / stores) + sfu);
+      double ss = fmax(fmax(sfree, crel[j] - st->compute * (1 - 1 / stores) + sfu), cs + st->compute * st->fetch_late);
       sfree = fmax(ss + group_store, crel[j] + sfu + group_store / stores);
       send[grp] = sfree + lat, send1[grp] = ss + group_store / stores + lat;
     }

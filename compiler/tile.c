@@ -357,30 +357,43 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
 // first unit's end, from its first load. -1 when n is too long to run.
 #define SIM_UNITS 4
 #define SIM_MAX_STEPS 64
+#define SIM_OP_UNITS 4
+#define SIM_OPS 3
+#define SIM_MAX_UNITS (SIM_OPS * SIM_OP_UNITS)
 static double unit_sim(const Step *const *seq, int n, int group_len, double group_store, double stores, double lat,
-                       double drain, double sfu, double *first /* OUT */) {
+                       double drain, double sfu, int64_t op_units, double *first /* OUT */) {
   if (n > SIM_MAX_STEPS || n < 1) return -1;
-  int total = SIM_UNITS * n;
-  double ls[SIM_UNITS * SIM_MAX_STEPS + 1], crel[SIM_UNITS * SIM_MAX_STEPS + 1], send[SIM_UNITS * SIM_MAX_STEPS + 1];
-  double send1[SIM_UNITS * SIM_MAX_STEPS + 1];   // the end of a group's first STORE
-  double lfree = 0, cfree = 0, sfree = 0, unit_end[SIM_UNITS] = {0};
+  // An op of few units runs as whole ops (SIM_OPS of them): at an op's end the next op's first
+  // loads come after the last step's computes in the program, not before them.
+  int ops = op_units <= SIM_OP_UNITS, units = ops ? SIM_OPS * (int)op_units : SIM_UNITS;
+  int total = units * n, op_len = ops ? (int)op_units * n : 0;
+  double ls[SIM_MAX_UNITS * SIM_MAX_STEPS + 1], crel[SIM_MAX_UNITS * SIM_MAX_STEPS + 1];
+  double send[SIM_MAX_UNITS * SIM_MAX_STEPS + 1], send1[SIM_MAX_UNITS * SIM_MAX_STEPS + 1];   // (send1: a group's first STORE)
+  double lfree = 0, cfree = 0, sfree = 0, unit_end[SIM_MAX_UNITS] = {0}, fetched = 0;
   ls[0] = 0;
   for (int j = 0; j < total; j++) {
     int pos = j % n, grp = j / group_len;
+    int bnd = op_len && (j + 1) % op_len == 0;   // the op's last step
     const Step *st = seq[pos];
     lfree = ls[j] + st->load;
-    double fetch = 0;
+    double fetch = 0, t = 0;
+    int pos1 = (j + 1) % n, grp1 = (j + 1) / group_len, starts1 = (j + 1) % group_len == 0;
+    const Step *st1 = seq[pos1];
     if (j + 1 < total) {   // the next step's loads
-      int pos1 = (j + 1) % n, grp1 = (j + 1) / group_len, starts1 = (j + 1) % group_len == 0;
-      const Step *st1 = seq[pos1];
-      double t = lfree;
+      t = lfree;
       if (j >= 1) t = fmax(t, crel[j - 1]);
+      if (!bnd) t = fmax(t, fetched);
       if (starts1 && grp1 >= 2) t = fmax(t, send[grp1 - 2]);
       ls[j + 1] = t;
-      if (st1->block[starts1] > 0) fetch = t + st1->block[starts1] + 1;
+      if (!bnd && st1->block[starts1] > 0) fetch = t + st1->block[starts1] + 1;
     }
     double cs = fmax(fmax(cfree, ls[j] + st->head + lat), fetch);
     if (j % group_len == 0 && grp >= 2) cs = fmax(cs, send1[grp - 2]);
+    // (fetch reaches the loads of step j+2, or at an op's end those of step j+1, only after
+    // these computes, the same way as the STOREs below: with more than the compute queue holds,
+    // once the unit starts the one Q_compute from the end)
+    fetched = cs + st->compute * st->fetch_late;
+    if (bnd && j + 1 < total) ls[j + 1] = fmax(t, fetched);
     double ce = fmax(cs + st->compute, ls[j] + st->load + lat + st->tail);
     cfree = ce, crel[j] = ce + drain;
     if (j % group_len == group_len - 1) {
@@ -392,7 +405,8 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
     if (pos == n - 1) unit_end[j / n] = ce;
   }
   *first = unit_end[0];
-  return (unit_end[SIM_UNITS - 1] - unit_end[SIM_UNITS - 3]) / 2;
+  int span = ops ? 2 * (int)op_units : 2;   // the last two ops, or the last two units
+  return (unit_end[units - 1] - unit_end[units - 1 - span]) / span;
 }
 
 // Evaluates plan p for op; fills the estimates. Returns 0 when it fits, -1 when not.
@@ -495,7 +509,8 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       for (int k = 0; k < n && k < SIM_MAX_STEPS; k++)
         seq[k] = one_gather ? (k ? &bare : &last) : (k == nKC - 1 ? &last : &full);
       unit = unit_sim(seq, n, one_gather ? 1 : (int)nKC, (double)nKC * step_store,
-                      op->kind == MOP_GEMM && df != DF_IS ? (double)nN / nNG : 1.0, lat, drain, sfu, &first_end);
+                      op->kind == MOP_GEMM && df != DF_IS ? (double)nN / nNG : 1.0, lat, drain, sfu,
+                      one_gather ? (int64_t)nm : (int64_t)nm * nNG, &first_end);
       if (unit >= 0 && one_gather) unit /= (double)nNG, first_end -= unit * (double)(nNG - 1);
       if (c == 0 && unit >= 0) first_head = fmax(0, first_end - unit - lat);
       if (getenv("CMDBG") && strstr(op->what, getenv("CMDBG")) && p->band_rows == (uint32_t)atoi(getenv("CMB")) && p->g == (uint32_t)atoi(getenv("CMG")))

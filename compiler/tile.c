@@ -257,6 +257,7 @@ typedef struct {
   double block[2];               // the fetch_block of its own loads, without and with parameters
   double beats;                  // beats read (load, before the in-flight limit)
   double fetch_late;             // share of the compute done before fetch reaches the STOREs after it
+  double early;                  // cycles before its last stream ends that its slot starts to free
   double insns;                  // instructions
 } Step;
 
@@ -289,6 +290,10 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
       w_beats = (double)op->N / nNG * kc_avg * seg_beats(wa, 0, (op->K + op->n_ktiles - 1) / op->n_ktiles, B);
       st.insns = 2.0 * ceil(tm / C) * kc + kc;
       outer = ceil(tm / C), last = pair;
+      // (each K tile's W^T rows have their own LOAD, which waits only for the streams that read
+      // them: with one pixel block, the step's k-th, so the next-but-one step's weight loads
+      // start after its first stream, not its last)
+      if (outer == 1 && kc > 1) st.early = st.compute * (kc - 1) / kc;
       break;
     }
     case DF_OS:
@@ -381,7 +386,7 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
     const Step *st1 = seq[pos1];
     if (j + 1 < total) {   // the next step's loads
       t = lfree;
-      if (j >= 1) t = fmax(t, crel[j - 1]);
+      if (j >= 1) t = fmax(t, crel[j - 1] - seq[(j - 1) % n]->early);
       if (!bnd) t = fmax(t, fetched);
       if (starts1 && grp1 >= 2) t = fmax(t, send[grp1 - 2]);
       ls[j + 1] = t;
@@ -495,7 +500,8 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       // by the post-processing, the store and its latency.
       double extra = (op->kind == MOP_ELT || nKC == 1) ? (op->kind == MOP_GEMM ? a->sfu_latency : 0) + step_store + lat : 0;
       double wf = full.load + lat + full.tail + drain, wl = last.load + lat + last.tail + drain + extra;
-      double hf = full.head + lat + full.compute + drain, hl = last.head + lat + last.compute + drain;
+      double hf = full.head + lat + full.compute + drain - full.early;
+      double hl = last.head + lat + last.compute + drain - last.early;
       double wchain, hchain;
       if (nKC % 2 == 0) {   // steps 0, 2, .. nKC-2 full; 1, 3, .. nKC-3 full and nKC-1 the last
         wchain = fmax(nKC / 2 * wf, (nKC / 2 - 1) * wf + wl);

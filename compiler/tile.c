@@ -519,8 +519,6 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
                       one_gather ? (int64_t)nm : (int64_t)nm * nNG, &first_end);
       if (unit >= 0 && one_gather) unit /= (double)nNG, first_end -= unit * (double)(nNG - 1);
       if (c == 0 && unit >= 0) first_head = fmax(0, first_end - unit - lat);
-      if (getenv("CMDBG") && strstr(op->what, getenv("CMDBG")) && p->band_rows == (uint32_t)atoi(getenv("CMB")) && p->g == (uint32_t)atoi(getenv("CMG")))
-        fprintf(stderr, "DBG c%d rows %u cnt %.0f unit %.1f | last: compute %.1f load %.1f store %.1f head %.1f tail %.1f stall %.1f blk %.1f/%.1f | bare load %.1f head %.1f\n", c, cl[c].rows, cl[c].count, unit, last.compute, last.load, last.store, last.head, last.tail, last.stall, last.block[0], last.block[1], bare.load, bare.head);
       if (unit < 0)
         unit = fmax(fmax(fmax(load, compute + nf * full.stall + last.stall), (double)nKC * step_store),
                     fmax(wchain, hchain));

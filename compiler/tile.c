@@ -522,6 +522,10 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       if (unit < 0)
         unit = fmax(fmax(fmax(load, compute + nf * full.stall + last.stall), (double)nKC * step_store),
                     fmax(wchain, hchain));
+      // (never below what one unit's loads, streams and stores take: four units of the
+      // recurrence may not have settled)
+      unit = fmax(unit, fmax(fmax(load, one_gather ? (last.compute + (nNG - 1) * bare.compute) / nNG : compute),
+                             (double)nKC * step_store));
     } else {   // one slot: everything in series
       unit = load + compute + (double)nKC * (2 * lat + drain + step_store);
     }

@@ -74,6 +74,8 @@ typedef struct {
   double est_start, est_end;      // what it adds as the program's first op (its first loads
                                   // before the array starts) and as its last (the last stores)
   double est_head;                // beats of est_start (the rest is DRAM latency)
+  double est_rank;                // est_cycles and the waits it causes next to its neighbours
+                                  // (the tiler ranks candidates by it)
   double est_read_bytes, est_write_bytes;
   double est_insns;               // instructions it emits, roughly
 } TilePlan;

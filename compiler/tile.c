@@ -549,26 +549,50 @@ static int owner(const MachProg *mp, int t) {
   return t;
 }
 
-double tile_handover(const MachProg *mp, int i) {
+// Whether op i reads what op i-1 writes (one image: with a batch the first tile of the one is
+// not the last of the other).
+static int reads_prev(const MachProg *mp, int i) {
   if (i <= 0 || i >= mp->n_ops) return 0;
   const MachOp *prev = &mp->ops[i - 1], *cur = &mp->ops[i];
   int reads = 0;
   for (int k = 0; k < cur->n_in; k++) reads |= owner(mp, cur->in[k].t) == owner(mp, prev->out.t);
-  if (!reads || n_images(cur) > 1) return 0;
+  return reads && n_images(cur) == 1;
+}
+
+double tile_handover(const MachProg *mp, int i) {
+  if (!reads_prev(mp, i)) return 0;
+  const MachOp *prev = &mp->ops[i - 1], *cur = &mp->ops[i];
   if (tile_m_count(prev, &prev->plan) > 1 && tile_m_count(cur, &cur->plan) > 1) return 0;
   return prev->plan.est_end + cur->plan.est_start - cur->plan.est_head;
 }
 
+// What the choice of plan p for op i makes the run wait beyond p's own estimate, for ranking
+// the candidates (tile_plan_all plans the ops in order, so op i-1's plan is known): a single M
+// tile per image needs the whole output of the op before (when it reads it and that op's plan
+// has several tiles), and makes the op after wait for its whole output (when that one reads it).
+static double handover_rank(const MachProg *mp, int i, const TilePlan *p) {
+  if (!mp) return 0;
+  const MachOp *op = &mp->ops[i];
+  if (tile_m_count(op, p) > 1) return 0;
+  double r = 0, lat = mp->arch->dram_latency;
+  if (reads_prev(mp, i) && tile_m_count(&mp->ops[i - 1], &mp->ops[i - 1].plan) > 1)
+    r += mp->ops[i - 1].plan.est_end + lat;
+  if (reads_prev(mp, i + 1)) r += p->est_end + lat;
+  return r;
+}
+
 static int better(const TilePlan *x, const TilePlan *y) {
   // Within 0.5% the plan with fewer instructions wins (faster to compile and to simulate).
-  double cx = x->est_cycles, cy = y->est_cycles;
+  double cx = x->est_rank, cy = y->est_rank;
   if (fabs(cx - cy) > 0.005 * fmin(cx, cy)) return cx < cy;
   if (x->est_insns != y->est_insns) return x->est_insns < y->est_insns;
   return x->est_read_bytes + x->est_write_bytes < y->est_read_bytes + y->est_write_bytes;
 }
 
 // Enumerates candidate plans into best[0..keep-1] (sorted, best first). Returns how many.
-static int search(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, TilePlan *best, int keep) {
+// mp, i: the program and the op's index, for handover_rank (NULL: no neighbours).
+static int search(const MachProg *mp, int i, const MachOp *op, const Arch *a, Dataflow df, const Slots *s,
+                  TilePlan *best, int keep) {
   int n = 0;
   int64_t oh = out_h(op), ow = out_w(op);
   int64_t nN = cdiv(op->N, a->cols);
@@ -606,6 +630,7 @@ static int search(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, 
         p.g = (uint32_t)g;
         if (op->kind != MOP_GEMM && ki) continue;
         if (estimate(op, a, df, s, &oc, cl, ncl, m_max, &p)) continue;
+        p.est_rank = p.est_cycles + handover_rank(mp, i, &p);
         int at = n < keep ? n : keep;
         while (at > 0 && better(&p, &best[at - 1])) at--;
         if (at >= keep) continue;
@@ -639,9 +664,9 @@ int tile_plan_all(MachProg *mp, int double_buffer, Diag *d) {
     Slots one;
     tile_slots(mp->arch, 0, &one);
     one.overlap = s.overlap;
-    int found = search(op, mp->arch, op->df, &s, best, 1);
+    int found = search(mp, i, op, mp->arch, op->df, &s, best, 1);
     if (found) best[0].slots = s.slots;
-    else if (s.slots > 1 && (found = search(op, mp->arch, op->df, &one, best, 1)))
+    else if (s.slots > 1 && (found = search(mp, i, op, mp->arch, op->df, &one, best, 1)))
       best[0].slots = 1;  // single-buffered
     if (!found)
       return diag_error(d, "sacc: op %d (%s): error: no tiling fits arch \"%s\" (array %ux%u, spad %u, wbuf %u, "
@@ -694,7 +719,7 @@ void tile_dump(const MachProg *mp, int double_buffer, FILE *f) {
     Slots os;
     tile_slots(mp->arch, op->plan.slots > 1, &os);
     os.overlap = !mp->no_preload_overlap;
-    int n = search(op, mp->arch, op->df, &os, best, 4);
+    int n = search(mp, i, op, mp->arch, op->df, &os, best, 4);
     for (int k = 0; k < n; k++) {
       best[k].slots = op->plan.slots;
       if (memcmp(&best[k], &op->plan, sizeof op->plan)) dump_plan(op, &best[k], "next  ", f);

@@ -36,4 +36,12 @@ else
   done
   run workloads/nets/vgg16.json default ws
 fi
+# scripts/est-vs-sim, the same join for one network: its rows add up to the simulated cycles
+if out=$(scripts/est-vs-sim workloads/nets/tiny_cnn.json --sacc $B/bin/sacc --sasim $B/bin/sasim --csv "$T/e.csv" 2>&1) &&
+   $B/bin/sacc compile workloads/nets/tiny_cnn.json -o "$T/e.bin" >/dev/null 2>&1 &&
+   cyc=$($B/bin/sasim run "$T/e.bin" | sed -n 's/^\([0-9]*\) cycles$/\1/p') &&
+   echo "$out" | awk -v c="$cyc" '$1 == "(net)" { net = $3 } $1 != "layer" && $1 != "(net)" { s += $4 }
+     END { exit !(net == c && s == c - 1) }' && [ "$(wc -l <"$T/e.csv")" -eq "$(echo "$out" | wc -l)" ]
+then echo "PASS costmodel-est-vs-sim"
+else echo "FAIL costmodel-est-vs-sim: the per-layer rows do not add up to sasim's cycles: $out" | head -c 600; echo; fi
 if [ "${2:-}" = --table ]; then python3 tests/cli/costmodel.py --table "$T"; else python3 tests/cli/costmodel.py "$T"; fi

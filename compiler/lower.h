@@ -70,7 +70,12 @@ typedef struct {
   uint32_t kc;                    // K tiles per chunk (GEMM)
   uint32_t g;                     // N tiles per group (GEMM; ELT: 1)
   uint32_t slots;                 // buffer slots: 2 (double buffering), or 1 when 2 do not fit
-  double est_cycles;              // the cost model's estimate
+  double est_cycles;              // the cost model's estimate, as one op in a run of them
+  double est_start, est_end;      // what it adds as the program's first op (its first loads
+                                  // before the array starts) and as its last (the last stores)
+  double est_head;                // beats of est_start (the rest is DRAM latency)
+  double est_rank;                // est_cycles and the waits it causes next to its neighbours
+                                  // (the tiler ranks candidates by it)
   double est_read_bytes, est_write_bytes;
   double est_insns;               // instructions it emits, roughly
 } TilePlan;

@@ -837,6 +837,8 @@ void lower_dump_ops(const MachProg *mp, FILE *f) {
               op->sw, op->dh, op->dw, op->pad_t, op->pad_l, op->n_ktiles);
       if (op->n_ktiles)
         fprintf(f, " (first: %u x %u B, stride %u)", op->ktiles[0].nseg, op->ktiles[0].seglen, op->ktiles[0].seg_stride);
+      if (op->b_act)   // matmul: B from DRAM (lower_mm.c)
+        fprintf(f, " B from %s (%s)", mp->tensors[op->in[1].t].name, op->b_nstride != 1 ? "transposed: rows of B^T" : "rows");
       break;
     case MOP_ELT:
       if (op->n_in == 2)

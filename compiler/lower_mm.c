@@ -127,8 +127,6 @@ int lower_matmul(Lw *w, int i, int layer_id, const char *what) {
   // K tiles: R-row pieces of A's rows (the last shorter), contiguous, so the weight rows of a
   // chunk are B's rows in order in every dataflow. Input-stationary with B's rows gathers one byte
   // per K row into a SPAD row: a tile is then at most NSEG's range.
-  int64_t len = R;
-  if (ns == 1 && ks != 1 && len > isa_field_max(FLD_NSEG)) len = isa_field_max(FLD_NSEG);
   for (int64_t b0 = 0; b0 < nb0; b0++)
     for (int64_t b1 = 0; b1 < nb1; b1++) {
       MachOp *op = lw_new_op(w, MOP_GEMM, layer_id, what);
@@ -146,6 +144,8 @@ int lower_matmul(Lw *w, int i, int layer_id, const char *what) {
       op->b_act = 1, op->b_kstride = ks, op->b_nstride = ns;
       if (lw_alloc_params(op, P)) return lw_oom(w);
       for (int64_t j = 0; j < P; j++) op->mult[j] = l->rq[0].mult, op->shift[j] = (int32_t)l->rq[0].shift;
+      int64_t len = R;
+      if (op->df == DF_IS && ks != 1 && len > isa_field_max(FLD_NSEG)) len = isa_field_max(FLD_NSEG);
       int64_t n = (K + len - 1) / len;
       op->ktiles = calloc((size_t)n + 1, sizeof(KTile));
       if (!op->ktiles) return lw_oom(w);
@@ -169,27 +169,30 @@ int lower_transpose(Lw *w, int i, int layer_id, const char *what) {
   int64_t s[4];
   perm4(l, g->tensors[l->in[0]].rank, p);
   axis_strides(mp, tin, s);
-  MachOp *op = lw_new_op(w, MOP_ELT, layer_id, what);
-  if (!op) return lw_oom(w);
-  op->n_in = 1;
-  op->out = lw_view_of(mp, tout);
-  TView *v = &op->in[0];
-  *v = lw_view_of(mp, tin);
-  v->n = op->out.n, v->h = op->out.h, v->w = op->out.w, v->c = op->out.c;
-  v->img_stride = s[p[0]], v->row_stride = s[p[1]], v->pix_stride = s[p[2]];
-  v->c_stride = s[p[3]] > 1 ? s[p[3]] : 0;
-  if (v->c_stride) {
-    int64_t per_row = v->c < w->a->cols ? v->c : w->a->cols;
-    if (per_row > isa_field_max(FLD_NSEG))
-      return graph_layer_error(g, l, w->d, "transpose moves the channel axis: each accumulator row gathers one byte "
-                                           "per channel, %lld on this array, more than LOAD NSEG can hold (%lld)",
-                               (long long)per_row, (long long)isa_field_max(FLD_NSEG));
-    if (fits(w, l, v->c_stride, OP_CFG_LOAD, FLD_SEG_STRIDE, "the input's channels of the transposed axis are"))
+  TView out = lw_view_of(mp, tout), in = lw_view_of(mp, tin);
+  in.n = out.n, in.h = out.h, in.w = out.w, in.c = out.c;
+  in.img_stride = s[p[0]], in.row_stride = s[p[1]], in.pix_stride = s[p[2]];
+  in.c_stride = s[p[3]] > 1 ? s[p[3]] : 0;
+  // A gather fills an accumulator row with NSEG one-byte segments: on an array wider than NSEG's
+  // range the channels go in pieces of that many, an op each.
+  int64_t piece = out.c;
+  if (in.c_stride) {
+    if (fits(w, l, in.c_stride, OP_CFG_LOAD, FLD_SEG_STRIDE, "the input's values along the new channel axis are"))
       return -1;
+    if (w->a->cols > isa_field_max(FLD_NSEG)) piece = isa_field_max(FLD_NSEG);
   }
-  op->oh = op->poh = v->h, op->ow = op->pow = v->w;
-  op->N = op->out.c;
-  if (lw_alloc_params(op, op->N)) return lw_oom(w);
-  for (int64_t j = 0; j < op->N; j++) op->mult[j] = ID_MULT, op->shift[j] = (int32_t)ID_SHIFT;
+  for (int64_t c0 = 0; c0 < out.c; c0 += piece) {
+    MachOp *op = lw_new_op(w, MOP_ELT, layer_id, what);
+    if (!op) return lw_oom(w);
+    op->n_in = 1;
+    op->in[0] = in, op->out = out;
+    op->in[0].c = op->out.c = out.c - c0 < piece ? out.c - c0 : piece;
+    op->in[0].byte_off = c0 * (in.c_stride ? in.c_stride : 1);
+    op->out.c_off = c0;
+    op->oh = op->poh = in.h, op->ow = op->pow = in.w;
+    op->N = op->out.c;
+    if (lw_alloc_params(op, op->N)) return lw_oom(w);
+    for (int64_t j = 0; j < op->N; j++) op->mult[j] = ID_MULT, op->shift[j] = (int32_t)ID_SHIFT;
+  }
   return 0;
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # matmul.sh BUILD_DIR: matmul of two activations, transpose and reshape compiled (issue 16 item 2,
 # docs/COMPILER.md "Matmul of two activations"). Attention without the special-function unit
-# (tests/compiler/nets/attn_mm_small.json and attn_mm.json: projections, heads, Q K^T, relu,
+# (tests/compiler/nets/attn_mm_small.json, attn_mm.json and attn_mm_bert.json: projections, heads, Q K^T, relu,
 # scores x V, heads back) and the corner cases of matmul_edges.json compile in ws, os and is on
 # the default and tiny archs, and `sasim run` prints the outputs of `sacc ref`; the detailed
 # engine agrees with the fast one (outputs and cycles); a batch of 2, --dataflow auto,
@@ -38,6 +38,8 @@ for n in attn_mm_small attn_mm matmul_edges; do
     for a in default tiny; do same "$n-$df-$a" $N/$n.json -- --dataflow $df --arch workloads/arch/$a.json; done
   done
 done
+# A BERT-style layer's attention (hidden 256, 4 heads, sequence 128) on the default arch.
+for df in ws os is; do same "attn_mm_bert-$df" $N/attn_mm_bert.json -- --dataflow $df; done
 
 # The detailed engine: the same outputs and the same cycles as the fast one.
 for n in attn_mm_small matmul_edges; do

@@ -181,8 +181,8 @@ static int reads_halo(LayerOp op) {
   case LOP_GLOBAL_AVGPOOL: case LOP_ADD: case LOP_CONCAT: case LOP_FLATTEN: case LOP_RESHAPE:
   case LOP_BATCHNORM: case LOP_BIAS:
   case LOP_SOFTMAX: case LOP_LAYERNORM: case LOP_GELU: case LOP_SIGMOID: case LOP_SILU:
-  case LOP_HARDSWISH: case LOP_HARDSIGMOID: case LOP_MUL: case LOP_SUB: case LOP_MUL_CONST: case LOP_MATMUL:
-  case LOP_TRANSPOSE:   // refused by lower_graph before this runs
+  case LOP_HARDSWISH: case LOP_HARDSIGMOID: case LOP_MUL: case LOP_SUB: case LOP_MUL_CONST:   // refused before
+  case LOP_MATMUL: case LOP_TRANSPOSE:   // read dense rows (lower_mm.c)
     return 0;
   }
   return 0;
@@ -694,10 +694,9 @@ static int ops_encodable(const Lw *w, const Layer *l, int first) {
 
 // The special-function unit's ops (GOPF_SFU: softmax, layernorm, gelu, ...) run in sacc ref but
 // not yet on the machine, which has no such unit (docs/SFU.md): the first one is refused by name.
-// matmul and transpose need no unit: the array and the load unit do them (lower_mm.c).
 static int sfu_refuse(const Graph *g, Diag *d) {
   for (int i = 0; i < g->n_layers; i++)
-    if (graph_op_is(g->layers[i].op, GOPF_SFU) && g->layers[i].op != LOP_MATMUL && g->layers[i].op != LOP_TRANSPOSE)
+    if (graph_op_is(g->layers[i].op, GOPF_SFU))
       return graph_layer_error(g, &g->layers[i], d,
                                "%s needs the special-function unit, which is not yet in the machine (docs/SFU.md); "
                                "sacc ref runs this network, sacc compile cannot",

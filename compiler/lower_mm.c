@@ -118,8 +118,10 @@ int lower_matmul(Lw *w, int i, int layer_id, const char *what) {
     ks = sb[ka], ns = 1;
   }
   uint32_t R = w->a->rows, C = w->a->cols;
-  if (ns != 1) {   // a transposed LOAD (WS, OS) or B^T rows (IS)
-    if (fits(w, l, ns * C, OP_CFG_LOAD, FLD_STRIDE_OUTER, "the rows of the transposed operand are")) return -1;
+  if (ns != 1) {   // a transposed LOAD (WS, OS: C rows apart, then 1) or B^T rows (IS: 1 apart)
+    if (fits(w, l, ns * C, OP_CFG_LOAD, FLD_STRIDE_OUTER, "the rows of the transposed operand are") ||
+        fits(w, l, ns, OP_CFG_LOAD, FLD_STRIDE_INNER, "the rows of the transposed operand are"))
+      return -1;
   } else if (fits(w, l, ks, OP_CFG_LOAD, FLD_STRIDE_INNER, "the rows of the second operand are") ||
              fits(w, l, ks, OP_CFG_LOAD, FLD_SEG_STRIDE, "the rows of the second operand are")) {
     return -1;

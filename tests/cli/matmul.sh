@@ -107,3 +107,6 @@ grep -q ' elt bt:' "$T/ir" && grep -q 'gemm m2: .*B from bt (rows)' "$T/ir" && p
 expect stride-refused 1 'far.json: layers\[1\] "s": error: the rows of the transposed operand are 17600000 bytes apart in DRAM, more than CFG_LOAD STRIDE_OUTER can hold' -- \
   $SACC compile "$T/far.json" -o "$T/far.bin"
 if [ -e "$T/far.bin" ]; then fail stride-refused-no-output "a program was written"; else pass stride-refused-no-output; fi
+# On tiny (4 columns) the C rows fit STRIDE_OUTER, but one row (STRIDE_INNER) does not.
+expect stride-inner-refused 1 'far.json: layers\[1\] "s": error: the rows of the transposed operand are 1100000 bytes apart in DRAM, more than CFG_LOAD STRIDE_INNER can hold \(1048575\)' -- \
+  $SACC compile "$T/far.json" --arch workloads/arch/tiny.json -o "$T/far.bin"

@@ -840,6 +840,8 @@ void lower_dump_ops(const MachProg *mp, FILE *f) {
         fprintf(f, " B from %s (%s)", mp->tensors[op->in[1].t].name, op->b_nstride != 1 ? "transposed: rows of B^T" : "rows");
       break;
     case MOP_ELT:
+      if (op->in[0].c_stride)   // a transpose moving the channel axis (lower_mm.c)
+        fprintf(f, " gather a byte per channel, %lld B apart", (long long)op->in[0].c_stride);
       if (op->n_in == 2)
         fprintf(f, " scales %d>>%u, %d>>%u", op->in_mult[0], op->in_shift[0], op->in_mult[1], op->in_shift[1]);
       break;

@@ -42,7 +42,8 @@ void lower_mm_fold(Lw *w);
 int lower_mm_folded(const Lw *w, int i);
 // matmul (head of group i): one GEMM per batch (the axes before the last two), B from DRAM.
 int lower_matmul(Lw *w, int i, int layer_id, const char *what);
-// transpose (layer i): one element-wise copy through the accumulators with permuted strides.
+// transpose (layer i): an element-wise copy through the accumulators with permuted strides (in
+// pieces of 255 channels when a gather of one byte per channel would exceed NSEG on a wide array).
 int lower_transpose(Lw *w, int i, int layer_id, const char *what);
 
 #endif

@@ -808,7 +808,10 @@ void lower_dump_layout(const MachProg *mp, FILE *f) {
     const DTensor *t = &mp->tensors[i];
     fprintf(f, "tensor %-20s %-7s [%lld,%lld,%lld,%lld]", t->name, role_name(t->role), (long long)t->n,
             (long long)t->h, (long long)t->w, (long long)t->c);
-    if (t->alias >= 0)
+    if (t->alias >= 0 && t->permuted)   // a transpose folded into matmuls (lower_mm.c)
+      fprintf(f, " alias of %s axes %d,%d,%d,%d", mp->tensors[t->alias].name, t->perm[0], t->perm[1], t->perm[2],
+              t->perm[3]);
+    else if (t->alias >= 0)
       fprintf(f, " alias of %s", mp->tensors[t->alias].name);
     else
       fprintf(f, " halo %d,%d,%d,%d row %lld B image %lld B", t->halo_t, t->halo_b, t->halo_l, t->halo_r,

@@ -34,9 +34,11 @@ TView lw_view_of(const MachProg *mp, int i);
 int lw_alloc_params(MachOp *op, int64_t n);
 
 // lower_mm.c. Each returns 0, or -1 with a message naming the layer.
-// Marks every transpose that only swaps the last two axes and is read only as a matmul's B
-// operand as folded: its DTensor becomes a transposed alias of its input (DTensor.transposed),
-// which the matmul reads with the strides swapped, so no op copies it.
+// Folds transposes into the matmuls around them (before layout): a transpose whose output only
+// matmuls read (through more transposes, perhaps), as operands whose rows stay contiguous, becomes
+// a permuted alias of the tensor it reads (DTensor.permuted); one whose input is a matmul's output
+// read by nothing else makes that output a permuted alias of its own output, which the matmul
+// writes in place. Either way no op copies it.
 void lower_mm_fold(Lw *w);
 // Whether layer i is a transpose lower_mm_fold folded away (it lowers to nothing).
 int lower_mm_folded(const Lw *w, int i);

@@ -90,6 +90,11 @@ static int add_tensors(const MachProg *mp, const Graph *g, const CompileOptions 
   for (int i = 0; i < mp->n_tensors; i++) {
     const DTensor *t = &mp->tensors[i];
     TensorInfo ti = tensor_info(t);
+    if (t->permuted) {   // a transpose folded into matmuls: its owner's bytes, axes permuted
+      int64_t st[4];
+      lower_mm_strides(mp, i, st);
+      for (uint32_t k = 0; k < ti.ndim; k++) ti.strides[k] = (uint64_t)st[ti.ndim == 4 ? k : 3 * k];
+    }
     if (prog_add_tensor(p, &ti)) return -1;
     if (t->role != ROLE_INPUT) continue;
     int index = 0;

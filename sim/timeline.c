@@ -107,6 +107,12 @@ static void array_cause(const Program *p, const InsnTime *t, uint32_t k, const I
   case OP_CFG_STORE:
   case OP_CFG_POOL:
   case OP_LAYER:
+  case OP_CFG_SFU:
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:
   case OP_HALT: return;   // no structural condition
   }
 }
@@ -130,6 +136,12 @@ static void array_note(ArrayHist *h, uint32_t k, Opcode op) {
   case OP_CFG_STORE:
   case OP_CFG_POOL:
   case OP_LAYER:
+  case OP_CFG_SFU:
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:
   case OP_HALT: return;   // not an array instruction
   }
 }

@@ -628,8 +628,13 @@ static int lower_layer(Lw *w, int i, int layer_id) {
   }
   case LOP_FLATTEN: case LOP_RESHAPE:
   case LOP_BATCHNORM: case LOP_BIAS:  // folded away by net_prepare (fold.c)
-    return 0;  case LOP_SOFTMAX: case LOP_LAYERNORM: case LOP_GELU: case LOP_SIGMOID: case LOP_SILU:
-  case LOP_HARDSWISH: case LOP_HARDSIGMOID: case LOP_MUL: case LOP_SUB: case LOP_MUL_CONST: case LOP_MATMUL:
+    return 0;
+  case LOP_SOFTMAX: case LOP_LAYERNORM: case LOP_GELU: case LOP_SIGMOID: case LOP_SILU:
+  case LOP_HARDSWISH: case LOP_HARDSIGMOID: case LOP_MUL: case LOP_SUB: case LOP_MUL_CONST:   // lower_sfu.c
+    if (!(op = elt_op(w, i, layer_id, what, 0, l->out_rq))) return oom(w);   // parameters: lower_sfu_op
+    if (l->n_in == 2) op->n_in = 2, op->in[1] = view_of(w->mp, w->dt[l->in[1]]);
+    return lower_sfu_op(g, l, w->a, op, w->d);
+  case LOP_MATMUL:
   case LOP_TRANSPOSE:   // refused by lower_graph (sfu_refuse)
     break;
   }
@@ -697,11 +702,12 @@ static int ops_encodable(const Lw *w, const Layer *l, int first) {
   return 0;
 }
 
-// The special-function unit's ops (GOPF_SFU: softmax, layernorm, gelu, ...) run in sacc ref but
-// not yet on the machine, which has no such unit (docs/SFU.md): the first one is refused by name.
+// The special-function unit's ops (GOPF_SFU) that lower_sfu.c does not lower (matmul of two
+// activations, transpose) run in sacc ref but not yet on the machine: the first one is refused
+// by name.
 static int sfu_refuse(const Graph *g, Diag *d) {
   for (int i = 0; i < g->n_layers; i++)
-    if (graph_op_is(g->layers[i].op, GOPF_SFU))
+    if (graph_op_is(g->layers[i].op, GOPF_SFU) && !lower_sfu_lowers(g->layers[i].op))
       return graph_layer_error(g, &g->layers[i], d,
                                "%s needs the special-function unit, which is not yet in the machine (docs/SFU.md); "
                                "sacc ref runs this network, sacc compile cannot",
@@ -843,6 +849,7 @@ void lower_dump_ops(const MachProg *mp, FILE *f) {
     case MOP_ELT:
       if (op->n_in == 2)
         fprintf(f, " scales %d>>%u, %d>>%u", op->in_mult[0], op->in_shift[0], op->in_mult[1], op->in_shift[1]);
+      if (op->sfu != SFUK_NONE) fprintf(f, " %s%s", lower_sfu_name(op), op->bcast ? " bcast" : "");
       break;
     }
     if (op->pool != POOL_NONE)

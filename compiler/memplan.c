@@ -141,7 +141,9 @@ static void onchip_peaks(const MachProg *mp, MemPlan *m) {
         break;
       }
       break;
-    case MOP_ELT:   // the inputs accumulate in ACC; three PARAM rows
+    case MOP_ELT:   // the inputs accumulate in ACC; three PARAM rows (SFU ops: lower_sfu.c)
+      use[2] = (uint32_t)lower_sfu_acc_rows(op, acc, a->cols);
+      use[3] = lower_sfu_param_rows(op, a->cols);
       break;
     }
     for (int k = 0; k < 4; k++)

@@ -155,6 +155,19 @@ static double ws_pair(double m, uint32_t R, uint32_t C, int overlap) {
   return overlap ? fmax(fmax(m, R + 1.0), (m + R + C - 1.0) / 2) : m + R;
 }
 
+// The special-function unit's cycles on one step of tm pixels (docs/TIMING.md section 7a).
+static double sfu_step_cycles(const MachOp *op, const Arch *a, double tm) {
+  uint32_t C = a->cols, L = a->sfu_lanes < C ? a->sfu_lanes : C;
+  double k = (double)cdiv(C, L > 0 ? L : 1), S = (double)cdiv(op->N, C);
+  switch (op->sfu) {
+  case SFUK_NONE: return 0;
+  case SFUK_MAP: case SFUK_EW: return tm * k + a->sfu_latency;
+  case SFUK_SOFTMAX: return tm * (3 * S * k + 17) + a->sfu_latency;
+  case SFUK_LAYERNORM: return tm * (2 * S * k + 33) + a->sfu_latency;
+  }
+  return 0;
+}
+
 // Evaluates plan p for op; fills the estimates. Returns 0 when it fits, -1 when not.
 static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, const OpCost *oc,
                     double m_total, uint32_t m_max, TilePlan *p) {
@@ -243,13 +256,18 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     computes = computes + 4 + p->kc;   // and the step's loads, stores and configuration, roughly
     break;
   }
-  case MOP_ELT:
-    if (m_max > s->acc || s->param < 3) return -1;
-    steps = (double)nm * nN;
-    step_load = tm * oc->elt_beats / nN + 3.0 * cdiv(4 * C, B);
+  case MOP_ELT: {
+    // (an SFU op's step: its ACC and PARAM rows, channel steps and the unit's cycles, lower_sfu.c)
+    uint32_t prows = lower_sfu_param_rows(op, C);
+    if (lower_sfu_acc_rows(op, m_max, C) > s->acc || prows > s->param) return -1;
+    int64_t nsteps = lower_sfu_channel_steps(op, C);
+    steps = (double)nm * nsteps;
+    step_load = tm * oc->elt_beats / nsteps + prows * cdiv(4 * C, B);
+    step_compute = sfu_step_cycles(op, a, tm);
     drain = a->post_latency;
     computes = 6;   // instructions per step
     break;
+  }
   }
   reads = steps * step_load;
   double step_store = oc->store_beats / steps;

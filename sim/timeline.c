@@ -181,7 +181,8 @@ int timeline_build(const Program *p, const InsnTime *t, TlRow **out) {
     for (int u = 0; u < NUM_UNITS; u++) qsort(push[v][u], n_push[v][u], sizeof(Push), push_cmp);
   // Each unit's previous instruction and its ready (a LAYER copy outside the load queue is not
   // recorded: it starts at max(f + 1, the unit's ready) and is ready one cycle later, §6, §7).
-  int64_t prev[NUM_UNITS] = {-1, -1, -1};
+  int64_t prev[NUM_UNITS];
+  for (int u = 0; u < NUM_UNITS; u++) prev[u] = -1;
   uint64_t prev_ready[NUM_UNITS] = {0};
   ArrayHist h = {-1, 0, {-1, -1}, -1, -1, -1};
   uint32_t layer = p->n_layers;

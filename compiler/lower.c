@@ -709,7 +709,7 @@ static int sfu_refuse(const Graph *g, Diag *d) {
   for (int i = 0; i < g->n_layers; i++)
     if (graph_op_is(g->layers[i].op, GOPF_SFU) && !lower_sfu_lowers(g->layers[i].op))
       return graph_layer_error(g, &g->layers[i], d,
-                               "%s needs the special-function unit, which is not yet in the machine (docs/SFU.md); "
+                               "%s of activations is not lowered onto the machine yet (docs/COMPILER.md); "
                                "sacc ref runs this network, sacc compile cannot",
                                graph_op_name(g->layers[i].op));
   return 0;

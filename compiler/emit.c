@@ -402,6 +402,21 @@ static void elt_loads(Em *e, const MachOp *op, int64_t nN, uint64_t i) {
   e->ring_a[ring] = dst;
   int pooled = op->pool != POOL_NONE;
   int64_t cols = pooled ? op->ow : t.cols, x0 = pooled ? 0 : t.x0;
+  if (op->fold_w) {   // a folded global pool: pixel (y, x) accumulates into row (y mod FH)*FW + x mod FW
+    const TView *v = &op->in[0];
+    int64_t fh = op->oh, fw = op->fold_w, seg = op->N - j * C < C ? op->N - j * C : C;
+    cfg_load(e, v->row_stride, v->pix_stride, -1, op->in_mult[0], op->in_shift[0]);
+    for (int64_t y = 0; y < v->h; y++)
+      for (int64_t xa = 0; xa < v->w; xa += fw) {
+        int64_t n = v->w - xa < fw ? v->w - xa : fw, addr = at(e->mp, v, t.img, y, xa) + j * C;
+        uint32_t d = dst + (uint32_t)((y % fh) * fw);
+        Insn in = load(MEM_ACC, d, addr, 1, n, 1, seg);
+        in.f[FLD_ACCUM] = y >= fh || xa > 0;
+        Access acc[2] = {on_chip(SMEM_ACC, d, (uint64_t)n, 1), dram(addr, 1, 0, n, v->pix_stride, seg, 0)};
+        emit(e, &in, acc, 2, NULL, 0);
+      }
+    return;
+  }
   for (int k = 0; k < op->n_in; k++) {
     const TView *v = &op->in[k];
     cfg_load(e, v->row_stride, v->pix_stride, -1, op->in_mult[k], op->in_shift[k]);

@@ -607,14 +607,15 @@ static int lower_layer(Lw *w, int i, int layer_id) {
     return elt_op(w, i, layer_id, what, 0, l->rq[0]) ? 0 : oom(w);
   case LOP_MAXPOOL: case LOP_AVGPOOL: case LOP_GLOBAL_AVGPOOL: {
     const Tensor *to = &g->tensors[l->out];
-    if (!pool_fits(l))
+    int fold = l->op == LOP_GLOBAL_AVGPOOL && !pool_fits(l);   // a map over 15x15: lower_sfu.c folds it
+    if (!pool_fits(l) && !fold)
       return graph_layer_error(g, l, w->d, "pooling window %dx%d (stride %dx%d, padding %d,%d) exceeds the "
                                            "machine's pooling limits (%lld)", l->kh, l->kw, l->sh, l->sw, l->pad_t,
                                l->pad_l, (long long)isa_field_max(FLD_KH));
     if (l->op == LOP_AVGPOOL && l->n_rq > 1) return lower_avgpool_exclusive(w, i, layer_id, what);
     if (!(op = elt_op(w, i, layer_id, what, 0, l->rq[0]))) return oom(w);
     set_pool(op, l, op->in[0].h, op->in[0].w, to->dims[1], to->dims[2]);
-    return 0;
+    return fold ? lower_fold_pool(g, l, w->a, op, w->d) : 0;
   }
   case LOP_CONCAT: {
     int64_t off = 0;
@@ -850,6 +851,7 @@ void lower_dump_ops(const MachProg *mp, FILE *f) {
       if (op->n_in == 2)
         fprintf(f, " scales %d>>%u, %d>>%u", op->in_mult[0], op->in_shift[0], op->in_mult[1], op->in_shift[1]);
       if (op->sfu != SFUK_NONE) fprintf(f, " %s%s", lower_sfu_name(op), op->bcast ? " bcast" : "");
+      if (op->fold_w) fprintf(f, " folded %lldx%lld", (long long)op->oh, (long long)op->fold_w);
       break;
     }
     if (op->pool != POOL_NONE)

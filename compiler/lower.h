@@ -116,6 +116,9 @@ typedef struct {
   uint32_t sfu_shift;             // SFUK_MAP: CFG_SFU SHIFT; SFUK_SOFTMAX: SM_SHIFT
   uint32_t sm_j;                  // SFUK_SOFTMAX: output scale 2^-(7 + SM_J)
   uint64_t eps;                   // SFUK_LAYERNORM: CFG_SFU EPS
+  int64_t fold_w;                 // > 0: a global average pool over a map larger than the pooling
+                                  // fields, folded into oh x fold_w accumulator rows by
+                                  // accumulating LOADs (lower_fold_pool); 0: none
   uint64_t macs;                  // useful MACs (GEMM)
   Dataflow df;                    // how a GEMM runs on the array (its weights' DRAM layout too)
   double df_est[3];               // --dataflow auto: the cost model's cycles in each Dataflow, or
@@ -163,6 +166,12 @@ int64_t lower_sfu_segments(const MachOp *op, uint32_t cols);   // channel tiles 
 uint64_t lower_sfu_acc_rows(const MachOp *op, uint64_t tile_rows, uint32_t cols);
 uint32_t lower_sfu_param_rows(const MachOp *op, uint32_t cols);
 int lower_sfu_store_params(const MachOp *op);
+// A global_avgpool whose map (in[0].h x in[0].w) exceeds the STORE's pooling window fields
+// (KH, KW at most 15): the LOADs fold pixel (y, x) onto accumulator row (y mod FH)*FW +
+// (x mod FW), accumulating, so the STORE's pool sums an FH x FW window of exact int32 partial
+// sums: the same sum, hence the same bits. FH x FW fits half the accumulator. -1 with a message
+// naming the layer when it cannot.
+int lower_fold_pool(const Graph *g, const Layer *l, const Arch *a, MachOp *op, Diag *d);
 // The SFU instruction an op runs, for dumps ("" for none).
 const char *lower_sfu_name(const MachOp *op);
 // "gemm" or "elt", as the dumps print a MachOp's kind.

@@ -130,6 +130,23 @@ int lower_sfu_op(const Graph *g, const Layer *l, const Arch *a, MachOp *op, Diag
   return 0;
 }
 
+// Squeeze-excitation's squeeze: a global average pool over a map larger than 15x15 (MobileNetV3,
+// EfficientNet) is folded into a window the STORE can pool (lower.h).
+int lower_fold_pool(const Graph *g, const Layer *l, const Arch *a, MachOp *op, Diag *d) {
+  int64_t kmax = isa_field_max(FLD_KH) < isa_field_max(FLD_KW) ? isa_field_max(FLD_KH) : isa_field_max(FLD_KW);
+  int64_t H = op->in[0].h, W = op->in[0].w, half = a->acc_rows / 2;
+  int64_t fw = W < kmax ? W : kmax, fh = H < kmax ? H : kmax;
+  if (fw > half) fw = half;
+  if (fh * fw > half) fh = half / fw;
+  if (fw < 1 || fh < 1)
+    return graph_layer_error(g, l, d, "global_avgpool over %lldx%lld cannot be folded into arch \"%s\"'s accumulator",
+                             (long long)H, (long long)W, a->name);
+  op->fold_w = fw;
+  op->oh = fh, op->ow = fw;          // the folded map the STORE pools
+  op->pkh = (int)fh, op->pkw = (int)fw;
+  return 0;
+}
+
 int64_t lower_sfu_channel_steps(const MachOp *op, uint32_t cols) {
   return is_row_op(op->sfu) ? 1 : cdiv64(op->N, cols);
 }

@@ -2,7 +2,8 @@
 # sfu_compile.sh BUILD_DIR: the special-function unit's ops compiled and run (issue 16;
 # docs/COMPILER.md "Special functions"). Small networks of tests/compiler/nets: sfu_fullbasic
 # (the lectures' FullBasicModel: conv 1->128, relu, fc 128->10, softmax), sfu_se (a
-# squeeze-excitation block: global_avgpool, fc, relu, fc, hardsigmoid, mul broadcast, hardswish),
+# squeeze-excitation block: global_avgpool over 20x17, folded since the STORE pools at most
+# 15x15, fc, relu, fc, hardsigmoid, mul broadcast, hardswish),
 # sfu_mlp (layernorm, GELU MLP, sub, silu, sigmoid, mul, mul_const on a [1,1,7,8] sequence) and
 # sfu_rows (softmax over rows of 300 values, a layernorm of 40 channels, a rank-2 softmax) compile
 # in ws, os and is, on the default and tiny archs (sfu_rows: the default and large archs; tiny
@@ -88,6 +89,9 @@ else fail emit-asm "sasim asm of --emit asm is not the same binary"; fi
 expect schedule-sfu-tokens 0 '^tokens load -> sfu: [1-9]' -- $SACC compile $N/sfu_se.json --dump-ir schedule -o "$T/x.bin"
 expect schedule-sfu-store-tokens 0 '^tokens sfu -> store: [1-9]' -- $SACC compile $N/sfu_se.json --dump-ir schedule -o "$T/x.bin"
 expect lower-dump 0 'SFU_EW bcast' -- $SACC compile $N/sfu_se.json --dump-ir lower -o "$T/x.bin"
+# the squeeze over 20x17 (the STORE pools at most 15x15) is folded: 15x15 accumulator rows, 2x15 on tiny
+expect pool-folded 0 'op 0 layer 0 elt pool: .* folded 15x15 avgpool 15x15/1x1' -- $SACC compile $N/sfu_se.json --dump-ir lower -o "$T/x.bin"
+expect pool-folded-tiny 0 'op 0 layer 0 elt pool: .* folded 2x15 avgpool 2x15/1x1' -- $SACC compile $N/sfu_se.json --dump-ir lower --arch $TINY -o "$T/x.bin"
 
 # What the unit cannot take is refused naming the layer (and no program is written).
 rm -f "$T/no.bin"

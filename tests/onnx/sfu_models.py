@@ -168,7 +168,7 @@ SMALL = [
     ("encoder1", lambda: Encoder(1), [1, 128, 256], 14, 25.0, 0.9),
     ("se_block", SEBlock, [1, 3, 16, 16], 14, 25.0, 0.9),
 ]
-MUST_COMPILE = ("fullbasic",)   # networks sacc compile must lower (the others may be refused by layer)
+MUST_COMPILE = ("fullbasic", "se_block")   # networks sacc compile must lower (the others may be refused by layer)
 BIG = [
     ("encoder4", lambda: Encoder(4), [1, 128, 256], 17, 25.0, 0.9),
     ("vit12", lambda: ViT(12), [1, 3, 224, 224], 17, 25.0, 0.8),

@@ -77,10 +77,12 @@ static TensorInfo tensor_info(const DTensor *t) {
       ti.strides[0] = (uint64_t)dt_img_stride(t), ti.strides[1] = (uint64_t)dt_row_stride(t);
     }
     ti.strides[2] = (uint64_t)t->c, ti.strides[3] = 1;
+    if (t->transposed) ti.strides[2] = 1, ti.strides[3] = (uint64_t)t->w;   // a folded K^T (lower_mm.c)
   } else {
     ti.ndim = 2;
     ti.dims[0] = (uint32_t)t->n, ti.dims[1] = (uint32_t)t->c;
     ti.strides[0] = (uint64_t)(t->c), ti.strides[1] = 1;   // rank-2 tensors are dense
+    if (t->transposed) ti.strides[0] = 1, ti.strides[1] = (uint64_t)t->n;   // a folded transpose
   }
   return ti;
 }

@@ -18,6 +18,7 @@
 // element-wise op through the accumulators: LOAD (scaled) into ACC, a second accumulating LOAD
 // for add, a post-processed STORE (requantize, activation, max/avg pool, a concat slice).
 #include "lower.h"
+#include "lower_int.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -54,23 +55,7 @@ static void act_compose(unsigned *act, int8_t *lo, int8_t *hi, unsigned act2, in
 
 // ---- the lowering context --------------------------------------------------------------------
 
-typedef struct {
-  const Graph *g;
-  const Arch *a;
-  MachProg *mp;
-  Diag *d;
-  int *group;        // per layer: the index of its group's head layer
-  int *readers;      // per graph tensor: how many layers read it
-  int *is_output;    // per graph tensor: a network output
-  int *dt;           // per graph tensor: its DTensor, -1 when internal to a group
-  int *padded;       // per DTensor: its padded twin (read by convolutions), -1 when none
-  unsigned *gact;    // per head layer: the group's composed activation ...
-  int8_t *glo, *ghi;
-  int *gpool;        // per head layer: the fused max pool layer, -1 when none
-  int *gtail;        // per head layer: the group's last layer (its output is the group's)
-  const Dataflow *op_df;   // per op, or NULL: mp->dataflow for all
-  int n_op_df;
-} Lw;
+// The context, Lw, is in lower_int.h (shared with lower_mm.c).
 
 static int oom(Lw *w) { return diag_error(w->d, "%s: error: out of memory", w->g->file); }
 
@@ -304,6 +289,12 @@ static int alloc_params(MachOp *op, int64_t n) {
   op->shift = calloc((size_t)n + 1, sizeof(int32_t));
   return op->bias && op->mult && op->shift ? 0 : -1;
 }
+
+// lower_int.h's entry points to the helpers above, for lower_mm.c.
+int lw_oom(Lw *w) { return oom(w); }
+MachOp *lw_new_op(Lw *w, MopKind kind, int layer, const char *what) { return new_op(w, kind, layer, what); }
+TView lw_view_of(const MachProg *mp, int i) { return view_of(mp, i); }
+int lw_alloc_params(MachOp *op, int64_t n) { return alloc_params(op, n); }
 
 // Whether dataflow df stores every K tile of the weights as array.rows rows (COMPUTE_OS reads K
 // in R-wide blocks), the rows past the tile's zero.
@@ -636,8 +627,9 @@ static int lower_layer(Lw *w, int i, int layer_id) {
     if (l->n_in == 2) op->n_in = 2, op->in[1] = view_of(w->mp, w->dt[l->in[1]]);
     return lower_sfu_op(g, l, w->a, op, w->d);
   case LOP_MATMUL:
-  case LOP_TRANSPOSE:   // refused by lower_graph (sfu_refuse)
-    break;
+    return lower_matmul(w, i, layer_id, what);
+  case LOP_TRANSPOSE:
+    return lower_transpose(w, i, layer_id, what);
   }
   return graph_layer_error(g, l, w->d, "internal error: op %s is not lowered", graph_op_name(l->op));
 }
@@ -687,7 +679,7 @@ static int ops_encodable(const Lw *w, const Layer *l, int first) {
     const MachOp *op = &mp->ops[i];
     switch (op->kind) {
     case MOP_GEMM: {
-      int64_t wrow = op->df == DF_IS ? op->K : op->K * (int64_t)w->a->cols;
+      int64_t wrow = op->b_act ? 0 : op->df == DF_IS ? op->K : op->K * (int64_t)w->a->cols;  // matmul: lower_mm.c
       if (stride_fits(w, l, wrow, OP_CFG_LOAD, FLD_STRIDE_OUTER, "the weight rows are") ||
           view_fits(w, l, &op->in[0], op->sh, op->sw, OP_CFG_LOAD, "the input rows are", "the input pixels are"))
         return -1;
@@ -703,12 +695,12 @@ static int ops_encodable(const Lw *w, const Layer *l, int first) {
   return 0;
 }
 
-// The special-function unit's ops (GOPF_SFU) that lower_sfu.c does not lower (matmul of two
-// activations, transpose) run in sacc ref but not yet on the machine: the first one is refused
-// by name.
+// The special-function unit's ops (GOPF_SFU) that neither lower_sfu.c nor lower_mm.c lowers
+// run in sacc ref but not on the machine: the first one is refused by name (none today).
 static int sfu_refuse(const Graph *g, Diag *d) {
   for (int i = 0; i < g->n_layers; i++)
-    if (graph_op_is(g->layers[i].op, GOPF_SFU) && !lower_sfu_lowers(g->layers[i].op))
+    if (graph_op_is(g->layers[i].op, GOPF_SFU) && !lower_sfu_lowers(g->layers[i].op) &&
+        g->layers[i].op != LOP_MATMUL && g->layers[i].op != LOP_TRANSPOSE)
       return graph_layer_error(g, &g->layers[i], d,
                                "%s of activations is not lowered onto the machine yet (docs/COMPILER.md); "
                                "sacc ref runs this network, sacc compile cannot",
@@ -744,7 +736,9 @@ int lower_graph(const Graph *g, const Arch *a, Dataflow df, const Dataflow *op_d
       for (int k = 0; k < g->layers[i].n_in; k++) w.readers[g->layers[i].in[k]]++;
     for (int i = 0; i < g->n_outputs; i++) w.is_output[g->outputs[i]] = 1;
     fuse(&w);
-    rc = make_tensors(&w) || layout(&w) ? -1 : 0;
+    rc = make_tensors(&w) ? -1 : 0;
+    if (!rc) lower_mm_fold(&w);
+    rc = rc || layout(&w) ? -1 : 0;
   }
   for (int i = 0; i < g->n_inputs && !rc; i++) {   // padded twins of network inputs come first
     int t = w.dt[g->inputs[i]];
@@ -756,7 +750,7 @@ int lower_graph(const Graph *g, const Arch *a, Dataflow df, const Dataflow *op_d
   for (int i = 0; i < g->n_layers && !rc; i++) {
     if (w.group[i] != i) continue;
     const Layer *l = &g->layers[i];
-    if (graph_op_is(l->op, GOPF_ALIAS)) continue;
+    if (graph_op_is(l->op, GOPF_ALIAS) || lower_mm_folded(&w, i)) continue;
     int id = mp->n_layers++;
     snprintf(mp->layer_names[id], PROG_NAME_MAX, "%.*s", PROG_NAME_MAX - 1, l->name);
     int first = mp->n_ops;
@@ -846,6 +840,8 @@ void lower_dump_ops(const MachProg *mp, FILE *f) {
               op->sw, op->dh, op->dw, op->pad_t, op->pad_l, op->n_ktiles);
       if (op->n_ktiles)
         fprintf(f, " (first: %u x %u B, stride %u)", op->ktiles[0].nseg, op->ktiles[0].seglen, op->ktiles[0].seg_stride);
+      if (op->b_act)   // matmul: B from DRAM (lower_mm.c)
+        fprintf(f, " B from %s (%s)", mp->tensors[op->in[1].t].name, op->b_nstride != 1 ? "transposed: rows of B^T" : "rows");
       break;
     case MOP_ELT:
       if (op->n_in == 2)

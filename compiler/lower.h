@@ -29,6 +29,8 @@ typedef struct {
   int64_t n, h, w, c;             // logical NHWC
   int halo_t, halo_b, halo_l, halo_r;  // zero rows/columns around each image
   int alias;                      // >= 0: the same bytes as that DTensor (flatten, reshape)
+  int transposed;                 // alias of a transpose folded into a matmul (lower_mm.c): its
+                                  // owner's bytes with the last two axes swapped
   TensorRole role;                // ROLE_INPUT, ROLE_OUTPUT or ROLE_SCRATCH
   double scale;
   int first_op, last_op;          // liveness: producing op (-1: a network input), last reader
@@ -49,6 +51,8 @@ typedef struct {
   int64_t n, h, w, c, c_off;
   int64_t img_stride, row_stride, pix_stride;
   int64_t byte_off;               // where pixel (0, 0) of the view is, from the tensor's (0, 0)
+  int64_t c_stride;               // bytes between channels: 0 (or 1) contiguous; > 1 a gather of
+                                  // one byte per channel (a transpose that moves the channel axis)
 } TView;
 
 // One K tile of a GEMM's im2col row: NSEG segments of SEGLEN bytes, SEG_STRIDE apart, starting
@@ -120,6 +124,11 @@ typedef struct {
                                   // fields, folded into oh x fold_w accumulator rows by
                                   // accumulating LOADs (lower_fold_pool); 0: none
   uint64_t macs;                  // useful MACs (GEMM)
+  // A GEMM whose B operand is an activation (matmul, lower_mm.c): B[k][n] is the int8 at DRAM
+  // address at(in[1]) + k*b_kstride + n*b_nstride (one of the two strides is 1), loaded at run
+  // time instead of the constants (wmat is NULL).
+  int b_act;
+  int64_t b_kstride, b_nstride;
   Dataflow df;                    // how a GEMM runs on the array (its weights' DRAM layout too)
   double df_est[3];               // --dataflow auto: the cost model's cycles in each Dataflow, or
                                   // -1 where that dataflow cannot lower or tile the program

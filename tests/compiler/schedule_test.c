@@ -23,14 +23,17 @@ static const char *const nets[] = {"tiny_cnn", "residual", "lenet5", "edge_odd",
                                    "edge_depthwise", "edge_dilation", "edge_padding", "edge_residual",
                                    "edge_gap_fc", "edge_activations", "edge_float_bn", "edge_pooling", "depthwise",
                                    // the special-function unit's ops (tests/compiler/nets; sfu_rows: not on tiny)
-                                   "tests/compiler/nets/sfu_fullbasic", "tests/compiler/nets/sfu_se",
-                                   "tests/compiler/nets/sfu_mlp", "tests/compiler/nets/sfu_rows"};
+                                   "tests/compiler/nets/sfu_fullbasic.json", "tests/compiler/nets/sfu_se.json",
+                                   "tests/compiler/nets/sfu_mlp.json", "tests/compiler/nets/sfu_rows.json",
+                                   // matmul of two activations and transposes (B and K^T read from DRAM)
+                                   "tests/compiler/nets/attn_mm_small.json", "tests/compiler/nets/matmul_edges.json"};
 
 static const char *const df_name[] = {[DF_WS] = "ws", [DF_OS] = "os", [DF_IS] = "is"};
 
 static Program *compile_net(const char *name, const Arch *a, int db, Dataflow df) {
   char path[256];
-  snprintf(path, sizeof path, strchr(name, '/') ? "%s.json" : "workloads/nets/%s.json", name);
+  if (strchr(name, '/')) snprintf(path, sizeof path, "%s", name);   // a path, not a shipped net's name
+  else snprintf(path, sizeof path, "workloads/nets/%s.json", name);
   Diag d;
   diag_init(&d);
   Graph *g = NULL;
@@ -138,7 +141,7 @@ int main(void) {
   // ... and on the special-function unit: an SFU_MAP that does not wait for its LOAD, and a
   // STORE that does not wait for the unit.
   for (int k = 0; k < 2; k++) {
-    Program *p = compile_net("tests/compiler/nets/sfu_se", &a, 1, DF_WS);
+    Program *p = compile_net("tests/compiler/nets/sfu_se.json", &a, 1, DF_WS);
     if (p) {
       Opcode want = k ? OP_STORE : OP_SFU_MAP;
       uint32_t i = 0;

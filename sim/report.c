@@ -124,6 +124,14 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
     fprintf(out, " %s %llu/%llu", stat_mem_names[m], (unsigned long long)st->mem_reads[m],
             (unsigned long long)st->mem_writes[m]);
   fprintf(out, "  (read/written)\n");
+  if (st->sfu_elems)   // programs without SFU instructions print what they printed before
+    fprintf(out,
+            "sfu            %llu values through the lanes: exp %llu, gelu %llu, sigmoid %llu, hard %llu, add/sub %llu, "
+            "mul %llu, normalised %llu, reduced %llu; %llu reciprocals, %llu inverse square roots\n",
+            (unsigned long long)st->sfu_elems, (unsigned long long)st->sfu_exp, (unsigned long long)st->sfu_gelu,
+            (unsigned long long)st->sfu_sigmoid, (unsigned long long)st->sfu_hard, (unsigned long long)st->sfu_ew_add,
+            (unsigned long long)st->sfu_ew_mul, (unsigned long long)st->sfu_norm, (unsigned long long)st->sfu_reduce,
+            (unsigned long long)st->sfu_recip, (unsigned long long)st->sfu_rsqrt);
   if (have_e) text_ppa(out, a, st, t, &e);
   text_clock(out, a);
   int any = 0;

@@ -289,8 +289,9 @@ def prog_sfu_reduce(t):
     m.sfu_reduce("max", 0, 8, 2, 10, 2)
     m.sfu_reduce("sum", 0, 10, 2, 10, 2)
     m.sfu_reduce("sumsq", 0, 12, 2, 10, 2)
-    m.sfu_reduce("sum", 6, 6, 2, 3, 2)
-    return [v for row in m.acc[:14] for v in row], [14, 4]
+    m.sfu_reduce("sumsq", 6, 14, 2, 4, 0)
+    m.sfu_reduce("sum", 6, 6, 2, 3, 0)
+    return [v for row in m.acc[:16] for v in row], [16, 4]
 
 
 PROGS = {"sfu_map": prog_sfu_map, "sfu_softmax": prog_sfu_softmax, "sfu_layernorm": prog_sfu_layernorm,

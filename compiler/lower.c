@@ -181,8 +181,8 @@ static int reads_halo(LayerOp op) {
   case LOP_GLOBAL_AVGPOOL: case LOP_ADD: case LOP_CONCAT: case LOP_FLATTEN: case LOP_RESHAPE:
   case LOP_BATCHNORM: case LOP_BIAS:
   case LOP_SOFTMAX: case LOP_LAYERNORM: case LOP_GELU: case LOP_SIGMOID: case LOP_SILU:
-  case LOP_HARDSWISH: case LOP_HARDSIGMOID: case LOP_MUL: case LOP_SUB: case LOP_MUL_CONST: case LOP_MATMUL:
-  case LOP_TRANSPOSE:   // refused by lower_graph before this runs
+  case LOP_HARDSWISH: case LOP_HARDSIGMOID: case LOP_MUL: case LOP_SUB: case LOP_MUL_CONST:   // refused before
+  case LOP_MATMUL: case LOP_TRANSPOSE:   // read dense rows (lower_mm.c)
     return 0;
   }
   return 0;
@@ -695,14 +695,13 @@ static int ops_encodable(const Lw *w, const Layer *l, int first) {
   return 0;
 }
 
-// The special-function unit's ops (GOPF_SFU) that neither lower_sfu.c nor lower_mm.c lowers
-// run in sacc ref but not on the machine: the first one is refused by name (none today).
+// A special-function op (GOPF_SFU) that lower_sfu.c does not lower would run in sacc ref but
+// not on the machine: the first one is refused by name (none today: it lowers every one).
 static int sfu_refuse(const Graph *g, Diag *d) {
   for (int i = 0; i < g->n_layers; i++)
-    if (graph_op_is(g->layers[i].op, GOPF_SFU) && !lower_sfu_lowers(g->layers[i].op) &&
-        g->layers[i].op != LOP_MATMUL && g->layers[i].op != LOP_TRANSPOSE)
+    if (graph_op_is(g->layers[i].op, GOPF_SFU) && !lower_sfu_lowers(g->layers[i].op))
       return graph_layer_error(g, &g->layers[i], d,
-                               "%s of activations is not lowered onto the machine yet (docs/COMPILER.md); "
+                               "%s is not lowered onto the machine yet (docs/COMPILER.md); "
                                "sacc ref runs this network, sacc compile cannot",
                                graph_op_name(g->layers[i].op));
   return 0;

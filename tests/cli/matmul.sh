@@ -1,13 +1,14 @@
 #!/bin/sh
 # matmul.sh BUILD_DIR: matmul of two activations, transpose and reshape compiled (issue 16 item 2,
 # docs/COMPILER.md "Matmul of two activations"). Attention without the special-function unit
-# (tests/compiler/nets/attn_mm_small.json, attn_mm.json and attn_mm_bert.json: projections, heads, Q K^T, relu,
-# scores x V, heads back) and the corner cases of matmul_edges.json compile in ws, os and is on
-# the default and tiny archs, and `sasim run` prints the outputs of `sacc ref`; the detailed
-# engine agrees with the fast one (outputs and cycles); a batch of 2, --dataflow auto,
-# --no-double-buffer and tokens.max 1; a 256x256 array (K tiles of 255 for input-stationary,
-# transposes gathering at most 255 channels per op); K^T folds into Q K^T (no op of its own);
-# a transposed operand too far apart for the load unit is refused naming the layer.
+# (tests/compiler/nets/attn_mm_small.json, attn_mm.json and attn_mm_bert.json: projections,
+# heads, Q K^T, relu, scores x V, heads back), the corner cases of matmul_edges.json and a B
+# inside a zero halo (matmul_halo.json) compile in ws, os and is on the default and tiny archs,
+# and `sasim run` prints the outputs of `sacc ref`; the detailed engine agrees with the fast one
+# (outputs and cycles); a batch of 2, --dataflow auto, --no-double-buffer and tokens.max 1; a
+# 256x256 array (K tiles of 255 for input-stationary, transposes gathering at most 255 channels
+# per op); K^T folds into Q K^T (no op of its own); a transposed operand too far apart for the
+# load unit is refused naming the layer.
 set -u
 B=${1:-build}
 SACC=$B/bin/sacc
@@ -33,7 +34,7 @@ same() {
   else fail "$name" "outputs differ from sacc ref: $(diff "$T/want" "$T/got" | head -4 | tr '\n' ' ')"; fi
 }
 
-for n in attn_mm_small attn_mm matmul_edges; do
+for n in attn_mm_small attn_mm matmul_edges matmul_halo; do
   for df in ws os is; do
     for a in default tiny; do same "$n-$df-$a" $N/$n.json -- --dataflow $df --arch workloads/arch/$a.json; done
   done

@@ -256,7 +256,9 @@ def check(build, tmp, name, ctor, shape, opset, min_db, min_agree, table):
     binp = os.path.join(d, "net.bin")
     run([sacc, "compile", net, "--calib", calib, "-o", binp], "sacc compile")
     simout = os.path.join(d, "simout")
-    run([os.path.join(build, "bin", "sasim"), "run", binp, "--input", xq_path, "--output-dir", simout], "sasim run")
+    _, simtext = run([os.path.join(build, "bin", "sasim"), "run", binp, "--input", xq_path, "--output-dir", simout],
+                     "sasim run")
+    cycles = re.search(r"^(\d+) cycles$", simtext, re.M)
     with open(os.path.join(out, "y.npy"), "rb") as f1, open(os.path.join(simout, "y.npy"), "rb") as f2:
         if f1.read() != f2.read():
             return "FAIL sfu-%s: sasim's output differs from sacc ref's" % name
@@ -271,8 +273,8 @@ def check(build, tmp, name, ctor, shape, opset, min_db, min_agree, table):
         return "FAIL sfu-%s: SQNR %.1f dB against torch's float output (want >= %g)" % (name, db, min_db)
     if not frac >= min_agree:
         return "FAIL sfu-%s: argmax agreement %.3f (want >= %g)" % (name, frac, min_agree)
-    return "PASS sfu-%s: SQNR %.1f dB, argmax agreement %.3f over %d inputs; compiled, sasim == sacc ref" % (
-        name, db, frac, N_INPUTS)
+    return "PASS sfu-%s: SQNR %.1f dB, argmax agreement %.3f over %d inputs; compiled, sasim == sacc ref (%s cycles)" % (
+        name, db, frac, N_INPUTS, "{:,}".format(int(cycles.group(1))) if cycles else "?")
 
 
 def main():

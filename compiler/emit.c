@@ -112,14 +112,19 @@ static Insn load(int64_t mem, int64_t dst, int64_t addr, int64_t outer, int64_t 
   return in;
 }
 
-// Parameter rows of N tiles j0 .. j0+n-1 into a fresh PARAM slot.
-static void load_params(Em *e, const MachOp *op, int64_t j0, int64_t n) {
+// Parameter rows of N tiles j0 .. j0+n-1 into PARAM rows from base.
+static void load_params_at(Em *e, const MachOp *op, int64_t j0, int64_t n, uint32_t base) {
   uint32_t C = e->a->cols;
-  e->p_slot = rotate(e, 3) * e->sl->param;
+  e->p_slot = base;
   cfg_load(e, 4 * C, 0, -1, e->ld[3], e->ld[4]);
   Insn in = load(MEM_PARAM, e->p_slot, (int64_t)op->p_addr + j0 * 12 * C, 3 * n, 1, 1, 4 * C);
   Access acc = on_chip(SMEM_PARAM, e->p_slot, (uint64_t)(3 * n), 1);
   emit(e, &in, &acc, 1, NULL, 0);
+}
+
+// ... into a fresh PARAM slot.
+static void load_params(Em *e, const MachOp *op, int64_t j0, int64_t n) {
+  load_params_at(e, op, j0, n, rotate(e, 3) * e->sl->param);
 }
 
 static void store_tile(Em *e, const MachOp *op, const MTile *t, int64_t j, uint32_t src, uint32_t prow) {
@@ -447,7 +452,12 @@ static void elt_loads(Em *e, const MachOp *op, int64_t nN, uint64_t i) {
   MTile t = tile_m_at(op, &op->plan, i / (uint64_t)nN);
   int ring = (int)(i % 2);
   uint32_t prows = lower_sfu_param_rows(op, C);
-  if (prows) load_params(e, op, j, prows / 3);
+  if (prows && lower_sfu_params_once(op)) {   // the same rows for every step: loaded once, into
+    // the next slot when they fit one (not waiting for the previous op's readers), else from row 0
+    if (i == 0) load_params_at(e, op, j, prows / 3, prows <= e->sl->param ? rotate(e, 3) * e->sl->param : 0);
+  } else if (prows) {
+    load_params(e, op, j, prows / 3);
+  }
   e->ring_p[ring] = e->p_slot;
   uint32_t dst = rotate(e, 2) * e->sl->acc;
   e->ring_a[ring] = dst;

@@ -175,6 +175,9 @@ int64_t lower_sfu_segments(const MachOp *op, uint32_t cols);   // channel tiles 
 uint64_t lower_sfu_acc_rows(const MachOp *op, uint64_t tile_rows, uint32_t cols);
 uint32_t lower_sfu_param_rows(const MachOp *op, uint32_t cols);
 int lower_sfu_store_params(const MachOp *op);
+// 1: the op's PARAM rows are the same for every step (layernorm's affine), loaded once from PARAM
+// row 0 (they need not fit a buffer slot, only the memory), not per step into a rotating slot.
+int lower_sfu_params_once(const MachOp *op);
 // A global_avgpool whose map (in[0].h x in[0].w) exceeds the STORE's pooling window fields
 // (KH, KW at most 15): the LOADs fold pixel (y, x) onto accumulator row (y mod FH)*FW +
 // (x mod FW), accumulating, so the STORE's pool sums an FH x FW window of exact int32 partial

@@ -173,6 +173,8 @@ uint32_t lower_sfu_param_rows(const MachOp *op, uint32_t cols) {
 
 int lower_sfu_store_params(const MachOp *op) { return !is_row_op(op->sfu); }
 
+int lower_sfu_params_once(const MachOp *op) { return op->sfu == SFUK_LAYERNORM; }
+
 const char *lower_sfu_name(const MachOp *op) {
   switch (op->sfu) {
   case SFUK_NONE: return "";

@@ -259,10 +259,11 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   case MOP_ELT: {
     // (an SFU op's step: its ACC and PARAM rows, channel steps and the unit's cycles, lower_sfu.c)
     uint32_t prows = lower_sfu_param_rows(op, C);
-    if (lower_sfu_acc_rows(op, m_max, C) > s->acc || prows > s->param) return -1;
+    int once = lower_sfu_params_once(op);   // loaded once for all steps, anywhere in PARAM
+    if (lower_sfu_acc_rows(op, m_max, C) > s->acc || prows > (once ? a->param_rows : s->param)) return -1;
     int64_t nsteps = lower_sfu_channel_steps(op, C);
     steps = (double)nm * nsteps;
-    step_load = tm * oc->elt_beats / nsteps + prows * cdiv(4 * C, B);
+    step_load = tm * oc->elt_beats / nsteps + prows * cdiv(4 * C, B) / (once ? steps : 1.0);
     step_compute = sfu_step_cycles(op, a, tm);
     drain = a->post_latency;
     computes = 6;   // instructions per step

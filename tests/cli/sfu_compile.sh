@@ -5,7 +5,7 @@
 # squeeze-excitation block: global_avgpool over 20x17, folded since the STORE pools at most
 # 15x15, fc, relu, fc, hardsigmoid, mul broadcast, hardswish),
 # sfu_mlp (layernorm, GELU MLP, sub, silu, sigmoid, mul, mul_const on a [1,1,7,8] sequence) and
-# sfu_rows (softmax over rows of 300 values, a layernorm of 40 channels, a rank-2 softmax) compile
+# sfu_rows (softmax over rows of 300 values, layernorms of 40 and 200 channels, a rank-2 softmax) compile
 # in ws, os and is, on the default and tiny archs (sfu_rows: the default and large archs; tiny
 # refuses it naming the layer), run in sasim (fast; a few in the detailed engine, single-buffered,
 # batched, with tokens.max 1), and print the outputs of `sacc ref` bit for bit. The programs use
@@ -74,6 +74,10 @@ has asm-softmax-scale "$T/rows.s" 'SFU_SOFTMAX .* len=300 .* sm_j=3'
 has asm-softmax-rank2 "$T/rows.s" 'SFU_SOFTMAX .* len=37 '
 has asm-layernorm-rows "$T/rows.s" 'SFU_LAYERNORM .* rows=3 len=40 sstride=3 pbase='
 has asm-layernorm-eps "$T/rows.s" 'CFG_SFU .* eps=640'
+# the 200-channel layernorm's 39 PARAM rows (more than a 32-row slot) are loaded once, at row 0
+n=$(grep -cE 'LOAD .*mem=param .*outer=39 ' "$T/rows.s")
+if [ "$n" = 1 ] && grep -qE 'LOAD .*mem=param .*dst=0 .*outer=39 ' "$T/rows.s"; then pass asm-layernorm-params-once
+else fail asm-layernorm-params-once "$n LOADs of its 39 PARAM rows, want one, at row 0"; fi
 has asm-gelu "$T/mlp.s" 'SFU_MAP .* fn=gelu'
 has asm-silu "$T/mlp.s" 'SFU_MAP .* fn=silu'
 has asm-sigmoid "$T/mlp.s" 'SFU_MAP .* fn=sigmoid'

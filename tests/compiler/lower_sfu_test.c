@@ -126,8 +126,9 @@ static void test_layernorm(void) {
               op->shift[2] == 36 && op->bias[2] == 15 && op->bias[0] == 0,
           "params: %d >> %d, %d, %d >> %d bias %d", op->mult[0], op->shift[0], op->mult[1], op->mult[2], op->shift[2],
           op->bias[2]);
-    CHECK(lower_sfu_segments(op, 16) == 2 && lower_sfu_param_rows(op, 16) == 6 && lower_sfu_acc_rows(op, 2, 16) == 4,
-          "two segments, 6 PARAM rows");
+    CHECK(lower_sfu_segments(op, 16) == 2 && lower_sfu_param_rows(op, 16) == 6 && lower_sfu_acc_rows(op, 2, 16) == 4 &&
+              lower_sfu_params_once(op),
+          "two segments, 6 PARAM rows loaded once for the layer");
   }
   machprog_free(&mp);
   graph_free(g);

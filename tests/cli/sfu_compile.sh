@@ -6,7 +6,7 @@
 # 15x15, fc, relu, fc, hardsigmoid, mul broadcast, hardswish),
 # sfu_mlp (layernorm, GELU MLP, sub, silu, sigmoid, mul, mul_const on a [1,1,7,8] sequence) and
 # sfu_rows (softmax over rows of 300 values, layernorms of 40 and 200 channels, a rank-2 softmax) compile
-# in ws, os and is, on the default and tiny archs (sfu_rows: the default and large archs; tiny
+# in ws, os, is and auto, on the default and tiny archs (sfu_rows: the default and large archs; tiny
 # refuses it naming the layer), run in sasim (fast; a few in the detailed engine, single-buffered,
 # batched, with tokens.max 1), and print the outputs of `sacc ref` bit for bit. The programs use
 # the unit (SFU_* instructions, sfu token channels in --dump-ir schedule), and the shapes the
@@ -44,6 +44,7 @@ for n in fullbasic se mlp rows; do
     else same "$n-$df-tiny" $N/sfu_$n.json -- --dataflow $df --arch $TINY; fi
   done
   same "$n-detailed" $N/sfu_$n.json --mode detailed --
+  same "$n-auto" $N/sfu_$n.json -- --dataflow auto
   same "$n-single-buffered" $N/sfu_$n.json -- --no-double-buffer
 done
 for n in se mlp fullbasic; do

@@ -263,7 +263,8 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     if (lower_sfu_acc_rows(op, m_max, C) > s->acc || prows > (once ? a->param_rows : s->param)) return -1;
     int64_t nsteps = lower_sfu_channel_steps(op, C);
     steps = (double)nm * nsteps;
-    step_load = tm * oc->elt_beats / nsteps + prows * cdiv(4 * C, B) / (once ? steps : 1.0);
+    double tml = op->fold_w ? (double)(op->in[0].h * op->in[0].w) : tm;   // a folded pool loads the whole map
+    step_load = tml * oc->elt_beats / nsteps + prows * cdiv(4 * C, B) / (once ? steps : 1.0);
     step_compute = sfu_step_cycles(op, a, tm);
     drain = a->post_latency;
     computes = 6;   // instructions per step

@@ -1,11 +1,11 @@
 #!/bin/sh
 # sfu_compile.sh BUILD_DIR: the special-function unit's ops compiled and run (issue 16;
-# docs/COMPILER.md "Special functions"). Small networks of tests/compiler/nets: sfu_fullbasic
-# (the lectures' FullBasicModel: conv 1->128, relu, fc 128->10, softmax), sfu_se (a
+# docs/COMPILER.md "Special functions"). Small networks: workloads/nets/fullbasic (the
+# lectures' FullBasicModel: conv 1->128, relu, fc 128->10, softmax), workloads/nets/se_block (a
 # squeeze-excitation block: global_avgpool over 20x17, folded since the STORE pools at most
 # 15x15, fc, relu, fc, hardsigmoid, mul broadcast, hardswish),
-# sfu_mlp (layernorm, GELU MLP, sub, silu, sigmoid, mul, mul_const on a [1,1,7,8] sequence) and
-# sfu_rows (softmax over rows of 300 values, layernorms of 40 and 200 channels, a rank-2 softmax) compile
+# tests/compiler/nets/sfu_mlp (layernorm, GELU MLP, sub, silu, sigmoid, mul, mul_const on a
+# [1,1,7,8] sequence) and sfu_rows (softmax over rows of 300 values, layernorms of 40 and 200 channels, a rank-2 softmax) compile
 # in ws, os, is and auto, on the default and tiny archs (sfu_rows: the default and large archs; tiny
 # refuses it naming the layer), run in sasim (fast; a few in the detailed engine, single-buffered,
 # batched, with tokens.max 1), and print the outputs of `sacc ref` bit for bit. The programs use
@@ -20,6 +20,8 @@ CLI_PREFIX=sfu-compile
 . tests/cli/lib.sh
 N=tests/compiler/nets
 TINY=workloads/arch/tiny.json
+# net NAME: its file (fullbasic and se_block ship in workloads/nets, the others are tests')
+net() { case $1 in fullbasic|se_block) echo workloads/nets/$1.json ;; *) echo $N/sfu_$1.json ;; esac; }
 
 # same NAME NET [SASIM-OPTIONS -- SACC-OPTIONS]: compiled outputs equal the reference's.
 same() {
@@ -37,35 +39,35 @@ same() {
   else fail "$name" "outputs differ from sacc ref: $(diff "$T/want" "$T/got" | head -4 | tr '\n' ' ')"; fi
 }
 
-for n in fullbasic se mlp rows; do
+for n in fullbasic se_block mlp rows; do
   for df in ws os is; do
-    same "$n-$df" $N/sfu_$n.json -- --dataflow $df
-    if [ $n = rows ]; then same "$n-$df-large" $N/sfu_$n.json -- --dataflow $df --arch workloads/arch/large.json
-    else same "$n-$df-tiny" $N/sfu_$n.json -- --dataflow $df --arch $TINY; fi
+    same "$n-$df" $(net $n) -- --dataflow $df
+    if [ $n = rows ]; then same "$n-$df-large" $(net $n) -- --dataflow $df --arch workloads/arch/large.json
+    else same "$n-$df-tiny" $(net $n) -- --dataflow $df --arch $TINY; fi
   done
-  same "$n-detailed" $N/sfu_$n.json --mode detailed --
-  same "$n-auto" $N/sfu_$n.json -- --dataflow auto
-  same "$n-single-buffered" $N/sfu_$n.json -- --no-double-buffer
+  same "$n-detailed" $(net $n) --mode detailed --
+  same "$n-auto" $(net $n) -- --dataflow auto
+  same "$n-single-buffered" $(net $n) -- --no-double-buffer
 done
-for n in se mlp fullbasic; do
-  same "$n-tiny-detailed" $N/sfu_$n.json --mode detailed -- --arch $TINY
-  batched $N/sfu_$n.json 3 "$T/$n.n3.json"   # M tiles of several images: the gate broadcast per image
+for n in se_block mlp fullbasic; do
+  same "$n-tiny-detailed" $(net $n) --mode detailed -- --arch $TINY
+  batched $(net $n) 3 "$T/$n.n3.json"   # M tiles of several images: the gate broadcast per image
   same "$n-n3" "$T/$n.n3.json"
   same "$n-n3-tiny" "$T/$n.n3.json" -- --arch $TINY
 done
 # tokens.max 1: the SFU's channels get spacers like the others (docs/COMPILER.md "Token bound")
 for a in default tiny; do
   sed "s/\"max\": 255/\"max\": 1/" workloads/arch/$a.json >"$T/tok.json"
-  for n in se mlp; do
-    same "$n-tokens-max-1-$a" $N/sfu_$n.json -- --arch "$T/tok.json"
-    same "$n-tokens-max-1-$a-detailed" $N/sfu_$n.json --mode detailed -- --arch "$T/tok.json"
+  for n in se_block mlp; do
+    same "$n-tokens-max-1-$a" $(net $n) -- --arch "$T/tok.json"
+    same "$n-tokens-max-1-$a-detailed" $(net $n) --mode detailed -- --arch "$T/tok.json"
   done
 done
 
 # The programs use the unit: each op's instruction, and tokens to and from the SFU.
 $SACC compile $N/sfu_rows.json --emit asm -o "$T/rows.s" >/dev/null 2>&1
 $SACC compile $N/sfu_mlp.json --emit asm -o "$T/mlp.s" >/dev/null 2>&1
-$SACC compile $N/sfu_se.json --emit asm -o "$T/se.s" >/dev/null 2>&1
+$SACC compile workloads/nets/se_block.json --emit asm -o "$T/se.s" >/dev/null 2>&1
 # has NAME FILE PATTERN: FILE (a program's assembly) has a line matching PATTERN.
 has() {
   if grep -qE -- "$3" "$2"; then pass "$1"; else fail "$1" "no line /$3/ in $2"; fi
@@ -91,12 +93,12 @@ has asm-mul-bcast "$T/se.s" 'SFU_EW .* ewop=mul bcast=1'
 $SACC compile $N/sfu_mlp.json -o "$T/mlp.bin" >/dev/null 2>&1
 if $SASIM asm "$T/mlp.s" -o "$T/mlp2.bin" --compress >/dev/null 2>&1 && cmp -s "$T/mlp.bin" "$T/mlp2.bin"; then pass emit-asm
 else fail emit-asm "sasim asm of --emit asm is not the same binary"; fi
-expect schedule-sfu-tokens 0 '^tokens load -> sfu: [1-9]' -- $SACC compile $N/sfu_se.json --dump-ir schedule -o "$T/x.bin"
-expect schedule-sfu-store-tokens 0 '^tokens sfu -> store: [1-9]' -- $SACC compile $N/sfu_se.json --dump-ir schedule -o "$T/x.bin"
-expect lower-dump 0 'SFU_EW bcast' -- $SACC compile $N/sfu_se.json --dump-ir lower -o "$T/x.bin"
+expect schedule-sfu-tokens 0 '^tokens load -> sfu: [1-9]' -- $SACC compile workloads/nets/se_block.json --dump-ir schedule -o "$T/x.bin"
+expect schedule-sfu-store-tokens 0 '^tokens sfu -> store: [1-9]' -- $SACC compile workloads/nets/se_block.json --dump-ir schedule -o "$T/x.bin"
+expect lower-dump 0 'SFU_EW bcast' -- $SACC compile workloads/nets/se_block.json --dump-ir lower -o "$T/x.bin"
 # the squeeze over 20x17 (the STORE pools at most 15x15) is folded: 15x15 accumulator rows, 2x15 on tiny
-expect pool-folded 0 'op 0 layer 0 elt pool: .* folded 15x15 avgpool 15x15/1x1' -- $SACC compile $N/sfu_se.json --dump-ir lower -o "$T/x.bin"
-expect pool-folded-tiny 0 'op 0 layer 0 elt pool: .* folded 2x15 avgpool 2x15/1x1' -- $SACC compile $N/sfu_se.json --dump-ir lower --arch $TINY -o "$T/x.bin"
+expect pool-folded 0 'op 0 layer 0 elt pool: .* folded 15x15 avgpool 15x15/1x1' -- $SACC compile workloads/nets/se_block.json --dump-ir lower -o "$T/x.bin"
+expect pool-folded-tiny 0 'op 0 layer 0 elt pool: .* folded 2x15 avgpool 2x15/1x1' -- $SACC compile workloads/nets/se_block.json --dump-ir lower --arch $TINY -o "$T/x.bin"
 
 # What the unit cannot take is refused naming the layer (and no program is written).
 rm -f "$T/no.bin"

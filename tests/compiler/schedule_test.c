@@ -9,7 +9,8 @@
 // a program within that bound (tests/cli/compile.sh runs such programs against `sacc ref`); the
 // compiler's own bound check refuses, naming the limit, a program that exceeds it. The small
 // networks of the special-function unit's ops (tests/compiler/nets/sfu_*) go through the same
-// checks: the unit's accesses are ordered by tokens like the other units'.
+// checks (and workloads/nets' fullbasic and se_block): the unit's accesses are ordered by tokens
+// like the other units'.
 #include <stdio.h>
 #include <string.h>
 
@@ -22,8 +23,8 @@
 static const char *const nets[] = {"tiny_cnn", "residual", "lenet5", "edge_odd", "edge_channels", "edge_concat",
                                    "edge_depthwise", "edge_dilation", "edge_padding", "edge_residual",
                                    "edge_gap_fc", "edge_activations", "edge_float_bn", "edge_pooling", "depthwise",
-                                   // the special-function unit's ops (tests/compiler/nets; sfu_rows: not on tiny)
-                                   "tests/compiler/nets/sfu_fullbasic.json", "tests/compiler/nets/sfu_se.json",
+                                   // the special-function unit's ops (sfu_rows: not on tiny)
+                                   "fullbasic", "se_block",
                                    "tests/compiler/nets/sfu_mlp.json", "tests/compiler/nets/sfu_rows.json",
                                    // matmul of two activations and transposes (B and K^T read from DRAM)
                                    "tests/compiler/nets/attn_mm_small.json", "tests/compiler/nets/matmul_edges.json"};
@@ -141,7 +142,7 @@ int main(void) {
   // ... and on the special-function unit: an SFU_MAP that does not wait for its LOAD, and a
   // STORE that does not wait for the unit.
   for (int k = 0; k < 2; k++) {
-    Program *p = compile_net("tests/compiler/nets/sfu_se.json", &a, 1, DF_WS);
+    Program *p = compile_net("se_block", &a, 1, DF_WS);
     if (p) {
       Opcode want = k ? OP_STORE : OP_SFU_MAP;
       uint32_t i = 0;

@@ -93,3 +93,17 @@ bad acc-rows "bad\.s:2:1: error: SFU_REDUCE reads ACC rows 63..64, beyond acc.ro
   "SFU_REDUCE red=sum src=60 acc_addr=0 rows=2 len=5 sstride=3"
 bad param-rows "bad\.s:2:1: error: SFU_LAYERNORM reads PARAM rows 6..8, beyond param.rows=8" \
   "SFU_LAYERNORM src=0 acc_addr=0 rows=1 len=4 sstride=0 pbase=6"
+
+# --timeline rows of SFU instructions (sfu_map.s, times in its header): the first SFU_MAP waits for
+# the LOAD's token, the next ones for the unit (in order), the STORE for the last SFU_MAP's token;
+# the same rows on both engines.
+for m in fast detailed; do
+  $SASIM run "$T/sfu_map.bin" --mode $m --timeline "$T/tl.$m.txt" >/dev/null 2>&1
+done
+if grep -qE '^ +4 sfu +SFU_MAP +sfu_map +4 +27 +27 +32 +31 +0  token from load \(insn 2 LOAD\)$' "$T/tl.fast.txt" &&
+   grep -qE '^ +5 sfu +SFU_MAP +sfu_map +5 +6 +32 +37 +36 +0  in order behind insn 4 SFU_MAP$' "$T/tl.fast.txt" &&
+   grep -qE '^ +13 store +STORE +sfu_map +13 +65 +65 +152 +161 +48  token from sfu \(insn 11 SFU_MAP\)$' "$T/tl.fast.txt"; then
+  pass timeline-rows
+else fail timeline-rows "$(sed -n '6,8p;16p' "$T/tl.fast.txt" | tr '\n' '|')"; fi
+if cmp -s "$T/tl.fast.txt" "$T/tl.detailed.txt"; then pass timeline-engines-agree
+else fail timeline-engines-agree "$(diff "$T/tl.fast.txt" "$T/tl.detailed.txt" | head -4 | tr '\n' ' ')"; fi

@@ -77,12 +77,10 @@ static TensorInfo tensor_info(const DTensor *t) {
       ti.strides[0] = (uint64_t)dt_img_stride(t), ti.strides[1] = (uint64_t)dt_row_stride(t);
     }
     ti.strides[2] = (uint64_t)t->c, ti.strides[3] = 1;
-    if (t->transposed) ti.strides[2] = 1, ti.strides[3] = (uint64_t)t->w;   // a folded K^T (lower_mm.c)
   } else {
     ti.ndim = 2;
     ti.dims[0] = (uint32_t)t->n, ti.dims[1] = (uint32_t)t->c;
     ti.strides[0] = (uint64_t)(t->c), ti.strides[1] = 1;   // rank-2 tensors are dense
-    if (t->transposed) ti.strides[0] = 1, ti.strides[1] = (uint64_t)t->n;   // a folded transpose
   }
   return ti;
 }
@@ -92,6 +90,11 @@ static int add_tensors(const MachProg *mp, const Graph *g, const CompileOptions 
   for (int i = 0; i < mp->n_tensors; i++) {
     const DTensor *t = &mp->tensors[i];
     TensorInfo ti = tensor_info(t);
+    if (t->permuted) {   // a transpose folded into matmuls: its owner's bytes, axes permuted
+      int64_t st[4];
+      lower_mm_strides(mp, i, st);
+      for (uint32_t k = 0; k < ti.ndim; k++) ti.strides[k] = (uint64_t)st[ti.ndim == 4 ? k : 3 * k];
+    }
     if (prog_add_tensor(p, &ti)) return -1;
     if (t->role != ROLE_INPUT) continue;
     int index = 0;

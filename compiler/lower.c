@@ -811,7 +811,10 @@ void lower_dump_layout(const MachProg *mp, FILE *f) {
     const DTensor *t = &mp->tensors[i];
     fprintf(f, "tensor %-20s %-7s [%lld,%lld,%lld,%lld]", t->name, role_name(t->role), (long long)t->n,
             (long long)t->h, (long long)t->w, (long long)t->c);
-    if (t->alias >= 0)
+    if (t->alias >= 0 && t->permuted)   // a transpose folded into matmuls (lower_mm.c)
+      fprintf(f, " alias of %s axes %d,%d,%d,%d", mp->tensors[t->alias].name, t->perm[0], t->perm[1], t->perm[2],
+              t->perm[3]);
+    else if (t->alias >= 0)
       fprintf(f, " alias of %s", mp->tensors[t->alias].name);
     else
       fprintf(f, " halo %d,%d,%d,%d row %lld B image %lld B", t->halo_t, t->halo_b, t->halo_l, t->halo_r,
@@ -843,6 +846,8 @@ void lower_dump_ops(const MachProg *mp, FILE *f) {
         fprintf(f, " B from %s (%s)", mp->tensors[op->in[1].t].name, op->b_nstride != 1 ? "transposed: rows of B^T" : "rows");
       break;
     case MOP_ELT:
+      if (op->in[0].c_stride)   // a transpose moving the channel axis (lower_mm.c)
+        fprintf(f, " gather a byte per channel, %lld B apart", (long long)op->in[0].c_stride);
       if (op->n_in == 2)
         fprintf(f, " scales %d>>%u, %d>>%u", op->in_mult[0], op->in_shift[0], op->in_mult[1], op->in_shift[1]);
       if (op->sfu != SFUK_NONE) fprintf(f, " %s%s", lower_sfu_name(op), op->bcast ? " bcast" : "");

@@ -29,8 +29,8 @@ typedef struct {
   int64_t n, h, w, c;             // logical NHWC
   int halo_t, halo_b, halo_l, halo_r;  // zero rows/columns around each image
   int alias;                      // >= 0: the same bytes as that DTensor (flatten, reshape)
-  int transposed;                 // alias of a transpose folded into a matmul (lower_mm.c): its
-                                  // owner's bytes with the last two axes swapped
+  int permuted;                   // a transpose folded into the matmuls around it (lower_mm.c): an
+  int perm[4];                    //   alias whose NHWC axis k is axis perm[k] of DTensor `alias`
   TensorRole role;                // ROLE_INPUT, ROLE_OUTPUT or ROLE_SCRATCH
   double scale;
   int first_op, last_op;          // liveness: producing op (-1: a network input), last reader
@@ -152,6 +152,9 @@ typedef struct {
 
 // The DTensor that holds the bytes of DTensor i (following flatten/reshape aliases).
 int dt_owner(const MachProg *mp, int i);
+// Byte strides of DTensor i's NHWC axes (a rank-2 [N, C] as [N, 1, 1, C]), a permuted alias's
+// included (lower_mm.c).
+void lower_mm_strides(const MachProg *mp, int i, int64_t s[4]);
 
 // Fusion, layout and lowering. On error -1 with a message naming the layer.
 // Every op runs in dataflow df, or, when op_df is not NULL, op i in op_df[i] (n_op_df entries:

@@ -34,15 +34,18 @@ TView lw_view_of(const MachProg *mp, int i);
 int lw_alloc_params(MachOp *op, int64_t n);
 
 // lower_mm.c. Each returns 0, or -1 with a message naming the layer.
-// Marks every transpose that only swaps the last two axes and is read only as a matmul's B
-// operand as folded: its DTensor becomes a transposed alias of its input (DTensor.transposed),
-// which the matmul reads with the strides swapped, so no op copies it.
+// Folds transposes into the matmuls around them (before layout): a transpose whose output only
+// matmuls read (through more transposes, perhaps), as operands whose rows stay contiguous, becomes
+// a permuted alias of the tensor it reads (DTensor.permuted); one whose input is a matmul's output
+// read by nothing else makes that output a permuted alias of its own output, which the matmul
+// writes in place. Either way no op copies it.
 void lower_mm_fold(Lw *w);
 // Whether layer i is a transpose lower_mm_fold folded away (it lowers to nothing).
 int lower_mm_folded(const Lw *w, int i);
 // matmul (head of group i): one GEMM per batch (the axes before the last two), B from DRAM.
 int lower_matmul(Lw *w, int i, int layer_id, const char *what);
-// transpose (layer i): one element-wise copy through the accumulators with permuted strides.
+// transpose (layer i): an element-wise copy through the accumulators with permuted strides (in
+// pieces of 255 channels when a gather of one byte per channel would exceed NSEG on a wide array).
 int lower_transpose(Lw *w, int i, int layer_id, const char *what);
 
 #endif

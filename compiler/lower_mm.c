@@ -25,11 +25,17 @@
 #define ID_MULT (1 << 30)      // the identity (mult, shift) of docs/NETJSON.md
 #define ID_SHIFT 30u
 
-// Byte strides of DTensor i's axes in NHWC order (a rank-2 [N, C] tensor as [N, 1, 1, C]).
-static void axis_strides(const MachProg *mp, int i, int64_t s[4]) {
+void lower_mm_strides(const MachProg *mp, int i, int64_t s[4]) {
+  const DTensor *t = &mp->tensors[i];
+  if (t->permuted) {   // its alias is never permuted itself (lower_mm_fold composes the chain)
+    int64_t o[4];
+    lower_mm_strides(mp, t->alias, o);
+    for (int k = 0; k < 4; k++) s[k] = o[t->perm[k]];
+    return;
+  }
   TView v = lw_view_of(mp, i);
   s[0] = v.img_stride, s[1] = v.row_stride, s[2] = v.pix_stride, s[3] = 1;
-  if (mp->tensors[i].rank == 2) s[1] = s[2] = 0;
+  if (t->rank == 2) s[1] = s[2] = 0;
 }
 
 // A graph perm as a permutation of the four NHWC axes (rank 2: axis 0 is N, axis 1 is C).
@@ -41,42 +47,77 @@ static void perm4(const Layer *l, int rank, int p[4]) {
   p[0] = l->perm[0] ? 3 : 0, p[1] = 1, p[2] = 2, p[3] = l->perm[1] ? 3 : 0;
 }
 
-static int swaps_last_two(const Layer *l, int rank) {
-  for (int k = 0; k < rank - 2; k++)
-    if (l->perm[k] != k) return 0;
-  return l->perm[rank - 2] == rank - 1 && l->perm[rank - 1] == rank - 2;
-}
-
-// Whether transpose layer i only swaps the last two axes and its output is read by nothing but
-// one matmul, as its second operand.
-static int folds(const Lw *w, int i) {
+// Whether graph tensor t, whose NHWC axis k is axis q[k] of a dense tensor, can stay unmaterialized:
+// it is no network output and every reader is a matmul that reads it with contiguous rows (the
+// first operand: the channels contiguous; the second: its rows (B) or its columns (B^T)) or a
+// transpose (folded in turn, or a copy that reads it with the composed strides).
+static int fold_ok(const Lw *w, int t, const int q[4]) {
   const Graph *g = w->g;
-  const Layer *l = &g->layers[i];
-  int t = l->out;
-  if (l->op != LOP_TRANSPOSE || w->group[i] != i || w->readers[t] != 1 || w->is_output[t] ||
-      !swaps_last_two(l, g->tensors[t].rank))
-    return 0;
-  for (int j = i + 1; j < g->n_layers; j++) {
-    const Layer *m = &g->layers[j];
-    for (int k = 0; k < m->n_in; k++)
-      if (m->in[k] == t) return m->op == LOP_MATMUL && k == 1;
+  if (w->is_output[t] || !w->readers[t]) return 0;
+  int ka = g->tensors[t].rank == 4 ? 2 : 0;   // the NHWC axis of a matmul operand's rows
+  for (int j = 0; j < g->n_layers; j++) {
+    const Layer *r = &g->layers[j];
+    for (int k = 0; k < r->n_in; k++) {
+      if (r->in[k] != t) continue;
+      switch (r->op) {
+      case LOP_MATMUL:
+        if (!(q[3] == 3 || (k == 1 && q[ka] == 3))) return 0;
+        break;
+      case LOP_TRANSPOSE:
+        break;
+      case LOP_CONV2D: case LOP_FC: case LOP_RELU: case LOP_RELU6: case LOP_CLIP: case LOP_MAXPOOL:
+      case LOP_AVGPOOL: case LOP_GLOBAL_AVGPOOL: case LOP_ADD: case LOP_CONCAT: case LOP_FLATTEN:
+      case LOP_RESHAPE: case LOP_BATCHNORM: case LOP_BIAS: case LOP_SOFTMAX: case LOP_LAYERNORM: case LOP_GELU:
+      case LOP_SIGMOID: case LOP_SILU: case LOP_HARDSWISH: case LOP_HARDSIGMOID: case LOP_MUL: case LOP_SUB:
+      case LOP_MUL_CONST:
+        return 0;   // reads the tensor's own layout
+      }
+    }
   }
-  return 0;
+  return 1;
 }
 
 void lower_mm_fold(Lw *w) {
-  for (int i = 0; i < w->g->n_layers; i++) {
-    if (!folds(w, i)) continue;
-    const Layer *l = &w->g->layers[i];
-    DTensor *t = &w->mp->tensors[w->dt[l->out]];
-    t->alias = w->dt[l->in[0]];
-    t->transposed = 1;
+  const Graph *g = w->g;
+  MachProg *mp = w->mp;
+  // Transposes into matmuls, in graph order, so that a chain (heads, then K^T) composes: the
+  // folded output's alias is the first tensor of the chain that is stored.
+  for (int i = 0; i < g->n_layers; i++) {
+    const Layer *l = &g->layers[i];
+    if (l->op != LOP_TRANSPOSE) continue;
+    int in = w->dt[l->in[0]], p[4], q[4];
+    const DTensor *ti = &mp->tensors[in];
+    perm4(l, g->tensors[l->in[0]].rank, p);
+    for (int k = 0; k < 4; k++) q[k] = ti->permuted ? ti->perm[p[k]] : p[k];
+    if (!fold_ok(w, l->out, q)) continue;
+    DTensor *t = &mp->tensors[w->dt[l->out]];
+    t->alias = ti->permuted ? ti->alias : in;
+    t->permuted = 1;
+    memcpy(t->perm, q, sizeof q);
+  }
+  // A matmul's output that only a transpose keeping the channels reads (the heads put back into
+  // the sequence): the matmul writes the transpose's output, its rows where the transpose puts them.
+  for (int i = 0; i < g->n_layers; i++) {
+    const Layer *l = &g->layers[i];
+    int src = l->in[0], prod = g->tensors[src].producer, p[4];
+    if (l->op != LOP_TRANSPOSE || mp->tensors[w->dt[l->out]].permuted || prod < 0) continue;
+    perm4(l, g->tensors[src].rank, p);
+    int head = w->group[prod];
+    if (p[3] != 3 || g->layers[head].op != LOP_MATMUL || w->gtail[head] != prod || w->readers[src] != 1 ||
+        w->is_output[src])
+      continue;
+    DTensor *t = &mp->tensors[w->dt[src]];
+    t->alias = w->dt[l->out];
+    t->permuted = 1;
+    for (int k = 0; k < 4; k++) t->perm[p[k]] = k;   // the inverse: the output's axis k is the input's p[k]
   }
 }
 
 int lower_mm_folded(const Lw *w, int i) {
   const Layer *l = &w->g->layers[i];
-  return l->op == LOP_TRANSPOSE && w->group[i] == i && w->dt[l->out] >= 0 && w->mp->tensors[w->dt[l->out]].transposed;
+  if (l->op != LOP_TRANSPOSE) return 0;
+  const DTensor *in = &w->mp->tensors[w->dt[l->in[0]]], *out = &w->mp->tensors[w->dt[l->out]];
+  return out->permuted || (in->permuted && in->alias == w->dt[l->out]);
 }
 
 // A byte stride that emit.c puts in instruction field f of op: it must fit, else the error names
@@ -106,20 +147,17 @@ int lower_matmul(Lw *w, int i, int layer_id, const char *what) {
   int64_t M = to->dims[r - 2], P = to->dims[r - 1], K = l->cin;
   int64_t nb0 = r == 4 ? to->dims[0] : 1, nb1 = r == 4 ? to->dims[1] : 1;
   int ta = w->dt[l->in[0]], tb = w->dt[l->in[1]], tout = w->dt[g->layers[w->gtail[i]].out];
-  int64_t sa[4], sb[4], so[4], ks, ns;
-  int ka = r == 4 ? 2 : 0;   // the NHWC axis of A's rows (and Y's; B's K rows unless transposed)
-  axis_strides(mp, ta, sa), axis_strides(mp, tout, so);
-  if (mp->tensors[tb].transposed) {   // B = X^T: B[k][n] = X[n][k]
-    tb = mp->tensors[tb].alias;
-    axis_strides(mp, tb, sb);
-    ks = 1, ns = sb[ka];
-  } else {
-    axis_strides(mp, tb, sb);
-    ks = sb[ka], ns = 1;
-  }
+  int64_t sa[4], sb[4], so[4];
+  int ka = r == 4 ? 2 : 0;   // the NHWC axis of the rows of A, B and Y (B^T's: axis 3)
+  lower_mm_strides(mp, ta, sa), lower_mm_strides(mp, tb, sb), lower_mm_strides(mp, tout, so);
+  int64_t ks = sb[ka], ns = sb[3];   // B[k][n] at k*ks + n*ns: B's rows (ns 1) or B^T's (ks 1)
+  if (sa[3] != 1 || so[3] != 1 || (ks != 1 && ns != 1))
+    return graph_layer_error(g, l, w->d, "internal error: matmul operands with no contiguous rows");
   uint32_t R = w->a->rows, C = w->a->cols;
-  if (ns != 1) {   // a transposed LOAD (WS, OS) or B^T rows (IS)
-    if (fits(w, l, ns * C, OP_CFG_LOAD, FLD_STRIDE_OUTER, "the rows of the transposed operand are")) return -1;
+  if (ns != 1) {   // a transposed LOAD (WS, OS: C rows apart, then 1) or B^T rows (IS: 1 apart)
+    if (fits(w, l, ns * C, OP_CFG_LOAD, FLD_STRIDE_OUTER, "the rows of the transposed operand are") ||
+        fits(w, l, ns, OP_CFG_LOAD, FLD_STRIDE_INNER, "the rows of the transposed operand are"))
+      return -1;
   } else if (fits(w, l, ks, OP_CFG_LOAD, FLD_STRIDE_INNER, "the rows of the second operand are") ||
              fits(w, l, ks, OP_CFG_LOAD, FLD_SEG_STRIDE, "the rows of the second operand are")) {
     return -1;
@@ -168,7 +206,7 @@ int lower_transpose(Lw *w, int i, int layer_id, const char *what) {
   int p[4];
   int64_t s[4];
   perm4(l, g->tensors[l->in[0]].rank, p);
-  axis_strides(mp, tin, s);
+  lower_mm_strides(mp, tin, s);
   TView out = lw_view_of(mp, tout), in = lw_view_of(mp, tin);
   in.n = out.n, in.h = out.h, in.w = out.w, in.c = out.c;
   in.img_stride = s[p[0]], in.row_stride = s[p[1]], in.pix_stride = s[p[2]];

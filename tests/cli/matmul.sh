@@ -7,8 +7,8 @@
 # and `sasim run` prints the outputs of `sacc ref`; the detailed engine agrees with the fast one
 # (outputs and cycles); a batch of 2, --dataflow auto, --no-double-buffer and tokens.max 1; a
 # 256x256 array (K tiles of 255 for input-stationary, transposes gathering at most 255 channels
-# per op); K^T folds into Q K^T (no op of its own); a transposed operand too far apart for the
-# load unit is refused naming the layer.
+# per op); the transposes fold into the matmuls (no op of their own); a transposed operand too far
+# apart for the load unit is refused naming the layer.
 set -u
 B=${1:-build}
 SACC=$B/bin/sacc
@@ -94,12 +94,13 @@ for df in ws os is; do
 done
 same "edges-wide" $N/matmul_edges.json -- --arch "$T/wide.json"
 
-# K^T folds into Q K^T: no op of its own, the matmul reads K's rows as B^T; a K^T that is also a
-# network output (matmul_edges' bt) is a copy of its own.
+# The transposes fold into the matmuls: no op for the heads (qh, kh, vh), K^T or the heads put
+# back (ob); Q K^T reads K's rows as B^T. A K^T that is also a network output (matmul_edges' bt)
+# is a copy of its own.
 $SACC compile $N/attn_mm_small.json --dump-ir lower -o "$T/x.bin" >"$T/ir" 2>&1
-if grep -q ' elt kt:' "$T/ir"; then fail fold-kt "kt has an op: $(grep ' kt' "$T/ir" | head -c 200)"
-elif grep -q 'gemm s: .*B from kh (transposed: rows of B\^T)' "$T/ir"; then pass fold-kt
-else fail fold-kt "no matmul reading kh as B^T: $(grep 'gemm s' "$T/ir" | head -c 300)"; fi
+if grep -qE ' elt (qh|kh|vh|kt|ob):' "$T/ir"; then fail fold-transposes "a transpose has an op: $(grep -E ' elt (qh|kh|vh|kt|ob):' "$T/ir" | head -c 200)"
+elif grep -q 'gemm s: .*B from kt (transposed: rows of B\^T)' "$T/ir"; then pass fold-transposes
+else fail fold-transposes "no matmul reading K^T as B^T: $(grep 'gemm s' "$T/ir" | head -c 300)"; fi
 $SACC compile $N/matmul_edges.json --dump-ir lower -o "$T/x.bin" >"$T/ir" 2>&1
 grep -q ' elt bt:' "$T/ir" && grep -q 'gemm m2: .*B from bt (rows)' "$T/ir" && pass no-fold-of-output ||
   fail no-fold-of-output "$(grep -E ' (bt|m2):' "$T/ir" | head -c 300)"
@@ -107,3 +108,6 @@ grep -q ' elt bt:' "$T/ir" && grep -q 'gemm m2: .*B from bt (rows)' "$T/ir" && p
 expect stride-refused 1 'far.json: layers\[1\] "s": error: the rows of the transposed operand are 17600000 bytes apart in DRAM, more than CFG_LOAD STRIDE_OUTER can hold' -- \
   $SACC compile "$T/far.json" -o "$T/far.bin"
 if [ -e "$T/far.bin" ]; then fail stride-refused-no-output "a program was written"; else pass stride-refused-no-output; fi
+# On tiny (4 columns) the C rows fit STRIDE_OUTER, but one row (STRIDE_INNER) does not.
+expect stride-inner-refused 1 'far.json: layers\[1\] "s": error: the rows of the transposed operand are 1100000 bytes apart in DRAM, more than CFG_LOAD STRIDE_INNER can hold \(1048575\)' -- \
+  $SACC compile "$T/far.json" --arch workloads/arch/tiny.json -o "$T/far.bin"

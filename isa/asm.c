@@ -66,13 +66,13 @@ static int parse_units(Asm *a, Opcode op, FieldId f, Tok v, int64_t *out) {
   const char *fname = asm_lower(isa_fields[f].name, lc, sizeof lc);
   *out = 0;
   if (tok_is(v, "-")) return 0;
-  int plain = 1;   // names joined by '|' or ','; anything else is an expression (load=1, compute=2, store=4)
+  int plain = 1;   // names joined by '|' or ','; anything else is an expression (load=1, compute=2, store=4, sfu=8)
   for (size_t k = 0; k < v.n && plain; k++)
     plain = (v.s[k] >= 'a' && v.s[k] <= 'z') || (v.s[k] >= 'A' && v.s[k] <= 'Z') || v.s[k] == '|' || v.s[k] == ',';
   if (!plain) {
     if (expr_eval(a, v.s, v.n, v.col, EXPR_UNITS, fname, out, NULL)) return -1;
     if (*out < 0 || *out > (1 << NUM_UNITS) - 1)
-      return asm_error(a, v.col, "%s=%lld is not a set of units (load=1, compute=2, store=4, or their sum)", fname,
+      return asm_error(a, v.col, "%s=%lld is not a set of units (load=1, compute=2, store=4, sfu=8, or their sum)", fname,
                        (long long)*out);
     if ((*out >> isa_ops[op].unit) & 1)
       return asm_error(a, v.col, "%s names its own unit: %s runs on the %s unit", fname, isa_ops[op].name,
@@ -88,7 +88,7 @@ static int parse_units(Asm *a, Opcode op, FieldId f, Tok v, int64_t *out) {
     for (int k = 0; k < NUM_UNITS; k++)
       if (tok_is(u, isa_unit_names[k])) unit = k;
     if (unit < 0)
-      return asm_error(a, u.col, "unknown unit '%.*s' in %s (expected load, compute, store, joined by '|', or -)",
+      return asm_error(a, u.col, "unknown unit '%.*s' in %s (expected load, compute, store, sfu, joined by '|', or -)",
                        (int)u.n, u.s, fname);
     if ((*out >> unit) & 1) return asm_error(a, u.col, "unit '%s' named twice in %s", isa_unit_names[unit], fname);
     if ((int)isa_ops[op].unit == unit)

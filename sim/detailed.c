@@ -111,6 +111,7 @@ static int unit_can_start(const Det *m, Unit u, const Insn *in) {
   case UNIT_LOAD: return det_load_can_start(m, in);
   case UNIT_COMPUTE: return det_compute_can_start(m, in);
   case UNIT_STORE: return det_store_can_start(m, in);
+  case UNIT_SFU: return det_sfu_can_start(m, in);
   case UNIT_ALL:
   case UNIT_FETCH: break;
   }
@@ -146,6 +147,7 @@ static void unit_try_start(Det *m, Unit u) {
   case UNIT_LOAD: det_load_start(m, k); break;
   case UNIT_COMPUTE: det_compute_start(m, k); break;
   case UNIT_STORE: det_store_start(m, k); break;
+  case UNIT_SFU: det_sfu_start(m, k); break;
   case UNIT_ALL:
   case UNIT_FETCH: break;
   }
@@ -232,6 +234,7 @@ static int det_cycle(Det *m) {
   det_load_update(m, &rd_resp, rd_ok);
   det_compute_update(m);
   det_store_update(m, &wr_resp, wr_ok);
+  det_sfu_update(m);
   if (m->log) {
     SimCycleLog *lg = m->log;
     lg->cycle = m->t;
@@ -253,7 +256,7 @@ static int det_cycle(Det *m) {
   // beat moved. No legal state goes long without one.
   m->progressed = m->fetched >= 0 || m->halted_now || m->ended || rd_ok || wr_ok || rd_resp.valid || wr_resp.valid ||
                   m->inside[UNIT_COMPUTE];
-  moved |= det_load_active(m) || det_compute_active(m) || det_store_active(m);
+  moved |= det_load_active(m) || det_compute_active(m) || det_store_active(m) || det_sfu_active(m);
   return moved;
 }
 
@@ -313,6 +316,7 @@ static void det_free(Det *m) {
   det_load_free(m);
   det_compute_free(m);
   det_store_free(m);
+  det_sfu_free(m);
 }
 
 static int det_init(Det *m, Sim *s, Diag *d) {
@@ -337,6 +341,7 @@ static int det_init(Det *m, Sim *s, Diag *d) {
   rc |= det_load_init(m) != 0;
   rc |= det_compute_init(m) != 0;
   rc |= det_store_init(m) != 0;
+  rc |= det_sfu_init(m) != 0;
   if (rc) return diag_error(d, "sim: error: out of memory");
   for (uint32_t k = 0; k < m->p->n_insns; k++) {
     Unit route = isa_ops[m->insns[k].op].unit;
@@ -369,7 +374,7 @@ SimDetStep *sim_detailed_begin(Sim *s, Diag *d) {
   }
   st->s = s;
   st->d = d;
-  st->rc = det_init(&st->m, s, d);
+  st->rc = sim_refuse_sfu(s, d) ? -1 : det_init(&st->m, s, d);
   // Watchdog: the longest legal stretch without progress is about one DRAM latency plus an array
   // drain and a pooling window; far past that, the engine itself is stuck (a bug), so stop.
   const Arch *a = s->arch;

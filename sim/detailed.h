@@ -225,6 +225,12 @@ typedef struct {
   uint32_t fly_head, fly_count, fly_cap;
 } StoreUnit;
 
+// ---- the special-function unit (detailed_sfu.c) --------------------------------------------------
+
+typedef struct {
+  int64_t mult, shift, eps;   // CFG_SFU registers
+} SfuUnit;
+
 // ---- the machine -----------------------------------------------------------------------------
 
 typedef struct {
@@ -259,6 +265,7 @@ typedef struct Det {
   LoadUnit ld;
   ComputeUnit cu;
   StoreUnit su;
+  SfuUnit sfu;
   int progressed;                   // this cycle fetched, ended, streamed or moved a beat (watchdog)
   int halted_now;                   // this cycle fetched HALT
   SimCycleLog *log;                 // sim_detailed_step's record of this cycle, or NULL
@@ -310,5 +317,12 @@ void det_store_start(Det *m, uint32_t k);
 void det_store_request(Det *m, DramReq *req);
 void det_store_update(Det *m, const DramResp *resp, int accepted);
 int det_store_active(const Det *m);
+
+int det_sfu_init(Det *m);
+void det_sfu_free(Det *m);
+int det_sfu_can_start(const Det *m, const Insn *in);
+void det_sfu_start(Det *m, uint32_t k);
+void det_sfu_update(Det *m);
+int det_sfu_active(const Det *m);
 
 #endif

@@ -103,6 +103,12 @@ int det_compute_can_start(const Det *m, const Insn *in) {
   case OP_STORE:
   case OP_CFG_STORE:
   case OP_CFG_POOL:
+  case OP_CFG_SFU:
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:
   case OP_HALT: break;   // not routed to the compute unit
   }
   return 1;
@@ -140,6 +146,12 @@ const char *det_compute_blocker(const Det *m, const Insn *in) {
   case OP_STORE:
   case OP_CFG_STORE:
   case OP_CFG_POOL:
+  case OP_CFG_SFU:
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:
   case OP_HALT: break;   // not routed to the compute unit
   }
   return "nothing";
@@ -202,6 +214,12 @@ void det_compute_start(Det *m, uint32_t k) {
   case OP_STORE:
   case OP_CFG_STORE:
   case OP_CFG_POOL:
+  case OP_CFG_SFU:
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:
   case OP_HALT: return;   // not routed to the compute unit
   }
 }

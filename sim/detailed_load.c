@@ -88,6 +88,12 @@ void det_load_start(Det *m, uint32_t k) {
   case OP_STORE:
   case OP_CFG_STORE:
   case OP_CFG_POOL:
+  case OP_CFG_SFU:
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:
   case OP_HALT: return;   // not routed to the load unit
   }
 }

@@ -145,6 +145,12 @@ void det_store_start(Det *m, uint32_t k) {
   case OP_COMPUTE:
   case OP_COMPUTE_OS:
   case OP_COMPUTE_IS:
+  case OP_CFG_SFU:
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:
   case OP_HALT: return;   // not routed to the store unit
   }
   det_ready(m, UNIT_STORE, k);

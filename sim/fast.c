@@ -78,7 +78,7 @@ typedef struct {
   size_t spad_stride, acc_stride;      // elements from one column to the next
   unsigned bus_log2;                   // log2 of dram.bus_bytes (a power of two)
   // Configuration registers (latched by each instruction at its start).
-  Insn cfg_load, cfg_store, cfg_pool;
+  Insn cfg_load, cfg_store, cfg_pool, cfg_sfu;
   uint64_t *fifo_last;                 // store FIFO: last-beat issue cycle of recent rows, D entries
   uint8_t *bytes;                      // scratch: one post-processed row
   uint8_t *tile;                       // scratch: the rows gathered by one LOAD
@@ -660,6 +660,12 @@ static uint64_t struct_time(const Fast *f, const Insn *in) {
   case OP_CFG_STORE:
   case OP_CFG_POOL:
   case OP_LAYER:
+  case OP_CFG_SFU:
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:
   case OP_HALT: break;   // no structural condition: only the queue and tokens
   }
   return 0;
@@ -738,6 +744,12 @@ static int start_insn(Fast *f, Unit u, uint64_t s) {
   case OP_STORE: exec_store(f, in, &tm, ls); break;
   case OP_CFG_STORE: f->cfg_store = *in; break;
   case OP_CFG_POOL: f->cfg_pool = *in; break;
+  case OP_CFG_SFU: f->cfg_sfu = *in; break;
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE: break;   // refused before the run (sim_run) until the unit is modelled
   case OP_LAYER: q->layer = layer; break;
   case OP_HALT: break;
   }

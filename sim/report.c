@@ -84,6 +84,7 @@ static const char *unit_busy_column(Unit u) {
   case UNIT_LOAD: return "busy_ld";
   case UNIT_COMPUTE: return "busy_cmp";
   case UNIT_STORE: return "busy_st";
+  case UNIT_SFU: return "busy_sfu";
   case UNIT_ALL:
   case UNIT_FETCH: break;   // routing classes, not units
   }
@@ -351,7 +352,8 @@ static int trace_tid(Unit u) {
   switch (u) {
   case UNIT_LOAD:
   case UNIT_COMPUTE:
-  case UNIT_STORE: return (int)u;
+  case UNIT_STORE:
+  case UNIT_SFU: return (int)u;
   case UNIT_ALL: return 0;      // LAYER: drawn once, on the load row (its copy there is recorded)
   case UNIT_FETCH: return -1;   // HALT: consumed by fetch
   }
@@ -372,6 +374,12 @@ static const char *trace_tail(Opcode op) {
   case OP_CFG_STORE:
   case OP_CFG_POOL:
   case OP_LAYER:
+  case OP_CFG_SFU:
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:
   case OP_HALT: return NULL;           // they end where they start
   }
   return NULL;

@@ -107,6 +107,12 @@ static void array_cause(const Program *p, const InsnTime *t, uint32_t k, const I
   case OP_CFG_STORE:
   case OP_CFG_POOL:
   case OP_LAYER:
+  case OP_CFG_SFU:
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:
   case OP_HALT: return;   // no structural condition
   }
 }
@@ -130,6 +136,12 @@ static void array_note(ArrayHist *h, uint32_t k, Opcode op) {
   case OP_CFG_STORE:
   case OP_CFG_POOL:
   case OP_LAYER:
+  case OP_CFG_SFU:
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:
   case OP_HALT: return;   // not an array instruction
   }
 }
@@ -169,7 +181,8 @@ int timeline_build(const Program *p, const InsnTime *t, TlRow **out) {
     for (int u = 0; u < NUM_UNITS; u++) qsort(push[v][u], n_push[v][u], sizeof(Push), push_cmp);
   // Each unit's previous instruction and its ready (a LAYER copy outside the load queue is not
   // recorded: it starts at max(f + 1, the unit's ready) and is ready one cycle later, §6, §7).
-  int64_t prev[NUM_UNITS] = {-1, -1, -1};
+  int64_t prev[NUM_UNITS];
+  for (int u = 0; u < NUM_UNITS; u++) prev[u] = -1;
   uint64_t prev_ready[NUM_UNITS] = {0};
   ArrayHist h = {-1, 0, {-1, -1}, -1, -1, -1};
   uint32_t layer = p->n_layers;

@@ -54,7 +54,8 @@ static void check_counts(const char *what, const Emitted *e, const Arch *a, Data
       fresh += !in.f[FLD_ACCUM];
       break;
     case OP_LOAD: case OP_CFG_LOAD: case OP_PRELOAD: case OP_STORE: case OP_CFG_STORE:
-    case OP_CFG_POOL: case OP_LAYER: case OP_HALT:   // not computes
+    case OP_CFG_POOL: case OP_LAYER: case OP_HALT: case OP_CFG_SFU: case OP_SFU_MAP: case OP_SFU_EW:
+    case OP_SFU_SOFTMAX: case OP_SFU_LAYERNORM: case OP_SFU_REDUCE:   // not computes
       break;
     }
   }
@@ -107,7 +108,8 @@ static void check_cfg_cache(const char *what, const Program *p) {
       for (int k = 0; k < 7; k++) same &= in.f[fs[k]] == last_s[k], last_s[k] = in.f[fs[k]];
       break;
     case OP_LOAD: case OP_PRELOAD: case OP_COMPUTE: case OP_COMPUTE_OS: case OP_COMPUTE_IS:
-    case OP_STORE: case OP_CFG_POOL: case OP_LAYER: case OP_HALT:   // not cached here
+    case OP_STORE: case OP_CFG_POOL: case OP_LAYER: case OP_HALT: case OP_CFG_SFU: case OP_SFU_MAP:
+    case OP_SFU_EW: case OP_SFU_SOFTMAX: case OP_SFU_LAYERNORM: case OP_SFU_REDUCE:   // not cached here
       same = 0;
       break;
     }

@@ -96,7 +96,7 @@ static void test_rep(void) {
               ".tensor T dtype=int8 shape=[64] addr=0x100 role=input\n.data 0x100 0a\n.data 0x110 0a\n"
               "CFG_LOAD stride_inner=16\nLOAD mem=spad dst=0 dram_addr=0x100 outer=1 inner=1 nseg=1 seglen=16\n"
               "LOAD mem=spad dst=1 dram_addr=0x110 outer=1 inner=1 nseg=1 seglen=16\nHALT\n");
-  // Units as expressions: load=1, compute=2, store=4.
+  // Units as expressions: load=1, compute=2, store=4, sfu=8.
   expect_same(PRE ".rep 3, s\nCOMPUTE rows=1 pop=load*(s>0) push=store*(s==2)|load*(s<2)\n.endr\nHALT\n",
               PRE "COMPUTE rows=1 push=load\nCOMPUTE rows=1 pop=load push=load\nCOMPUTE rows=1 pop=load push=store\n"
                   "HALT\n");
@@ -184,8 +184,9 @@ static void test_errors(void) {
   expect_error(".set a, min(1)\nHALT\n", "t.s:1:12: error: a: min(a, b) takes two operands");
   expect_error(".set a, 12x\nHALT\n", "t.s:1:9: error: a: expected a number, got '12x'");
   expect_error(PRE "COMPUTE rows=(1 + ; oops\nHALT\n", "t.s:2:19: error: rows: expression '(1 + ' ends early");
-  expect_error(PRE "COMPUTE rows=1 pop=load*8\nHALT\n",
-               "t.s:2:20: error: pop=8 is not a set of units (load=1, compute=2, store=4, or their sum)");
+  expect_error(PRE "COMPUTE rows=1 pop=load*16\nHALT\n",
+               "t.s:2:20: error: pop=16 is not a set of units (load=1, compute=2, store=4, sfu=8, or their sum)");
+  expect_same(PRE "COMPUTE rows=1 pop=load*8|store\nHALT\n", PRE "COMPUTE rows=1 pop=sfu,store\nHALT\n");
   expect_error(PRE "COMPUTE rows=1 pop=compute*1\nHALT\n",
                "t.s:2:20: error: pop names its own unit: COMPUTE runs on the compute unit");
   // Deep expressions stop at ASM_EXPR_MAX_DEPTH, without recursing further.

@@ -482,7 +482,7 @@ static void test_errors(void) {
   expect_error_after_head("LOAD push=compute|load outer=1 inner=1 nseg=1 seglen=1\n",
                           "t.s:5:19: error: push names its own unit: LOAD runs on the load unit");
   expect_error_after_head("STORE pop=compute,lod outer=1 inner=1 cols=1\n",
-                          "t.s:5:19: error: unknown unit 'lod' in pop (expected load, compute, store, joined by "
+                          "t.s:5:19: error: unknown unit 'lod' in pop (expected load, compute, store, sfu, joined by "
                           "'|', or -)");
   expect_error_after_head("COMPUTE src=0 acc_addr=0\n", "t.s:5:1: error: COMPUTE: missing operand rows");
   expect_error_after_head("LOAD outer=1 inner=1 seglen=1\n", "t.s:5:1: error: LOAD: missing operand nseg");

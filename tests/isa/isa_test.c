@@ -100,7 +100,8 @@ static void test_fields_sane(void) {
           fi->lsb + fi->width - 1);
     CHECK(fi->kind != K_S || fi->width >= 2, "%s: a signed field needs 2 bits at least", fi->name);
     CHECK((fi->kind == K_E) == (fi->eset != ESET_NONE), "%s: enum set given iff kind is K_E", fi->name);
-    CHECK(fi->kind != K_UNITS || fi->width == NUM_UNITS, "%s: a unit set has one bit per unit", fi->name);
+    CHECK(fi->kind != K_UNITS || fi->width == NUM_UNITS - 1,
+          "%s: a unit set has one bit per unit other than the instruction's own", fi->name);
     for (int g = 0; g < f; g++)
       CHECK(strcasecmp(fi->name, isa_fields[g].name), "field name %s appears twice", fi->name);
     int used = 0;
@@ -189,7 +190,8 @@ static void test_encode_positions(void) {
       Insn in;
       memset(&in, 0, sizeof in);
       in.op = (Opcode)op;
-      in.f[f] = 1;
+      // A unit set's field bit 0 names unit 0, or the SFU on a LOAD (its own bit).
+      in.f[f] = isa_fields[f].kind == K_UNITS ? (int64_t)isa_units_decode(isa_ops[op].unit, 1) : 1;
       uint8_t w[ISA_WORD_BYTES];
       isa_encode(&in, w);
       for (unsigned b = 0; b < 128; b++) {
@@ -335,19 +337,18 @@ static void test_reject_bad_values(void) {
       const FieldInfo *fi = &isa_fields[f];
       Insn in = minimal_insn(op), out;
       uint8_t w[ISA_WORD_BYTES];
-      if (fi->kind == K_UNITS && oi->unit < NUM_UNITS) {   // a unit naming itself
+      if (fi->kind == K_UNITS && oi->unit < NUM_UNITS) {   // a unit naming itself: not encodable
         in.f[f] = (int64_t)1 << oi->unit;
-        isa_encode(&in, w);
         diag_init(&d);
-        CHECK(isa_decode(w, &out, "t", &d) < 0, "%s %s names its own unit and is accepted", oi->name, fi->name);
+        CHECK(isa_check_fields(&in, "t", &d) < 0, "%s %s names its own unit and is accepted", oi->name, fi->name);
         CHECK(strstr(diag_first(&d), "own unit") != NULL, "%s %s: message '%s'", oi->name, fi->name, diag_first(&d));
-        for (int u = 0; u < NUM_UNITS; u++) {   // the others are fine
+        for (int u = 0; u < NUM_UNITS; u++) {   // the others are fine, and survive the word
           if ((unsigned)u == oi->unit) continue;
           in.f[f] = (int64_t)1 << u;
           isa_encode(&in, w);
           diag_init(&d);
-          CHECK(isa_decode(w, &out, "t", &d) == 0, "%s %s=%s rejected: %s", oi->name, fi->name, isa_unit_names[u],
-                diag_first(&d));
+          CHECK(isa_decode(w, &out, "t", &d) == 0 && out.f[f] == in.f[f], "%s %s=%s rejected or changed: %s", oi->name,
+                fi->name, isa_unit_names[u], diag_first(&d));
         }
       }
       if (fi->kind == K_CNT) {   // counts are at least 1
@@ -420,8 +421,10 @@ static void test_names(void) {
 static void test_constant_limits(void) {
 #define F(name, lsb_, width_, kind_, eset_, doc_)                                                               \
   CHECK(ISA_W_##name == isa_fields[FLD_##name].width, "%s: ISA_W_ %d", #name, (int)ISA_W_##name);            \
-  CHECK(kind_ == K_S || (int64_t)ISA_UMAX(name) == isa_field_max(FLD_##name), "%s: ISA_UMAX %llu", #name,     \
-        (unsigned long long)ISA_UMAX(name));
+  CHECK(kind_ == K_S || kind_ == K_UNITS || (int64_t)ISA_UMAX(name) == isa_field_max(FLD_##name),              \
+        "%s: ISA_UMAX %llu", #name, (unsigned long long)ISA_UMAX(name));                                         \
+  CHECK(kind_ != K_UNITS || (ISA_UMAX(name) == 7 && isa_field_max(FLD_##name) == (1 << NUM_UNITS) - 1),         \
+        "%s: 3 bits in the word, a set of 4 units decoded", #name);
 #include "../../isa/isa_fields.def"
 #undef F
   CHECK(ISA_UMAX(OUTER) == 4095 && ISA_UMAX(KH) == 15 && ISA_UMAX(TSTRIDE) == 65535, "the compiler's limits");
@@ -429,7 +432,44 @@ static void test_constant_limits(void) {
   check_case("isa-constant-limits");
 }
 
+// A unit set's 3 bits (docs/ISA.md section 3): bit i names unit i, except the instruction's own bit,
+// which names the SFU; an SFU instruction's bits name units 0..2. Every raw value decodes to a set
+// without the own unit, and every such set survives encoding.
+static void test_unit_sets(void) {
+  for (int u = 0; u < NUM_UNITS; u++) {
+    for (int v = 0; v < NUM_UNITS; v++) {
+      if (v == u) continue;
+      unsigned raw = isa_units_encode((Unit)u, 1u << v);
+      unsigned want = u == UNIT_SFU ? 1u << v : v == UNIT_SFU ? 1u << u : 1u << v;
+      CHECK(raw == want, "%s unit: {%s} encodes as %u, want %u", isa_unit_names[u], isa_unit_names[v], raw, want);
+    }
+    for (unsigned raw = 0; raw < 8; raw++) {
+      unsigned set = isa_units_decode((Unit)u, raw);
+      CHECK(!((set >> u) & 1) && set < (1u << NUM_UNITS), "%s unit: raw %u decodes to %u, naming itself", isa_unit_names[u],
+            raw, set);
+      CHECK(isa_units_encode((Unit)u, set) == raw, "%s unit: raw %u does not survive a round trip", isa_unit_names[u], raw);
+    }
+  }
+  // The own bit of a LOAD is bit 6 of the word (POP's lsb), of a STORE bit 8; an SFU_MAP's pop=store is bit 8.
+  Insn in = isa_insn(OP_LOAD);
+  in.f[FLD_POP] = 1 << UNIT_SFU;
+  InsnWord w;
+  isa_encode(&in, w.b);
+  CHECK(isa_word_bits(&w, isa_fields[FLD_POP].lsb, 3) == 1, "LOAD pop=sfu is not the load bit");
+  in = isa_insn(OP_STORE);
+  in.f[FLD_PUSH] = 1 << UNIT_SFU | 1 << UNIT_LOAD;
+  isa_encode(&in, w.b);
+  CHECK(isa_word_bits(&w, isa_fields[FLD_PUSH].lsb, 3) == 5, "STORE push=sfu,load is not bits 0 and 2");
+  in = isa_insn(OP_SFU_MAP);
+  in.f[FLD_POP] = 1 << UNIT_STORE;
+  isa_encode(&in, w.b);
+  CHECK(isa_word_bits(&w, isa_fields[FLD_POP].lsb, 3) == 4, "SFU_MAP pop=store is not bit 2");
+  CHECK(isa_word_field(&w, FLD_POP) == 1 << UNIT_STORE, "SFU_MAP pop=store does not read back");
+  check_case("isa-unit-set-encoding");
+}
+
 int main(void) {
+  test_unit_sets();
   test_fields_sane();
   test_formats_no_overlap();
   test_ops_sane();

@@ -273,6 +273,12 @@ static int oracle_racy(const Program *p, const Footprint *fp) {
     case OP_COMPUTE_OS:
     case OP_COMPUTE_IS:
     case OP_STORE:
+    case OP_CFG_SFU:   // the special-function unit starts each instruction after the previous ended
+    case OP_SFU_MAP:
+    case OP_SFU_EW:
+    case OP_SFU_SOFTMAX:
+    case OP_SFU_LAYERNORM:
+    case OP_SFU_REDUCE:
       dom = 1;
       break;
     case OP_CFG_LOAD:
@@ -321,6 +327,12 @@ static int oracle_racy(const Program *p, const Footprint *fp) {
     case OP_CFG_LOAD:
     case OP_CFG_STORE:
     case OP_CFG_POOL:
+    case OP_CFG_SFU:
+    case OP_SFU_MAP:
+    case OP_SFU_EW:
+    case OP_SFU_SOFTMAX:
+    case OP_SFU_LAYERNORM:
+    case OP_SFU_REDUCE:
     case OP_LAYER:
     case OP_HALT:
       break;

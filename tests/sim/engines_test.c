@@ -300,7 +300,7 @@ static void cover(const Program *p, const InsnTime *t, int *seen) {
     const Insn insn = prog_insn(p, i), *in = &insn;
     const int64_t *f = in->f;
     Unit u = isa_ops[in->op].unit;
-    if (u < NUM_UNITS && f[FLD_POP]) seen[COV_POP_LOAD + u] = 1;
+    if (u < UNIT_SFU && f[FLD_POP]) seen[COV_POP_LOAD + u] = 1;
     switch (in->op) {
     case OP_LOAD:
       seen[COV_LOAD_SPAD + f[FLD_MEM]] = 1;
@@ -376,6 +376,12 @@ static void cover(const Program *p, const InsnTime *t, int *seen) {
     case OP_LAYER:
       seen[COV_LAYER] = 1;
       break;
+    case OP_CFG_SFU:
+    case OP_SFU_MAP:
+    case OP_SFU_EW:
+    case OP_SFU_SOFTMAX:
+    case OP_SFU_LAYERNORM:
+    case OP_SFU_REDUCE:
     case OP_HALT:
       break;
     }

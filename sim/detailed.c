@@ -65,7 +65,7 @@ void det_end(Det *m, Unit u, uint32_t k) {
   for (int v = 0; v < NUM_UNITS; v++)
     if ((push >> v) & 1) m->pushes[u][v]++;
   LayerStats *ls = det_layer(m, k);
-  if (m->t > ls->last_end) ls->last_end = m->t;
+  if (sim_in_span(in->op, u) && m->t > ls->last_end) ls->last_end = m->t;
   m->remaining--;
   m->ended = 1;
 }
@@ -138,7 +138,7 @@ static void unit_try_start(Det *m, Unit u) {
   }
   m->s->stats.unit[u].insns++;
   LayerStats *ls = det_layer(m, k);
-  if (!ls->seen) {
+  if (!ls->seen && sim_in_span(in->op, u)) {
     ls->seen = 1;
     ls->first_start = ls->last_end = m->t;
   }

@@ -756,9 +756,11 @@ static int start_insn(Fast *f, Unit u, uint64_t s) {
   f->s->stats.unit[u].insns++;
   ls->busy[u] += tm.ready - s - tm.stall;
   ls->wait_resource[u] += tm.stall;
-  if (!ls->seen || s < ls->first_start) ls->first_start = s;
-  if (!ls->seen || tm.end > ls->last_end) ls->last_end = tm.end;
-  ls->seen = 1;
+  if (sim_in_span(in->op, u)) {
+    if (!ls->seen || s < ls->first_start) ls->first_start = s;
+    if (!ls->seen || tm.end > ls->last_end) ls->last_end = tm.end;
+    ls->seen = 1;
+  }
   if (in->op != OP_LAYER || u == UNIT_LOAD) f->s->times[k] = tm;
   q->last_start = s;
   q->head++;

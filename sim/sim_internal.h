@@ -81,6 +81,11 @@ static inline int sim_routed_to(Unit route, int v) {
   return 0;
 }
 
+// Whether an instruction copy of unit u counts towards its layer's span (TIMING §10): all but
+// the SFU's copies of LAYER (an idle SFU takes its copy when it is fetched, long before the
+// layer's work: the span would start early).
+static inline int sim_in_span(Opcode op, Unit u) { return op != OP_LAYER || u != UNIT_SFU; }
+
 // The queue copies of such an instruction (each ends once).
 static inline int sim_unit_copies(Unit route) {
   int n = 0;

@@ -82,6 +82,7 @@ class RtlRun {
   void account_dram(int rd_ok, int wr_ok);
   void account_load_rows();
   void account_store_rows();
+  void account_sfu_rows();
   void account_compute_probes();
   int check_compute_probes();
   int deadlock(uint64_t t, const Events &e);
@@ -107,7 +108,7 @@ class RtlRun {
   std::vector<uint8_t> transposed_;     // the instruction is a transposed LOAD
   unsigned bank_w_ = 1;                 // bits of an ACC bank number (arr_bank_o)
   int64_t unit_layer_[NUM_UNITS];      // each unit's current layer (-1 before its first LAYER)
-  uint32_t dma_insn_[NUM_UNITS] = {};   // the LOAD / STORE in progress (stall cycles)
+  uint32_t dma_insn_[NUM_UNITS] = {};   // the LOAD / STORE in progress (stall cycles), the SFU's instruction
   uint64_t remaining_ = 0;
   uint64_t writes_ = 0;                 // write beats accepted (for --flip-write-bit)
   uint64_t acc_writes_ = 0;             // array ACC writes seen (for --flip-acc-bit)
@@ -183,7 +184,7 @@ int RtlRun::open_vcd() {
     const char *scopes[4];
   } units[] = {
       {RUN_VCD_FETCH, {"sa_top.u_fetch", "sa_top.u_q_load", "sa_top.u_q_compute", "sa_top.u_q_store"}},
-      {RUN_VCD_FETCH, {"sa_top.u_tokens", nullptr, nullptr, nullptr}},
+      {RUN_VCD_FETCH, {"sa_top.u_q_sfu", "sa_top.u_tokens", nullptr, nullptr}},
       {RUN_VCD_LOAD, {"sa_top.u_load", nullptr, nullptr, nullptr}},
       {RUN_VCD_COMPUTE, {"sa_top.u_compute", nullptr, nullptr, nullptr}},
       {RUN_VCD_STORE, {"sa_top.u_store", nullptr, nullptr, nullptr}},
@@ -250,6 +251,7 @@ void RtlRun::account(uint64_t t, const Events &e, int rd_ok, int wr_ok) {
   account_dram(rd_ok, wr_ok);
   account_load_rows();
   account_store_rows();
+  account_sfu_rows();
   account_compute_probes();
   for (int u = 0; u < NUM_UNITS; u++) sim_count_unit_state(s_, unit_layer_[u], (Unit)u, (SimUnitState)e.state[u]);
 }
@@ -277,7 +279,7 @@ void RtlRun::account_start(uint64_t t, Unit u, uint32_t k) {
   }
   s_->stats.unit[u].insns++;
   LayerStats *ls = layer_of(k);
-  if (!ls->seen) {
+  if (!ls->seen && sim_in_span(in.op, u)) {
     ls->seen = 1;
     ls->first_start = ls->last_end = t;
   }
@@ -341,9 +343,17 @@ void RtlRun::start_work(Unit u, uint32_t k, const Insn *in, LayerStats *ls) {
     if (accum) ls->mem_reads[MEM_ST_ACC] += acc_rows;
     break;
   }
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:   // its rows count as the probes show them (account_sfu_rows)
+    dma_insn_[u] = k;
+    break;
   case OP_CFG_LOAD:
   case OP_CFG_STORE:
   case OP_CFG_POOL:
+  case OP_CFG_SFU:
   case OP_LAYER:
   case OP_HALT: break;   // no work counted
   }
@@ -358,7 +368,7 @@ void RtlRun::account_ready_end(uint64_t t, const Events &e) {
       uint32_t i = e.end_idx[u][k];
       if (records(u, i)) s_->times[i].end = t;
       LayerStats *ls = layer_of(i);
-      if (t > ls->last_end) ls->last_end = t;
+      if (sim_in_span(prog_op(p_, i), (Unit)u) && t > ls->last_end) ls->last_end = t;
       remaining_--;
     }
     if (e.stall[u]) s_->times[dma_insn_[u]].stall++;
@@ -395,6 +405,17 @@ void RtlRun::account_store_rows() {
     if (!in.f[FLD_RAW32]) ls->post_elems += (uint64_t)in.f[FLD_COLS];   // the row enters the post-processor
   }
   if (m->su_param_rd_o) ls->mem_reads[MEM_ST_PARAM] += 3;
+}
+
+// The special-function unit's accumulator and parameter rows (TIMING §10), in the layer of the
+// instruction it runs (one at a time, so every row event is that instruction's).
+void RtlRun::account_sfu_rows() {
+  Vsa_top *m = top_.get();
+  if (!m->sf_acc_rd_o && !m->sf_acc_wr_o && !m->sf_param_rd_o) return;
+  LayerStats *ls = layer_of(dma_insn_[UNIT_SFU]);
+  ls->mem_reads[MEM_ST_ACC] += m->sf_acc_rd_o;
+  ls->mem_writes[MEM_ST_ACC] += m->sf_acc_wr_o;
+  if (m->sf_param_rd_o) ls->mem_reads[MEM_ST_PARAM] += 3;
 }
 
 // The compute unit's row events as the probes show them (counted at the starts: a check).
@@ -664,6 +685,12 @@ const char *RtlRun::waits_for(const Insn *in) const {
   case OP_STORE:
   case OP_CFG_STORE:
   case OP_CFG_POOL:
+  case OP_CFG_SFU:
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:   // the SFU starts whenever it has its tokens and the previous one ended
   case OP_LAYER:
   case OP_HALT: break;   // the probes say nothing more
   }

@@ -1,6 +1,6 @@
 // detailed.c: the detailed engine. The machine of docs/TIMING.md stepped one clock at a time:
-// the fetch unit, three instruction queues, the token counters, the DRAM model (dram.c) and the
-// three units (detailed_load.c, detailed_array.c, detailed_store.c), each a state machine whose
+// the fetch unit, four instruction queues, the token counters, the DRAM model (dram.c) and the
+// four units (detailed_load.c, detailed_array.c, detailed_store.c, detailed_sfu.c), each a state machine whose
 // registers change only at the clock edge. No closed-form timing is used: every start, beat,
 // response, PE step and FIFO move happens in the cycle the hardware would do it, and times[] and
 // the statistics are read off the machine as it runs. The fast engine (fast.c) computes the
@@ -12,9 +12,9 @@
 //     instructions that ended in t - 1 were added at the edge that closed t - 1.
 //  2. Fetch decides from the queue occupancies at the start of t (an entry that its unit
 //     dequeues in t still counts): instruction pc is fetched if each queue it is routed to holds
-//     fewer than its depth (LAYER: all three); HALT stops fetch. The entry is appended at the
+//     fewer than its depth (LAYER: all four); HALT stops fetch. The entry is appended at the
 //     end of t (step 7), so its unit can start it from t + 1.
-//  3. Each unit, in the order load, compute, store, looks at its queue head: if the unit is free
+//  3. Each unit, in the order load, compute, store, sfu, looks at its queue head: if the unit is free
 //     (its previous instruction's `ready` <= t), every channel in POP holds a token and, for the
 //     compute unit, the structural condition holds (weight chain free and bank released for
 //     PRELOAD, bank complete for COMPUTE and COMPUTE_IS, the mode switches, stream alignment for
@@ -32,8 +32,9 @@
 //     step; the stream reads one SPAD row; the array steps: ACC writes from the bottom PE
 //     registers, then every PE, then the skew lines), store (acknowledgements; the write port;
 //     the front end reads one window position, starting a row only if the FIFO had a free slot
-//     at the start of t; the post-processing pipeline shifts). An instruction that ends in t pushes its
-//     tokens into pushes[][].
+//     at the start of t; the post-processing pipeline shifts), sfu (one cycle of the current
+//     row's phase, a finished row's results entering the pipeline; the row due from the pipeline
+//     written). An instruction that ends in t pushes its tokens into pushes[][].
 //  7. Statistics classify the cycle for each unit (TIMING §9); the fetched entry enters its
 //     queue(s); pushes are added to the counters, and a count above tokens.max is an error
 //     reported at t + 1, the cycle the token would be visible.
@@ -250,12 +251,13 @@ static int det_cycle(Det *m) {
     moved |= m->inside[u];
   }
   fetch_commit(m);
+  if (m->oom) return diag_error(m->d, "sim: error: out of memory");
   if (tokens_commit(m)) return -1;
   moved |= m->ended || rd_resp.valid || wr_resp.valid || !dram_idle(m->dram);
   // Real progress, for the watchdog in sim_detailed_run: something fetched, ended, streamed, or a
   // beat moved. No legal state goes long without one.
   m->progressed = m->fetched >= 0 || m->halted_now || m->ended || rd_ok || wr_ok || rd_resp.valid || wr_resp.valid ||
-                  m->inside[UNIT_COMPUTE];
+                  m->inside[UNIT_COMPUTE] || m->inside[UNIT_SFU];
   moved |= det_load_active(m) || det_compute_active(m) || det_store_active(m) || det_sfu_active(m);
   return moved;
 }
@@ -374,7 +376,7 @@ SimDetStep *sim_detailed_begin(Sim *s, Diag *d) {
   }
   st->s = s;
   st->d = d;
-  st->rc = sim_refuse_sfu(s, d) ? -1 : det_init(&st->m, s, d);
+  st->rc = det_init(&st->m, s, d);
   // Watchdog: the longest legal stretch without progress is about one DRAM latency plus an array
   // drain and a pooling window; far past that, the engine itself is stuck (a bug), so stop.
   const Arch *a = s->arch;

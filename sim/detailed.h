@@ -11,6 +11,7 @@
 #include "array_snap.h"
 #include "detailed_step.h"
 #include "dram.h"
+#include "sfu_exec.h"
 #include "sim_internal.h"
 
 // ---- load unit (detailed_load.c) -------------------------------------------------------------
@@ -227,8 +228,32 @@ typedef struct {
 
 // ---- the special-function unit (detailed_sfu.c) --------------------------------------------------
 
+// A row's results on their way through the unit's pipeline to the accumulator.
 typedef struct {
-  int64_t mult, shift, eps;   // CFG_SFU registers
+  uint32_t row;           // the instruction's row r
+  uint64_t due;           // the cycle they are written
+  int32_t *vals;          // sfu_row_out_len values
+} SfuWrite;
+
+// The phases of one row (TIMING §7a): passes of the row's S x k lane cycles, the scalar steps.
+typedef enum { SFU_PH_LANES, SFU_PH_PASS, SFU_PH_SCALAR } SfuPhaseKind;
+#define SFU_MAX_PHASES 4
+
+typedef struct {
+  SfuRegs regs;           // CFG_SFU
+  // the instruction in progress (from its start until its last row is written)
+  int active;
+  uint32_t insn, rows;
+  uint32_t n_phases;
+  SfuPhaseKind phase_kind[SFU_MAX_PHASES];
+  uint64_t phase_cycles[SFU_MAX_PHASES];
+  uint32_t row, phase;    // the row in the lanes and its phase ...
+  uint64_t cyc;           // ... and the cycles of that phase done
+  uint32_t written;       // rows written
+  // the pipeline: rows computed and not yet written, oldest first (ring of P + 1)
+  SfuWrite *pipe;
+  uint32_t pipe_cap, pipe_head, pipe_count;
+  uint64_t vals_cap;      // values allocated in each entry
 } SfuUnit;
 
 // ---- the machine -----------------------------------------------------------------------------
@@ -262,6 +287,7 @@ typedef struct Det {
   int inside[NUM_UNITS];            // the unit is inside an instruction this cycle (s <= t < ready)
   int stall[NUM_UNITS];             // ... and the cycle is a stall cycle (DRAM slots all in flight)
   int ended;                        // some instruction ended this cycle
+  int oom;                          // a unit ran out of memory (reported at the end of the cycle)
   LoadUnit ld;
   ComputeUnit cu;
   StoreUnit su;

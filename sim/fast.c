@@ -12,6 +12,7 @@
 
 #include "../isa/grow.h"
 #include "../isa/numerics.h"
+#include "sfu_exec.h"
 #include "sim_internal.h"
 #include "stats.h"
 
@@ -78,7 +79,10 @@ typedef struct {
   size_t spad_stride, acc_stride;      // elements from one column to the next
   unsigned bus_log2;                   // log2 of dram.bus_bytes (a power of two)
   // Configuration registers (latched by each instruction at its start).
-  Insn cfg_load, cfg_store, cfg_pool, cfg_sfu;
+  Insn cfg_load, cfg_store, cfg_pool;
+  SfuRegs sfu_regs;                    // CFG_SFU
+  int32_t *sfu_out;                    // scratch: one SFU row's results
+  size_t sfu_out_cap;                  // elements allocated for sfu_out
   uint64_t *fifo_last;                 // store FIFO: last-beat issue cycle of recent rows, D entries
   uint8_t *bytes;                      // scratch: one post-processed row
   uint8_t *tile;                       // scratch: the rows gathered by one LOAD
@@ -640,6 +644,29 @@ static uint64_t token_time(const Fast *f, Unit u, const Insn *in) {
   return t;
 }
 
+// An SFU instruction (TIMING §7a): D = ROWS x (cycles per row) + P, ready = s + D, e = s + D - 1;
+// its rows are computed and written at the start (the unit runs one instruction at a time, and
+// whatever reads its results pops its token, so it starts after e).
+static int exec_sfu(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
+  const Arch *a = f->a;
+  uint64_t D = sfu_duration(a, in), n = sfu_row_out_len(a, in);
+  t->ready = t->start + D;
+  t->end = t->start + D - 1;
+  if (n > f->sfu_out_cap) {
+    int32_t *o = realloc(f->sfu_out, n * sizeof *o);
+    if (!o) return diag_error(f->d, "sim: error: out of memory");
+    f->sfu_out = o;
+    f->sfu_out_cap = n;
+  }
+  SfuMem m = {(int32_t *)f->acc_t, 1, f->acc_stride, f->s->param};
+  for (uint32_t r = 0; r < (uint32_t)in->f[FLD_ROWS]; r++) {
+    sfu_row_compute(a, &f->sfu_regs, in, &m, r, f->sfu_out);
+    sfu_row_write(a, in, &m, r, f->sfu_out);
+  }
+  sfu_count(a, in, ls);
+  return 0;
+}
+
 // Cycle from which the structural condition of TIMING §6 holds.
 static uint64_t struct_time(const Fast *f, const Insn *in) {
   switch (in->op) {
@@ -744,12 +771,14 @@ static int start_insn(Fast *f, Unit u, uint64_t s) {
   case OP_STORE: exec_store(f, in, &tm, ls); break;
   case OP_CFG_STORE: f->cfg_store = *in; break;
   case OP_CFG_POOL: f->cfg_pool = *in; break;
-  case OP_CFG_SFU: f->cfg_sfu = *in; break;
+  case OP_CFG_SFU: sfu_regs_set(&f->sfu_regs, in); break;
   case OP_SFU_MAP:
   case OP_SFU_EW:
   case OP_SFU_SOFTMAX:
   case OP_SFU_LAYERNORM:
-  case OP_SFU_REDUCE: break;   // refused before the run (sim_run) until the unit is modelled
+  case OP_SFU_REDUCE:
+    if (exec_sfu(f, in, &tm, ls)) return -1;
+    break;
   case OP_LAYER: q->layer = layer; break;
   case OP_HALT: break;
   }
@@ -895,6 +924,7 @@ static void fast_free(Fast *f) {
   free(f->tile);
   free(f->os_sum);
   free(f->is_sum);
+  free(f->sfu_out);
 }
 
 static int fast_loop(Fast *f) {

@@ -146,23 +146,9 @@ int sim_cycle_limit_error(const Sim *s, Diag *d) {
   return diag_error(d, "sim: error: cycle limit %llu reached (--max-cycles)", (unsigned long long)s->max_cycles);
 }
 
-// Until the engines model the special-function unit, its data instructions are refused, never
-// skipped.
-int sim_refuse_sfu(const Sim *s, Diag *d) {
-  for (uint32_t k = 0; k < s->prog->n_insns; k++) {
-    Opcode op = isa_word_op(&s->prog->code[k]);
-    TimingClass tc = isa_ops[op].timing;
-    if (tc == T_SFU_ELEM || tc == T_SFU_ROW)
-      return diag_error(d, "sim: error: insn %u %s: the simulator does not run special-function unit instructions yet", k,
-                        isa_ops[op].name);
-  }
-  return 0;
-}
-
 int sim_run(Sim *s, Diag *d) {
   if (s->ran) return diag_error(d, "sim: error: a machine runs its program once");
   s->ran = 1;
-  if (sim_refuse_sfu(s, d)) return -1;
   return s->mode == SIM_FAST ? sim_fast_run(s, d) : sim_detailed_run(s, d);
 }
 

@@ -59,9 +59,6 @@ static inline uint64_t sim_compute_is_acc_rows(const Arch *a, const Insn *in) {
   return (uint64_t)in->f[FLD_COLS] * (((uint64_t)in->f[FLD_ROWS] + a->cols - 1) / a->cols);
 }
 
-// Refuses (an error in d, -1) a program with special-function unit data instructions (sim.c).
-int sim_refuse_sfu(const Sim *s, Diag *d);
-
 // The layer a statistic goes to: LAYER_ID, or n_layers for "(none)".
 static inline LayerStats *sim_layer(Sim *s, int64_t layer) {
   return &s->stats.layers[layer < 0 ? s->prog->n_layers : (uint32_t)layer];

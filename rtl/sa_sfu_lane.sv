@@ -110,7 +110,7 @@ module sa_sfu_lane
   assign z    = vzero_i ? 16'sd0 : lz;
   assign zp   = 64'(z) * 64'(p1_i);
   assign half = (p2_i == 6'd0) ? 1'b0 : zp[p2_i - 6'd1];
-  assign zr   = (zp >>> p2_i) + 64'(half);
+  assign zr   = (zp >>> p2_i) + $signed({63'd0, half});   // all signed: an arithmetic shift
   assign zb   = zr + 64'(p0_i);
 
   // The map function and the element-wise operation.

@@ -73,6 +73,9 @@ class RtlRun {
   struct ComputeRows {
     uint64_t spad_rd, wbuf_rd, acc_wr, acc_rd;
   };
+  struct SfuRows {
+    uint64_t acc_rd, acc_wr, param_rd;
+  };
   void account(uint64_t t, const Events &e, int rd_ok, int wr_ok);
   void account_fetch(uint64_t t, const Events &e);
   void account_start(uint64_t t, Unit u, uint32_t k);
@@ -85,6 +88,7 @@ class RtlRun {
   void account_sfu_rows();
   void account_compute_probes();
   int check_compute_probes();
+  int check_sfu_probes();
   int deadlock(uint64_t t, const Events &e);
   const char *waits_for(const Insn *in) const;
   int compare_cycle(const SimCycleLog &ref, const SimCycleLog &mine, const Events &e);
@@ -114,6 +118,7 @@ class RtlRun {
   uint64_t acc_writes_ = 0;             // array ACC writes seen (for --flip-acc-bit)
   Events ev_{};
   ComputeRows probed_{}, closed_{};     // the compute unit's row events: probes, closed forms
+  SfuRows sfu_probed_{}, sfu_closed_{}; // the special-function unit's, likewise
   bool frozen_ = false;                 // nothing moved in the last cycle
 #if VM_TRACE
   std::unique_ptr<VerilatedVcdC> vcd_;  // --vcd, open while the run lasts
@@ -347,9 +352,19 @@ void RtlRun::start_work(Unit u, uint32_t k, const Insn *in, LayerStats *ls) {
   case OP_SFU_EW:
   case OP_SFU_SOFTMAX:
   case OP_SFU_LAYERNORM:
-  case OP_SFU_REDUCE:   // its rows count as the probes show them (account_sfu_rows)
+  case OP_SFU_REDUCE: {
+    // Its work and rows in full (sim/sfu_exec.c, as the C engines count them); the rows also
+    // in sfu_closed_, which check_sfu_probes compares with the rows the probes showed.
     dma_insn_[u] = k;
+    sfu_count(a, in, ls);
+    LayerStats one;
+    memset(&one, 0, sizeof one);
+    sfu_count(a, in, &one);
+    sfu_closed_.acc_rd += one.mem_reads[MEM_ST_ACC];
+    sfu_closed_.acc_wr += one.mem_writes[MEM_ST_ACC];
+    sfu_closed_.param_rd += one.mem_reads[MEM_ST_PARAM];
     break;
+  }
   case OP_CFG_LOAD:
   case OP_CFG_STORE:
   case OP_CFG_POOL:
@@ -407,15 +422,24 @@ void RtlRun::account_store_rows() {
   if (m->su_param_rd_o) ls->mem_reads[MEM_ST_PARAM] += 3;
 }
 
-// The special-function unit's accumulator and parameter rows (TIMING §10), in the layer of the
-// instruction it runs (one at a time, so every row event is that instruction's).
+// The special-function unit's accumulator and parameter rows (TIMING §10) as its probes show
+// them (counted at the starts: a check, check_sfu_probes).
 void RtlRun::account_sfu_rows() {
   Vsa_top *m = top_.get();
-  if (!m->sf_acc_rd_o && !m->sf_acc_wr_o && !m->sf_param_rd_o) return;
-  LayerStats *ls = layer_of(dma_insn_[UNIT_SFU]);
-  ls->mem_reads[MEM_ST_ACC] += m->sf_acc_rd_o;
-  ls->mem_writes[MEM_ST_ACC] += m->sf_acc_wr_o;
-  if (m->sf_param_rd_o) ls->mem_reads[MEM_ST_PARAM] += 3;
+  sfu_probed_.acc_rd += m->sf_acc_rd_o;
+  sfu_probed_.acc_wr += m->sf_acc_wr_o;
+  if (m->sf_param_rd_o) sfu_probed_.param_rd += 3;
+}
+
+// At the end: the special-function unit read and wrote the rows its instructions' fields say.
+int RtlRun::check_sfu_probes() {
+  const SfuRows &x = sfu_probed_, &y = sfu_closed_;
+  if (x.acc_rd == y.acc_rd && x.acc_wr == y.acc_wr && x.param_rd == y.param_rd) return 0;
+  return diag_error(d_,
+                    "sasim-rtl: error: the special-function unit's row events (ACC reads %llu, ACC writes %llu, "
+                    "PARAM reads %llu) differ from its instructions' (%llu, %llu, %llu)",
+                    (unsigned long long)x.acc_rd, (unsigned long long)x.acc_wr, (unsigned long long)x.param_rd,
+                    (unsigned long long)y.acc_rd, (unsigned long long)y.acc_wr, (unsigned long long)y.param_rd);
 }
 
 // The compute unit's row events as the probes show them (counted at the starts: a check).
@@ -771,7 +795,7 @@ int RtlRun::run() {
       return diverge(t, -1, -1, done ? "the RTL finished, the detailed engine did not" : "the detailed engine finished, the RTL did not");
     if (done) {
       stats_finish(&s_->stats, t + 1);
-      if (check_compute_probes()) return -1;
+      if (check_compute_probes() || check_sfu_probes()) return -1;
       return ref_live ? compare_end() : 0;
     }
     if (frozen) return deadlock(t, ev_);

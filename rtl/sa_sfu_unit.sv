@@ -329,11 +329,13 @@ module sa_sfu_unit
       if (lane_on[l]) begin
         logic signed [31:0] a;
         logic signed [63:0] sq;
+        logic signed [15:0] q;   // wide enough for q * q: a cast of a product would keep 8 bits
         a = $signed(lane_a[l]);
+        q = 16'($signed(lane_q[l]));
         if ($signed(lane_q[l]) > c_mx) c_mx = $signed(lane_q[l]);
         c_sum = c_sum + 32'(lane_e[l]);
         c_s1  = c_s1 + 25'($signed(lane_q[l]));
-        c_s2  = c_s2 + 32'($signed(lane_q[l]) * $signed(lane_q[l]));
+        c_s2  = c_s2 + 32'(q * q);
         sq = 64'(a) * 64'(a);
         unique case (red_e'(l_cur.red))
           RED_MAX: if (64'(a) > c_red) c_red = 64'(a);

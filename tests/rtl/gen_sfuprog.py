@@ -18,6 +18,15 @@ import sys
 FNS = ["identity", "exp", "gelu", "sigmoid", "silu", "hsigmoid", "hswish"]
 EWOPS = ["add", "sub", "mul"]
 REDS = ["max", "sum", "sumsq"]
+# FN, EWOP and RED go round their values across a run's programs (not drawn), so that a few
+# dozen programs hold every one of them.
+TURN = {"fn": 0, "ewop": 0, "red": 0}
+
+
+def turn(what, values):
+    v = values[TURN[what] % len(values)]
+    TURN[what] += 1
+    return v
 
 
 def rows_of(src, rows, S, sstride):
@@ -39,14 +48,14 @@ def sfu_insn(rng, A, C, PR):
         if not apart_or_equal(s, d):
             return None
         if kind == "map":
-            return "SFU_MAP fn=%s src=%d acc_addr=%d rows=%d" % (rng.choice(FNS), src, dst, rows)
+            return "SFU_MAP fn=%s src=%d acc_addr=%d rows=%d" % (turn("fn", FNS), src, dst, rows)
         bcast = rng.random() < 0.4
         n2 = 1 if bcast else rows
         src2 = rng.randint(0, A - n2)
         if not apart_or_equal(rows_of(src2, n2, 1, 0), d):
             return None
         return "SFU_EW ewop=%s bcast=%d src=%d src2=%d acc_addr=%d rows=%d" % (
-            rng.choice(EWOPS), int(bcast), src, src2, dst, rows)
+            turn("ewop", EWOPS), int(bcast), src, src2, dst, rows)
     ln = rng.randint(1, 3 * C + 1)
     S = (ln + C - 1) // C
     if kind == "layernorm":
@@ -74,7 +83,7 @@ def sfu_insn(rng, A, C, PR):
             common, rng.choice([rng.randint(0, 65535), rng.randint(0, 2048)]), rng.randint(0, 31), rng.randint(0, 15))
     if kind == "layernorm":
         return "SFU_LAYERNORM %s pbase=%d" % (common, rng.randint(0, PR - 3 * S))
-    return "SFU_REDUCE red=%s %s" % (rng.choice(REDS), common)
+    return "SFU_REDUCE red=%s %s" % (turn("red", REDS), common)
 
 
 def cfg_sfu(rng):
@@ -157,6 +166,8 @@ def main():
         arch = json.load(f)
     arch.pop("comment", None)
     seed, count, outdir = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    for k in TURN:
+        TURN[k] = seed
     for i in range(count):
         rng = random.Random(seed + i)
         with open("%s/s%d.s" % (outdir, seed + i), "w") as f:

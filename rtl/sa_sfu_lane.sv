@@ -7,17 +7,17 @@
 //   K_SOFTMAX   min(127, round(e mant / 2^(shift - 7)))               q_o (max pass), e_o (sum pass)
 //   K_LAYERNORM sat8(round_shift(z P1, P2 mod 64) + P0), z of d = n x - S1   q_o (sum pass)
 // q_o is sat8(a) (the int8 of softmax and layer norm); e_o = sfu_exp(sfu_softmax_arg(max - q)).
-module sa_sfu_lane
-  import sa_isa_pkg::*;
-#(
+// FN and EWOP come one-hot (the unit decodes them with sa_isa_pkg), so that the lane reads without
+// the package: yosys 0.23 synthesizes it as it is (make synth, rtl/synth/timing.py --only sfu_lane).
+module sa_sfu_lane #(
   localparam int unsigned K_MAP = 0,
   localparam int unsigned K_EW = 1,
   localparam int unsigned K_SOFTMAX = 2,
   localparam int unsigned K_LAYERNORM = 3
 ) (
   input  logic [1:0]         kind_i,
-  input  logic [2:0]         fn_i,        // SFU_MAP's FN
-  input  logic [1:0]         ewop_i,      // SFU_EW's EWOP
+  input  logic [6:0]         fn_i,        // SFU_MAP's FN, one-hot: identity exp gelu sigmoid silu hsigmoid hswish
+  input  logic [2:0]         ewop_i,      // SFU_EW's EWOP, one-hot: add sub mul
   input  logic signed [31:0] a_i,         // the element
   input  logic signed [31:0] b_i,         // SFU_EW's second operand
   input  logic signed [31:0] mult_i,      // CFG_SFU
@@ -118,22 +118,20 @@ module sa_sfu_lane
   logic signed [63:0] prod;
   assign prod = 64'(a_i) * 64'(b_i);
   always_comb begin
-    unique case (fn_e'(fn_i))
-      FN_IDENTITY: map_y = 32'(v);
-      FN_EXP:      map_y = {16'd0, exp_y};
-      FN_GELU:     map_y = 32'(gelu_y);
-      FN_SIGMOID:  map_y = {16'd0, sig_y};
-      FN_SILU:     map_y = 32'(silu_y);
-      FN_HSIGMOID: map_y = {16'd0, hsig_y};
-      FN_HSWISH:   map_y = 32'(hswish_y);
-      default:     map_y = '0;
-    endcase
-    unique case (ewop_e'(ewop_i))
-      EWOP_ADD: ew_y = a_i + b_i;
-      EWOP_SUB: ew_y = a_i - b_i;
-      EWOP_MUL: ew_y = (prod > 64'sh7fff_ffff) ? 32'sh7fff_ffff : (prod < -64'sh8000_0000) ? -32'sh8000_0000 : prod[31:0];
-      default:  ew_y = '0;
-    endcase
+    map_y = '0;
+    if (fn_i[0]) map_y = map_y | 32'(v);
+    if (fn_i[1]) map_y = map_y | {16'd0, exp_y};
+    if (fn_i[2]) map_y = map_y | 32'(gelu_y);
+    if (fn_i[3]) map_y = map_y | {16'd0, sig_y};
+    if (fn_i[4]) map_y = map_y | 32'(silu_y);
+    if (fn_i[5]) map_y = map_y | {16'd0, hsig_y};
+    if (fn_i[6]) map_y = map_y | 32'(hswish_y);
+    ew_y = '0;
+    if (ewop_i[0]) ew_y = ew_y | (a_i + b_i);
+    if (ewop_i[1]) ew_y = ew_y | (a_i - b_i);
+    if (ewop_i[2]) begin
+      ew_y = ew_y | ((prod > 64'sh7fff_ffff) ? 32'sh7fff_ffff : (prod < -64'sh8000_0000) ? -32'sh8000_0000 : prod[31:0]);
+    end
   end
 
   always_comb begin

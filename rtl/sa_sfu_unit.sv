@@ -252,6 +252,30 @@ module sa_sfu_unit
     endcase
   end
 
+  // FN and EWOP one-hot for the lanes (bit v for value v of fn_e, ewop_e).
+  logic [6:0] fn_sel;
+  logic [2:0] ewop_sel;
+  always_comb begin
+    fn_sel = '0;
+    unique case (fn_e'(l_cur.fn))
+      FN_IDENTITY: fn_sel[0] = 1'b1;
+      FN_EXP:      fn_sel[1] = 1'b1;
+      FN_GELU:     fn_sel[2] = 1'b1;
+      FN_SIGMOID:  fn_sel[3] = 1'b1;
+      FN_SILU:     fn_sel[4] = 1'b1;
+      FN_HSIGMOID: fn_sel[5] = 1'b1;
+      FN_HSWISH:   fn_sel[6] = 1'b1;
+      default:     fn_sel = '0;   // not a symbol: the loader refuses it
+    endcase
+    ewop_sel = '0;
+    unique case (ewop_e'(l_cur.ewop))
+      EWOP_ADD: ewop_sel[0] = 1'b1;
+      EWOP_SUB: ewop_sel[1] = 1'b1;
+      EWOP_MUL: ewop_sel[2] = 1'b1;
+      default:  ewop_sel = '0;
+    endcase
+  end
+
   // Lane l takes column j Lp + l of the chunk j being read.
   for (genvar l = 0; l < Lp; l++) begin : g_lane
     always_comb begin
@@ -277,8 +301,8 @@ module sa_sfu_unit
 
     sa_sfu_lane u_lane (
       .kind_i     (kind),
-      .fn_i       (l_cur.fn),
-      .ewop_i     (l_cur.ewop),
+      .fn_i       (fn_sel),
+      .ewop_i     (ewop_sel),
       .a_i        (lane_a[l]),
       .b_i        (lane_b[l]),
       .mult_i     (mult_q),

@@ -199,6 +199,39 @@ static Insn gather_load(Em *e, const Gather *g, const KTile *kt, int64_t mem, ui
   return load(mem, dst, addr, g->rows, g->cols, kt->nseg, kt->seglen);
 }
 
+// matmul (MachOp.b_act): the group's weight rows kb0 .. kb0+krows-1 of its N tiles from the B
+// operand in DRAM into WBUF at w, in the layout of the constants' load below. B's rows: a LOAD of
+// C bytes of each row, the last N tile's (when shorter) by a LOAD of its own (the rest of its
+// WBUF rows zero). B^T's rows (a folded transpose): a transposed LOAD, row n of B^T down column
+// n mod C, N tile after N tile TSTRIDE = krows rows apart (columns past N keep stale values that
+// no STORE reads).
+static void load_b_wbuf(Em *e, const MachOp *op, const GemmStep *st, uint32_t w) {
+  uint32_t C = e->a->cols;
+  int64_t ks = op->b_kstride, ns = op->b_nstride;
+  int64_t base = at(e->mp, &op->in[1], 0, 0, 0) + (int64_t)st->kb0 * ks + st->j0 * C * ns;
+  int64_t last = op->N - (st->j0 + st->gn - 1) * C;   // channels of the group's last N tile
+  int64_t nfull = last < C ? st->gn - 1 : st->gn;
+  for (int part = 0; part < 2; part++) {
+    int64_t tiles = part ? (last < C) : nfull, chans = part ? last : C;
+    if (!tiles) continue;
+    uint32_t dst = w + (uint32_t)(part ? nfull : 0) * st->krows;
+    int64_t addr = base + (part ? nfull : 0) * C * ns;
+    Insn in;
+    Access acc[2] = {on_chip(SMEM_WBUF, dst, (uint64_t)(tiles * st->krows), 1), {0}};
+    if (ns == 1) {
+      cfg_load(e, C, ks, -1, e->ld[3], e->ld[4]);
+      in = load(MEM_WBUF, dst, addr, tiles, st->krows, 1, chans);
+      acc[1] = dram(addr, tiles, C, st->krows, ks, chans, 0);
+    } else {
+      cfg_load(e, C * ns, ns, -1, e->ld[3], e->ld[4]);
+      in = load(MEM_WBUF, dst, addr, tiles, chans, 1, st->krows);
+      in.f[FLD_TRANSPOSE] = 1, in.f[FLD_TSTRIDE] = st->krows;
+      acc[1] = dram(addr, tiles, C * ns, chans, ns, st->krows, 0);
+    }
+    emit(e, &in, acc, 2, NULL, 0);
+  }
+}
+
 static void gemm_loads(Em *e, const MachOp *op, const GemmShape *s, uint64_t i) {
   GemmStep st = gemm_step(op, s, i);
   uint32_t C = e->a->cols;
@@ -208,10 +241,15 @@ static void gemm_loads(Em *e, const MachOp *op, const GemmShape *s, uint64_t i) 
   // Weights: N tile j's rows kb0 .. kb0+krows-1, j after j, packed in a WBUF slot.
   uint32_t w = rotate(e, 1) * e->sl->wbuf;
   e->ring_w[ring] = w;
-  cfg_load(e, op->K * C, C, -1, e->ld[3], e->ld[4]);
-  Insn in = load(MEM_WBUF, w, (int64_t)op->w_addr + st.j0 * op->K * C + (int64_t)st.kb0 * C, st.gn, st.krows, 1, C);
-  Access acc = on_chip(SMEM_WBUF, w, (uint64_t)(st.gn * st.krows), 1);
-  emit(e, &in, &acc, 1, NULL, 0);
+  Insn in;
+  if (op->b_act) {
+    load_b_wbuf(e, op, &st, w);
+  } else {
+    cfg_load(e, op->K * C, C, -1, e->ld[3], e->ld[4]);
+    in = load(MEM_WBUF, w, (int64_t)op->w_addr + st.j0 * op->K * C + (int64_t)st.kb0 * C, st.gn, st.krows, 1, C);
+    Access acc = on_chip(SMEM_WBUF, w, (uint64_t)(st.gn * st.krows), 1);
+    emit(e, &in, &acc, 1, NULL, 0);
+  }
   // im2col rows, unless the whole K of this M tile is still in SPAD (one chunk, later N group).
   if (!(s->nKC == 1 && st.ng > 0)) {
     e->a_slot = rotate(e, 0) * e->sl->spad;
@@ -303,13 +341,26 @@ static void gemm_loads_is(Em *e, const MachOp *op, const GemmShape *s, uint64_t 
   uint32_t J = is_stream_rows(op, &st, C);
   uint32_t w = rotate(e, 0) * e->sl->spad;
   e->ring_w[ring] = w;
-  cfg_load(e, op->K, 0, -1, e->ld[3], e->ld[4]);
+  if (!op->b_act) cfg_load(e, op->K, 0, -1, e->ld[3], e->ld[4]);
   for (uint32_t k = 0; k < st.nk; k++) {
     const KTile *kt = &op->ktiles[st.k0 + k];
     uint32_t dst = w + k * J;
     int64_t addr = (int64_t)op->w_addr + st.j0 * C * op->K + kt->kbase;
     Insn in = load(MEM_SPAD, dst, addr, J, 1, 1, kt->rows);
     Access a2[2] = {on_chip(SMEM_SPAD, dst, (uint64_t)J, 1), dram(addr, J, op->K, 1, 0, kt->rows, 0)};
+    if (op->b_act) {   // matmul: column n of B from DRAM, K tile kt of it
+      int64_t ks = op->b_kstride, ns = op->b_nstride;
+      addr = at(e->mp, &op->in[1], 0, 0, 0) + st.j0 * C * ns + (int64_t)kt->kbase * ks;
+      if (ks == 1) {   // B^T's rows (a folded transpose): contiguous
+        cfg_load(e, ns, 0, -1, e->ld[3], e->ld[4]);
+        in = load(MEM_SPAD, dst, addr, J, 1, 1, kt->rows);
+        a2[1] = dram(addr, J, ns, 1, 0, kt->rows, 0);
+      } else {         // B's rows: a gather of one byte per K row
+        cfg_load(e, ns, 0, ks, e->ld[3], e->ld[4]);
+        in = load(MEM_SPAD, dst, addr, J, 1, kt->rows, 1);
+        a2[1] = dram(addr, J, ns, 1, 0, (int64_t)(kt->rows - 1) * ks + 1, 0);
+      }
+    }
     emit(e, &in, a2, 2, NULL, 0);
   }
   // A^T, unless the whole K of this M tile is still in WBUF (one chunk, later N group).
@@ -396,12 +447,13 @@ static void elt_loads(Em *e, const MachOp *op, int64_t nN, uint64_t i) {
   int64_t seg = op->N - j * C < C ? op->N - j * C : C;
   for (int k = 0; k < op->n_in; k++) {
     const TView *v = &op->in[k];
-    cfg_load(e, v->row_stride, v->pix_stride, -1, op->in_mult[k], op->in_shift[k]);
-    int64_t addr = at(e->mp, v, t.img, t.iy0, x0) + j * C;
-    Insn in = load(MEM_ACC, dst, addr, t.irows, cols, 1, seg);
+    int64_t cs = v->c_stride > 1 ? v->c_stride : 1;   // > 1: a transpose's gather, a byte per channel
+    cfg_load(e, v->row_stride, v->pix_stride, cs > 1 ? cs : -1, op->in_mult[k], op->in_shift[k]);
+    int64_t addr = at(e->mp, v, t.img, t.iy0, x0) + j * C * cs;
+    Insn in = cs > 1 ? load(MEM_ACC, dst, addr, t.irows, cols, seg, 1) : load(MEM_ACC, dst, addr, t.irows, cols, 1, seg);
     in.f[FLD_ACCUM] = k > 0;
     Access acc[2] = {on_chip(SMEM_ACC, dst, t.acc_rows, 1),
-                     dram(addr, t.irows, v->row_stride, cols, v->pix_stride, seg, 0)};
+                     dram(addr, t.irows, v->row_stride, cols, v->pix_stride, (seg - 1) * cs + 1, 0)};
     emit(e, &in, acc, 2, NULL, 0);
   }
 }

@@ -18,6 +18,7 @@
 // element-wise op through the accumulators: LOAD (scaled) into ACC, a second accumulating LOAD
 // for add, a post-processed STORE (requantize, activation, max/avg pool, a concat slice).
 #include "lower.h"
+#include "lower_int.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -54,23 +55,7 @@ static void act_compose(unsigned *act, int8_t *lo, int8_t *hi, unsigned act2, in
 
 // ---- the lowering context --------------------------------------------------------------------
 
-typedef struct {
-  const Graph *g;
-  const Arch *a;
-  MachProg *mp;
-  Diag *d;
-  int *group;        // per layer: the index of its group's head layer
-  int *readers;      // per graph tensor: how many layers read it
-  int *is_output;    // per graph tensor: a network output
-  int *dt;           // per graph tensor: its DTensor, -1 when internal to a group
-  int *padded;       // per DTensor: its padded twin (read by convolutions), -1 when none
-  unsigned *gact;    // per head layer: the group's composed activation ...
-  int8_t *glo, *ghi;
-  int *gpool;        // per head layer: the fused max pool layer, -1 when none
-  int *gtail;        // per head layer: the group's last layer (its output is the group's)
-  const Dataflow *op_df;   // per op, or NULL: mp->dataflow for all
-  int n_op_df;
-} Lw;
+// The context, Lw, is in lower_int.h (shared with lower_mm.c).
 
 static int oom(Lw *w) { return diag_error(w->d, "%s: error: out of memory", w->g->file); }
 
@@ -196,8 +181,8 @@ static int reads_halo(LayerOp op) {
   case LOP_GLOBAL_AVGPOOL: case LOP_ADD: case LOP_CONCAT: case LOP_FLATTEN: case LOP_RESHAPE:
   case LOP_BATCHNORM: case LOP_BIAS:
   case LOP_SOFTMAX: case LOP_LAYERNORM: case LOP_GELU: case LOP_SIGMOID: case LOP_SILU:
-  case LOP_HARDSWISH: case LOP_HARDSIGMOID: case LOP_MUL: case LOP_SUB: case LOP_MUL_CONST: case LOP_MATMUL:
-  case LOP_TRANSPOSE:   // refused by lower_graph before this runs
+  case LOP_HARDSWISH: case LOP_HARDSIGMOID: case LOP_MUL: case LOP_SUB: case LOP_MUL_CONST:   // refused before
+  case LOP_MATMUL: case LOP_TRANSPOSE:   // read dense rows (lower_mm.c)
     return 0;
   }
   return 0;
@@ -304,6 +289,12 @@ static int alloc_params(MachOp *op, int64_t n) {
   op->shift = calloc((size_t)n + 1, sizeof(int32_t));
   return op->bias && op->mult && op->shift ? 0 : -1;
 }
+
+// lower_int.h's entry points to the helpers above, for lower_mm.c.
+int lw_oom(Lw *w) { return oom(w); }
+MachOp *lw_new_op(Lw *w, MopKind kind, int layer, const char *what) { return new_op(w, kind, layer, what); }
+TView lw_view_of(const MachProg *mp, int i) { return view_of(mp, i); }
+int lw_alloc_params(MachOp *op, int64_t n) { return alloc_params(op, n); }
 
 // Whether dataflow df stores every K tile of the weights as array.rows rows (COMPUTE_OS reads K
 // in R-wide blocks), the rows past the tile's zero.
@@ -628,10 +619,14 @@ static int lower_layer(Lw *w, int i, int layer_id) {
   }
   case LOP_FLATTEN: case LOP_RESHAPE:
   case LOP_BATCHNORM: case LOP_BIAS:  // folded away by net_prepare (fold.c)
-    return 0;  case LOP_SOFTMAX: case LOP_LAYERNORM: case LOP_GELU: case LOP_SIGMOID: case LOP_SILU:
-  case LOP_HARDSWISH: case LOP_HARDSIGMOID: case LOP_MUL: case LOP_SUB: case LOP_MUL_CONST: case LOP_MATMUL:
-  case LOP_TRANSPOSE:   // refused by lower_graph (sfu_refuse)
-    break;
+    return 0;
+  case LOP_MATMUL:
+    return lower_matmul(w, i, layer_id, what);
+  case LOP_TRANSPOSE:
+    return lower_transpose(w, i, layer_id, what);
+  case LOP_SOFTMAX: case LOP_LAYERNORM: case LOP_GELU: case LOP_SIGMOID: case LOP_SILU:
+  case LOP_HARDSWISH: case LOP_HARDSIGMOID: case LOP_MUL: case LOP_SUB: case LOP_MUL_CONST:
+    break;   // refused by lower_graph (sfu_refuse)
   }
   return graph_layer_error(g, l, w->d, "internal error: op %s is not lowered", graph_op_name(l->op));
 }
@@ -681,7 +676,7 @@ static int ops_encodable(const Lw *w, const Layer *l, int first) {
     const MachOp *op = &mp->ops[i];
     switch (op->kind) {
     case MOP_GEMM: {
-      int64_t wrow = op->df == DF_IS ? op->K : op->K * (int64_t)w->a->cols;
+      int64_t wrow = op->b_act ? 0 : op->df == DF_IS ? op->K : op->K * (int64_t)w->a->cols;  // matmul: lower_mm.c
       if (stride_fits(w, l, wrow, OP_CFG_LOAD, FLD_STRIDE_OUTER, "the weight rows are") ||
           view_fits(w, l, &op->in[0], op->sh, op->sw, OP_CFG_LOAD, "the input rows are", "the input pixels are"))
         return -1;
@@ -737,7 +732,9 @@ int lower_graph(const Graph *g, const Arch *a, Dataflow df, const Dataflow *op_d
       for (int k = 0; k < g->layers[i].n_in; k++) w.readers[g->layers[i].in[k]]++;
     for (int i = 0; i < g->n_outputs; i++) w.is_output[g->outputs[i]] = 1;
     fuse(&w);
-    rc = make_tensors(&w) || layout(&w) ? -1 : 0;
+    rc = make_tensors(&w) ? -1 : 0;
+    if (!rc) lower_mm_fold(&w);
+    rc = rc || layout(&w) ? -1 : 0;
   }
   for (int i = 0; i < g->n_inputs && !rc; i++) {   // padded twins of network inputs come first
     int t = w.dt[g->inputs[i]];
@@ -749,7 +746,7 @@ int lower_graph(const Graph *g, const Arch *a, Dataflow df, const Dataflow *op_d
   for (int i = 0; i < g->n_layers && !rc; i++) {
     if (w.group[i] != i) continue;
     const Layer *l = &g->layers[i];
-    if (graph_op_is(l->op, GOPF_ALIAS)) continue;
+    if (graph_op_is(l->op, GOPF_ALIAS) || lower_mm_folded(&w, i)) continue;
     int id = mp->n_layers++;
     snprintf(mp->layer_names[id], PROG_NAME_MAX, "%.*s", PROG_NAME_MAX - 1, l->name);
     int first = mp->n_ops;
@@ -811,7 +808,10 @@ void lower_dump_layout(const MachProg *mp, FILE *f) {
     const DTensor *t = &mp->tensors[i];
     fprintf(f, "tensor %-20s %-7s [%lld,%lld,%lld,%lld]", t->name, role_name(t->role), (long long)t->n,
             (long long)t->h, (long long)t->w, (long long)t->c);
-    if (t->alias >= 0)
+    if (t->alias >= 0 && t->permuted)   // a transpose folded into matmuls (lower_mm.c)
+      fprintf(f, " alias of %s axes %d,%d,%d,%d", mp->tensors[t->alias].name, t->perm[0], t->perm[1], t->perm[2],
+              t->perm[3]);
+    else if (t->alias >= 0)
       fprintf(f, " alias of %s", mp->tensors[t->alias].name);
     else
       fprintf(f, " halo %d,%d,%d,%d row %lld B image %lld B", t->halo_t, t->halo_b, t->halo_l, t->halo_r,
@@ -839,8 +839,12 @@ void lower_dump_ops(const MachProg *mp, FILE *f) {
               op->sw, op->dh, op->dw, op->pad_t, op->pad_l, op->n_ktiles);
       if (op->n_ktiles)
         fprintf(f, " (first: %u x %u B, stride %u)", op->ktiles[0].nseg, op->ktiles[0].seglen, op->ktiles[0].seg_stride);
+      if (op->b_act)   // matmul: B from DRAM (lower_mm.c)
+        fprintf(f, " B from %s (%s)", mp->tensors[op->in[1].t].name, op->b_nstride != 1 ? "transposed: rows of B^T" : "rows");
       break;
     case MOP_ELT:
+      if (op->in[0].c_stride)   // a transpose moving the channel axis (lower_mm.c)
+        fprintf(f, " gather a byte per channel, %lld B apart", (long long)op->in[0].c_stride);
       if (op->n_in == 2)
         fprintf(f, " scales %d>>%u, %d>>%u", op->in_mult[0], op->in_shift[0], op->in_mult[1], op->in_shift[1]);
       break;

@@ -29,6 +29,8 @@ typedef struct {
   int64_t n, h, w, c;             // logical NHWC
   int halo_t, halo_b, halo_l, halo_r;  // zero rows/columns around each image
   int alias;                      // >= 0: the same bytes as that DTensor (flatten, reshape)
+  int permuted;                   // a transpose folded into the matmuls around it (lower_mm.c): an
+  int perm[4];                    //   alias whose NHWC axis k is axis perm[k] of DTensor `alias`
   TensorRole role;                // ROLE_INPUT, ROLE_OUTPUT or ROLE_SCRATCH
   double scale;
   int first_op, last_op;          // liveness: producing op (-1: a network input), last reader
@@ -49,6 +51,8 @@ typedef struct {
   int64_t n, h, w, c, c_off;
   int64_t img_stride, row_stride, pix_stride;
   int64_t byte_off;               // where pixel (0, 0) of the view is, from the tensor's (0, 0)
+  int64_t c_stride;               // bytes between channels: 0 (or 1) contiguous; > 1 a gather of
+                                  // one byte per channel (a transpose that moves the channel axis)
 } TView;
 
 // One K tile of a GEMM's im2col row: NSEG segments of SEGLEN bytes, SEG_STRIDE apart, starting
@@ -70,7 +74,12 @@ typedef struct {
   uint32_t kc;                    // K tiles per chunk (GEMM)
   uint32_t g;                     // N tiles per group (GEMM; ELT: 1)
   uint32_t slots;                 // buffer slots: 2 (double buffering), or 1 when 2 do not fit
-  double est_cycles;              // the cost model's estimate
+  double est_cycles;              // the cost model's estimate, as one op in a run of them
+  double est_start, est_end;      // what it adds as the program's first op (its first loads
+                                  // before the array starts) and as its last (the last stores)
+  double est_head;                // beats of est_start (the rest is DRAM latency)
+  double est_rank;                // est_cycles and the waits it causes next to its neighbours
+                                  // (the tiler ranks candidates by it)
   double est_read_bytes, est_write_bytes;
   double est_insns;               // instructions it emits, roughly
 } TilePlan;
@@ -104,6 +113,11 @@ typedef struct {
   int pkh, pkw, psh, psw, ppt, ppl;
   int64_t poh, pow;               // pooled output map (= oh, ow without a pool)
   uint64_t macs;                  // useful MACs (GEMM)
+  // A GEMM whose B operand is an activation (matmul, lower_mm.c): B[k][n] is the int8 at DRAM
+  // address at(in[1]) + k*b_kstride + n*b_nstride (one of the two strides is 1), loaded at run
+  // time instead of the constants (wmat is NULL).
+  int b_act;
+  int64_t b_kstride, b_nstride;
   Dataflow df;                    // how a GEMM runs on the array (its weights' DRAM layout too)
   double df_est[3];               // --dataflow auto: the cost model's cycles in each Dataflow, or
                                   // -1 where that dataflow cannot lower or tile the program
@@ -127,6 +141,9 @@ typedef struct {
 
 // The DTensor that holds the bytes of DTensor i (following flatten/reshape aliases).
 int dt_owner(const MachProg *mp, int i);
+// Byte strides of DTensor i's NHWC axes (a rank-2 [N, C] as [N, 1, 1, C]), a permuted alias's
+// included (lower_mm.c).
+void lower_mm_strides(const MachProg *mp, int i, int64_t s[4]);
 
 // Fusion, layout and lowering. On error -1 with a message naming the layer.
 // Every op runs in dataflow df, or, when op_df is not NULL, op i in op_df[i] (n_op_df entries:

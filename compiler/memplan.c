@@ -17,6 +17,7 @@ uint64_t memplan_weight_bytes(const MachOp *op, const Arch *a, Dataflow df) {
   case MOP_GEMM: break;
   case MOP_ELT: return 0;
   }
+  if (op->b_act) return 0;   // matmul: B comes from an activation in DRAM
   switch (df) {
   case DF_IS: return (uint64_t)op->N * (uint64_t)op->K;   // W^T, N rows of K bytes
   case DF_WS: case DF_OS: break;

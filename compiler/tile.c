@@ -82,23 +82,48 @@ MTile tile_m_at(const MachOp *op, const TilePlan *p, uint64_t i) {
   return t;
 }
 
-// Aligned beats that a segment of len bytes at offset off (mod B) touches; off < 0: unknown.
-static double seg_beats(int64_t off, int64_t len, uint32_t B) {
-  if (off < 0) return (double)(len + B - 1) / B;
-  return (double)((off % B + len + B - 1) / B);
+static int64_t gcd64(int64_t x, int64_t y) {
+  x = x < 0 ? -x : x, y = y < 0 ? -y : y;
+  while (y) {
+    int64_t t = x % y;
+    x = y, y = t;
+  }
+  return x;
 }
 
-// Byte offset modulo B that every row of a gather keeps, or -1 when rows differ.
-static int64_t fixed_align(const TView *v, int64_t sy, int64_t sx, int64_t off, uint32_t B) {
-  if ((v->row_stride * sy) % B || (v->pix_stride * sx) % B || v->img_stride % B) return -1;
-  int64_t o = (v->c_off + v->byte_off + off) % (int64_t)B;
-  return o < 0 ? o + B : o;
+// The byte offsets modulo B that the rows of a gather take: off + k*g (mod B) for every k, where g
+// divides B and every stride between rows (the view's row and pixel strides times the op's,
+// the image stride, and an extra stride, e.g. between a row's segments; 0: none).
+typedef struct {
+  int64_t off, g;
+} Align;
+
+static Align gather_align(const TView *v, int64_t sy, int64_t sx, int64_t off, int64_t extra, uint32_t B) {
+  Align al;
+  al.g = gcd64(gcd64(gcd64((int64_t)B, v->row_stride * sy), gcd64(v->pix_stride * sx, v->img_stride)), extra);
+  if (al.g == 0) al.g = B;
+  al.off = (v->c_off + v->byte_off + off) % al.g;
+  if (al.off < 0) al.off += al.g;
+  return al;
+}
+
+// Aligned beats that a segment of len bytes at byte offset al.off + delta touches, averaged over
+// the offsets al allows (exact when g = B: every row alike).
+static double seg_beats(Align al, int64_t delta, int64_t len, uint32_t B) {
+  int64_t n = (int64_t)B / al.g, sum = 0;
+  for (int64_t k = 0; k < n; k++) {
+    int64_t o = ((al.off + delta + k * al.g) % (int64_t)B + B) % (int64_t)B;
+    sum += (o + len + B - 1) / B;
+  }
+  return (double)sum / (double)n;
 }
 
 // Per-op figures that do not depend on the plan.
 typedef struct {
   double a_beats;       // GEMM: beats of one im2col row (all K tiles)
   double store_beats;   // beats of the whole output
+  double store_cycles;  // the store unit's cycles for it: per output row the beats, or the pool
+                        // window's accumulator reads (one per cycle) when more
   double elt_beats;     // ELT: beats of one input pixel row (all N tiles, all inputs)
 } OpCost;
 
@@ -106,48 +131,82 @@ static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
   uint32_t C = a->cols, B = a->bus_bytes;
   int64_t nN = cdiv(op->N, C), out_rows = n_images(op) * out_h(op) * out_w(op);
   memset(c, 0, sizeof *c);
-  int64_t al = fixed_align(&op->out, 1, 1, 0, B);
+  // (the write channel's in-flight limit, as step_cost's)
+  double slow = a->dram_inflight < a->dram_latency ? (double)a->dram_latency / a->dram_inflight : 1.0;
+  Align al = gather_align(&op->out, 1, 1, 0, 0, B);
   for (int64_t j = 0; j < nN; j++) {
     int64_t w = op->N - j * C < C ? op->N - j * C : C;
-    c->store_beats += (double)out_rows * seg_beats(al < 0 ? -1 : (al + j * C) % B, w, B);
+    double beats = seg_beats(al, j * C, w, B);
+    c->store_beats += (double)out_rows * beats;
+    c->store_cycles += (double)out_rows * fmax(beats * slow, pooled(op) ? (double)op->pkh * op->pkw : 1.0);
   }
   switch (op->kind) {
   case MOP_GEMM:
     for (uint32_t k = 0; k < op->n_ktiles; k++) {
       const KTile *kt = &op->ktiles[k];
-      int64_t ka = fixed_align(&op->in[0], op->sh, op->sw, kt->off - op->pad_t * op->in[0].row_stride -
-                                                           op->pad_l * op->in[0].pix_stride, B);
-      double per_seg = seg_beats(ka, kt->seglen, B);
-      if (kt->nseg > 1 && ka >= 0 && kt->seg_stride % B) per_seg = seg_beats(-1, kt->seglen, B);
-      c->a_beats += kt->nseg * per_seg;
+      Align ka = gather_align(&op->in[0], op->sh, op->sw, kt->off - op->pad_t * op->in[0].row_stride -
+                                                          op->pad_l * op->in[0].pix_stride,
+                              kt->nseg > 1 ? (int64_t)kt->seg_stride : 0, B);
+      c->a_beats += kt->nseg * seg_beats(ka, 0, kt->seglen, B);
     }
     break;
   case MOP_ELT:
     for (int k = 0; k < op->n_in; k++) {
-      int64_t ia = fixed_align(&op->in[k], 1, 1, 0, B);
+      Align ia = gather_align(&op->in[k], 1, 1, 0, 0, B);
       for (int64_t j = 0; j < nN; j++) {
         int64_t w = op->N - j * C < C ? op->N - j * C : C;
-        c->elt_beats += seg_beats(ia < 0 ? -1 : (ia + j * C) % B, w, B);
+        c->elt_beats += seg_beats(ia, j * C, w, B);
       }
     }
     break;
   }
 }
 
-// Accumulator rows over all M tiles of a plan (pool bands that overlap count twice), and the
-// most any one tile needs (*max; a band clipped by the padding needs fewer).
-static double m_rows_total(const MachOp *op, const TilePlan *p, uint32_t *max) {
-  MTile t0 = tile_m_at(op, p, 0);
-  *max = t0.acc_rows;
-  if (!pooled(op)) return (double)(n_images(op) * out_h(op) * out_w(op));
-  uint64_t per_img = tile_m_count(op, p) / (uint64_t)n_images(op);
-  double m = 0;
-  for (uint64_t i = 0; i < per_img; i++) {
-    uint32_t r = tile_m_at(op, p, i).acc_rows;
-    m += r;
-    if (r > *max) *max = r;
+// The M tiles of a plan as classes of equal accumulator rows: a plan's tiles are one size but the
+// last of each image (bands) or of each row (pieces), and with a pool the bands the padding clips.
+// The model costs each class on its own, since a step's compute rounds its rows up (to R-row
+// blocks in OS, C-pixel blocks in IS, the pair's floor in WS): the mean tile of a 21, 21, 7 split
+// is one 16-row OS block, its tiles five. At most MAX_CLASSES (more only with a pool: merged into
+// the last, a rare case). *max: the most rows any tile needs.
+#define MAX_CLASSES 8
+typedef struct {
+  uint32_t rows;   // accumulator rows of a tile of the class
+  double count;    // tiles of the class (all images)
+} MClass;
+
+static int m_add(MClass *cl, int n, uint32_t rows, double count) {
+  for (int k = 0; k < n; k++)
+    if (cl[k].rows == rows) return cl[k].count += count, n;
+  if (n == MAX_CLASSES) {   // merge into the last class, keeping the rows total
+    cl[n - 1].rows = (uint32_t)((cl[n - 1].rows * cl[n - 1].count + rows * count) / (cl[n - 1].count + count));
+    cl[n - 1].count += count;
+    return n;
   }
-  return m * (double)n_images(op);
+  cl[n].rows = rows, cl[n].count = count;
+  return n + 1;
+}
+
+static int m_classes(const MachOp *op, const TilePlan *p, MClass *cl, uint32_t *max) {
+  uint64_t per_img = tile_m_count(op, p) / (uint64_t)n_images(op);
+  double imgs = (double)n_images(op);
+  int n = 0;
+  *max = 0;
+  if (pooled(op)) {
+    for (uint64_t i = 0; i < per_img; i++) n = m_add(cl, n, tile_m_at(op, p, i).acc_rows, imgs);
+  } else {
+    MTile first = tile_m_at(op, p, 0), last = tile_m_at(op, p, per_img - 1);
+    // bands: the last of an image is short; pieces: the last of each row
+    double lasts = pieces_per_row(op, p) > 1 ? (double)out_h(op) : 1.0;
+    n = m_add(cl, n, first.acc_rows, ((double)per_img - lasts) * imgs);
+    n = m_add(cl, n, last.acc_rows, lasts * imgs);
+  }
+  int k = 0;
+  for (int j = 0; j < n; j++)
+    if (cl[j].count > 0) {
+      cl[k++] = cl[j];
+      if (cl[j].rows > *max) *max = cl[j].rows;
+    }
+  return k;
 }
 
 // Cycles of one PRELOAD + stream pair of m rows in a long chain (docs/TIMING.md section 6).
@@ -155,9 +214,209 @@ static double ws_pair(double m, uint32_t R, uint32_t C, int overlap) {
   return overlap ? fmax(fmax(m, R + 1.0), (m + R + C - 1.0) / 2) : m + R;
 }
 
+// Fetch is in order, and with two slots a step's computes come after the next step's loads in
+// the program (emit.c). When those loads are more than the load queue holds, fetch reaches the
+// computes only once the load unit has started all but Q_load of them; the first of them that
+// writes the slot the step before used (the weight LOAD) waits for that step's last compute to
+// end. So the compute unit idles for the cycles the loads between that one and the last Q_load
+// take: returned here (0 when the queue holds them), for the load sequence emit.c writes per
+// step: [CFG_LOAD, parameter LOAD] at a chunk's first step (with_params), then WS/OS: CFG_LOAD,
+// the weight LOAD (pb, w: beats), CFG_LOAD, kc gather LOADs (a beats each), IS: CFG_LOAD, kc
+// weight LOADs, CFG_LOAD, kc transposed gathers. gathers = 0: no gather (one chunk, a later N
+// group). A CFG_LOAD takes a cycle.
+static double fetch_block(Dataflow df, uint32_t kc, int with_params, double pb, double w, double a, int gathers,
+                          uint32_t q) {
+  double dur[2 * 64 + 8];
+  int n = 0, first = -1;
+  if (kc > 64) return 0;
+  if (with_params) dur[n++] = 1, dur[n++] = pb;
+  dur[n++] = 1;
+  switch (df) {
+  case DF_WS:
+  case DF_OS: first = n, dur[n++] = w; break;
+  case DF_IS:
+    first = n;
+    for (uint32_t k = 0; k < kc; k++) dur[n++] = w / kc;
+    break;
+  }
+  if (gathers) {
+    dur[n++] = 1;
+    for (uint32_t k = 0; k < kc; k++) dur[n++] = a;
+  }
+  double t = 0;
+  for (int j = first; j <= n - 2 - (int)q; j++) t += dur[j];
+  return t;
+}
+
+// One step of a tile class: what each unit spends on it, and its instructions.
+typedef struct {
+  double compute, load, store;   // cycles of the compute unit, beats read and written
+  double head;                   // beats loaded before the step's first stream can start
+  double tail;                   // compute after the step's last load lands (its last stream)
+  double stall;                  // compute idle while fetch waits on the load queue (fetch_block)
+  double block[2];               // the fetch_block of its own loads, without and with parameters
+  double beats;                  // beats read (load, before the in-flight limit)
+  double fetch_late;             // share of the compute done before fetch reaches the STOREs after it
+  double early;                  // cycles before its last stream ends that its slot starts to free
+  double insns;                  // instructions
+} Step;
+
+// The cost of one step of a tile of tm accumulator rows over a K chunk of kc tiles (the plan's
+// nNG N groups and nKC K chunks; step_store beats stored per step; drain the array's).
+static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, const OpCost *oc,
+                      const TilePlan *p, double tm, uint32_t kc, int64_t nNG, int64_t nKC, double step_store,
+                      double drain, int gathers) {
+  uint32_t R = a->rows, C = a->cols, B = a->bus_bytes;
+  int64_t nN = cdiv(op->N, C);
+  Step st = {.store = step_store};
+  switch (op->kind) {
+  case MOP_GEMM: {
+    double g_avg = (double)nN / nNG, kc_avg = kc, k_rows = (double)op->K * kc / op->n_ktiles;
+    double w_beats = 0;
+    double outer = 1, last = 0;   // the stream loops outside the K tiles; the last pair
+    switch (df) {
+    case DF_IS: {
+      // Per (C-pixel block of the M tile, K tile): a PRELOAD and a COMPUTE_IS streaming the
+      // group's channels (jp cycles), a pair costing what a weight-stationary one does (the
+      // PRELOAD behind the stream with OVERLAP, else after it). Starts are aligned modulo C
+      // (rule (d)): the period rounds up to a multiple of C.
+      double jp = (double)op->N / nNG;
+      double pair = ws_pair(jp, R, C, s->overlap);
+      pair = ceil(pair / C) * C;
+      st.compute = ceil(tm / C) * kc_avg * pair;
+      // a row per channel per K tile, of the tile's rows (unaligned: expected beats)
+      // (W^T rows K bytes apart, a K tile at a multiple of R: those strides set the alignment)
+      Align wa = {0, gcd64(gcd64((int64_t)B, op->K), (int64_t)R)};
+      w_beats = (double)op->N / nNG * kc_avg * seg_beats(wa, 0, (op->K + op->n_ktiles - 1) / op->n_ktiles, B);
+      st.insns = 2.0 * ceil(tm / C) * kc + kc;
+      outer = ceil(tm / C), last = pair;
+      // (each K tile's W^T rows have their own LOAD, which waits only for the streams that read
+      // them: with one pixel block, the step's k-th, so the next-but-one step's weight loads
+      // start after its first stream, not its last)
+      if (outer == 1 && kc > 1) st.early = st.compute * (kc - 1) / kc;
+      break;
+    }
+    case DF_OS:
+      // One COMPUTE_OS per (N tile, R-row block of the M tile) over the chunk's K (kc tiles of R
+      // rows): a block takes K cycles; the drain (2R + C) shows only at the end of a step.
+      st.compute = g_avg * ceil(tm / R) * kc_avg * R;
+      w_beats = g_avg * kc_avg * R * (double)cdiv(C, B);   // K tiles padded to R rows
+      st.insns = p->g * ceil(tm / R);
+      outer = 1, last = st.compute;
+      break;
+    case DF_WS:
+      st.compute = g_avg * kc_avg * ws_pair(tm, R, C, s->overlap);
+      w_beats = g_avg * k_rows * (double)cdiv(C, B);
+      st.insns = 2.0 * p->g * kc;
+      outer = g_avg, last = ws_pair(tm, R, C, s->overlap);
+      break;
+    }
+    double pb = 3.0 * g_avg * cdiv(4 * C, B), a_tile = tm * oc->a_beats / op->n_ktiles;
+    st.load = (gathers ? a_tile * kc : 0) + w_beats + pb / nKC;
+    // A WS or IS stream waits for its own K tile's gather only (the tokens follow the declared
+    // rows), so a step's streams start once the parameters, the weights and the first gather
+    // are in, and after the last gather only the loops outside the K tiles remain (the later N
+    // tiles in WS, the later pixel blocks in IS). A COMPUTE_OS reads all of the chunk.
+    if (df == DF_OS) st.head = st.load, st.tail = st.compute;
+    else st.head = pb / nKC + w_beats + (gathers ? a_tile : 0), st.tail = st.compute * (1 - 1 / outer) + last;
+    if (s->slots > 1) {   // the next step's loads ahead of this one's computes (fetch_block)
+      double with = fetch_block(df, kc, 1, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]);
+      double without = nKC > 1 ? fetch_block(df, kc, 0, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]) : 0;
+      double blocked = (with + (double)(nKC - 1) * without) / (double)nKC;
+      st.block[0] = nKC > 1 ? without : with, st.block[1] = with;
+      if (blocked > 0) st.stall = drain + blocked;
+    }
+    // Fetch reaches the STOREs after a step's computes only when the compute queue holds the
+    // last Q_compute of them: with more, the stores start no earlier than the compute unit
+    // starting the one Q_compute from the end.
+    double ncomp = st.insns;
+    if (ncomp > a->queue_depth[UNIT_COMPUTE]) st.fetch_late = (ncomp - a->queue_depth[UNIT_COMPUTE]) / ncomp;
+    st.insns += 4 + kc;   // and the step's loads, stores and configuration, roughly
+    break;
+  }
+  case MOP_ELT:
+    st.load = tm * oc->elt_beats / nN + 3.0 * cdiv(4 * C, B);
+    st.head = st.load;
+    st.insns = 6;
+    break;
+  }
+  // The DRAM channels hold at most F beats for L cycles each (docs/TIMING.md section 5): with
+  // F < L a channel moves F / L beats per cycle (the tiny arch: 0.4), not one.
+  double slow = a->dram_inflight < a->dram_latency ? (double)a->dram_latency / a->dram_inflight : 1.0;
+  st.beats = st.load;
+  st.load *= slow, st.head *= slow, st.block[0] *= slow, st.block[1] *= slow;   // (stores: the caller)
+  return st;
+}
+
+// The cycles per unit in a long run of units, from the step-level recurrence of the emitted
+// program with two slots (emit.c; docs/TIMING.md). A unit is seq[0..n-1], its steps in order, in
+// N groups of group_len steps (K chunks): an N group's first step loads its parameters, its last
+// stores its outputs (`stores` STOREs, one per N tile, each after its own N tile's streams in
+// WS and OS; IS streams all N tiles at once: stores 1). The loads of step j+1 start when the load unit is done with step j's,
+// step j-1's last stream has released the slot and, at a group's first step (its parameter
+// LOAD), the stores of the group two before are done; step j's first stream waits for its head,
+// for fetch (fetch_block: the next step's loads ahead of it) and, at a group's first step, for
+// the first store of the group two before (the accumulator rows its first N tile reuses); it ends no earlier than a tail after
+// its last load lands; a group's stores follow its last step, each N tile's after its own streams. SIM_UNITS units are run and the
+// last two averaged (a chain over every other step repeats every two units). *first gets the
+// first unit's end, from its first load. -1 when n is too long to run.
+#define SIM_UNITS 4
+#define SIM_MAX_STEPS 64
+#define SIM_OP_UNITS 4
+#define SIM_OPS 3
+#define SIM_MAX_UNITS (SIM_OPS * SIM_OP_UNITS)
+static double unit_sim(const Step *const *seq, int n, int group_len, double group_store, double stores, double lat,
+                       double drain, double post, int64_t op_units, double *first /* OUT */) {
+  if (n > SIM_MAX_STEPS || n < 1) return -1;
+  // An op of few units runs as whole ops (SIM_OPS of them): at an op's end the next op's first
+  // loads come after the last step's computes in the program, not before them.
+  int ops = op_units <= SIM_OP_UNITS, units = ops ? SIM_OPS * (int)op_units : SIM_UNITS;
+  int total = units * n, op_len = ops ? (int)op_units * n : 0;
+  double ls[SIM_MAX_UNITS * SIM_MAX_STEPS + 1], crel[SIM_MAX_UNITS * SIM_MAX_STEPS + 1];
+  double send[SIM_MAX_UNITS * SIM_MAX_STEPS + 1], send1[SIM_MAX_UNITS * SIM_MAX_STEPS + 1];   // (send1: a group's first STORE)
+  double lfree = 0, cfree = 0, sfree = 0, unit_end[SIM_MAX_UNITS] = {0}, fetched = 0;
+  ls[0] = 0;
+  for (int j = 0; j < total; j++) {
+    int pos = j % n, grp = j / group_len;
+    int bnd = op_len && (j + 1) % op_len == 0;   // the op's last step
+    const Step *st = seq[pos];
+    lfree = ls[j] + st->load;
+    double fetch = 0, t = 0;
+    int pos1 = (j + 1) % n, grp1 = (j + 1) / group_len, starts1 = (j + 1) % group_len == 0;
+    const Step *st1 = seq[pos1];
+    if (j + 1 < total) {   // the next step's loads
+      t = lfree;
+      if (j >= 1) t = fmax(t, crel[j - 1] - seq[(j - 1) % n]->early);
+      if (!bnd) t = fmax(t, fetched);
+      if (starts1 && grp1 >= 2) t = fmax(t, send[grp1 - 2]);
+      ls[j + 1] = t;
+      if (!bnd && st1->block[starts1] > 0) fetch = t + st1->block[starts1] + 1;
+    }
+    double cs = fmax(fmax(cfree, ls[j] + st->head + lat), fetch);
+    if (j % group_len == 0 && grp >= 2) cs = fmax(cs, send1[grp - 2]);
+    // (fetch reaches the loads of step j+2, or at an op's end those of step j+1, only after
+    // these computes, the same way as the STOREs below: with more than the compute queue holds,
+    // once the unit starts the one Q_compute from the end)
+    fetched = cs + st->compute * st->fetch_late;
+    if (bnd && j + 1 < total) ls[j + 1] = fmax(t, fetched);
+    double ce = fmax(cs + st->compute, ls[j] + st->load + lat + st->tail);
+    cfree = ce, crel[j] = ce + drain;
+    if (j % group_len == group_len - 1) {
+      // (a STORE waits for its own N tile's streams: the first one ends when the first N tile's do)
+      double ss = fmax(fmax(sfree, crel[j] - st->compute * (1 - 1 / stores) + post), cs + st->compute * st->fetch_late);
+      sfree = fmax(ss + group_store, crel[j] + post + group_store / stores);
+      send[grp] = sfree + lat, send1[grp] = ss + group_store / stores + lat;
+    }
+    if (pos == n - 1) unit_end[j / n] = ce;
+  }
+  *first = unit_end[0];
+  int span = ops ? 2 * (int)op_units : 2;   // the last two ops, or the last two units
+  return (unit_end[units - 1] - unit_end[units - 1 - span]) / span;
+}
+
 // Evaluates plan p for op; fills the estimates. Returns 0 when it fits, -1 when not.
 static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, const OpCost *oc,
-                    double m_total, uint32_t m_max, TilePlan *p) {
+                    const MClass *cl, int ncl, uint32_t m_max, TilePlan *p) {
   uint32_t R = a->rows, C = a->cols, B = a->bus_bytes;
   uint64_t nm = tile_m_count(op, p);
   MTile t0 = tile_m_at(op, p, 0);
@@ -169,14 +428,11 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   if (pooled(op) && ((uint64_t)t0.irows > field_max(FLD_OUTER) || (uint64_t)t0.irows > field_max(FLD_IN_H) ||
                      (uint64_t)op->ow > field_max(FLD_INNER) || (uint64_t)op->ow > field_max(FLD_IN_W)))
     return -1;
-  double tm = m_total / (double)nm;
   int64_t nN = cdiv(op->N, C);
   double lat = a->dram_latency, drain = R + C;
-  double steps = 0, step_compute = 0, step_load = 0, reads;
-  double computes = 0;   // instructions per step
-  double lump = 0;       // a period's floor when one gather serves many N groups (below)
+  int64_t nNG = 1, nKC = 1;   // N groups, K chunks
   switch (op->kind) {
-  case MOP_GEMM: {
+  case MOP_GEMM:
     if (p->g < 1 || p->kc < 1 || p->g > nN || p->kc > op->n_ktiles) return -1;
     if ((uint64_t)m_max * p->g > s->acc || 3u * p->g > s->param) return -1;
     switch (df) {
@@ -194,90 +450,154 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       if ((uint64_t)p->kc * R > field_max(FLD_INNER) || (uint64_t)p->g * p->kc * R > s->wbuf) return -1;
       break;
     }
-    int64_t nNG = cdiv(nN, p->g), nKC = cdiv(op->n_ktiles, p->kc);
-    steps = (double)nm * nNG * nKC;
-    double g_avg = (double)nN / nNG, kc_avg = (double)op->n_ktiles / nKC;
-    double a_share = nKC == 1 ? 1.0 / nNG : 1.0;   // one chunk: the rows stay for every N group
-    double w_beats = 0;
-    switch (df) {
-    case DF_IS: {
-      // Per (C-pixel block of the M tile, K tile): a PRELOAD and a COMPUTE_IS streaming the
-      // group's channels (jp cycles), a pair costing what a weight-stationary one does (the
-      // PRELOAD behind the stream with OVERLAP, else after it). Starts are aligned modulo C
-      // (rule (d)): the period rounds up to a multiple of C.
-      double jp = (double)op->N / nNG;
-      double pair = ws_pair(jp, R, C, s->overlap);
-      pair = ceil(pair / C) * C;
-      step_compute = ceil(tm / C) * kc_avg * pair;
-      // a row per channel per K tile, of the tile's rows (unaligned: expected beats)
-      w_beats = (double)op->N / nNG * kc_avg * ((double)op->K / op->n_ktiles + B - 1) / B;
-      computes = 2.0 * ceil(tm / C) * p->kc + p->kc;
-      break;
-    }
-    case DF_OS:
-      // One COMPUTE_OS per (N tile, R-row block of the M tile) over the chunk's K (kc tiles of R
-      // rows): a block takes K cycles; the drain (2R + C) shows only at the end of a step.
-      step_compute = g_avg * (double)cdiv((int64_t)tm, R) * kc_avg * R;
-      drain = 2.0 * R + C;
-      w_beats = g_avg * (double)op->K / nKC * (double)cdiv(C, B);
-      computes = p->g * ceil(tm / R);
-      break;
-    case DF_WS:
-      step_compute = g_avg * kc_avg * ws_pair(tm, R, C, s->overlap);
-      w_beats = g_avg * (double)op->K / nKC * (double)cdiv(C, B);
-      computes = 2.0 * p->g * p->kc;
-      break;
-    }
-    step_load = a_share * tm * oc->a_beats / nKC + w_beats + 3.0 * g_avg * cdiv(4 * C, B) / nKC;
-    // One K chunk for all N groups: an M tile's gather comes whole, and it is emitted after the
-    // parameter and weight loads of the tile's first group, which wait for the slot of the step
-    // two before (the tile's next-to-last group: its compute and store) to be free. So the gather
-    // hides behind one group's compute, not nNG: the tile takes (nNG - 1) computes + the gather,
-    // a store and the DRAM latency. That matters only where the gather alone outlasts a group's
-    // compute, i.e. where short segments make it slow (a 3-channel first convolution: VGG-16's
-    // conv1_1 had 4 groups of 896 pixels behind a 6,700-cycle gather); elsewhere the estimate is
-    // left as it was.
-    double gather = tm * oc->a_beats;
-    if (s->slots > 1 && nKC == 1 && nNG > 1 && gather > step_compute)
-      lump = ((double)(nNG - 1) * step_compute + gather + oc->store_beats / steps + lat) / (double)nNG;
-    computes = computes + 4 + p->kc;   // and the step's loads, stores and configuration, roughly
+    nNG = cdiv(nN, p->g), nKC = cdiv(op->n_ktiles, p->kc);
+    if (df == DF_OS) drain = 2.0 * R + C;
     break;
-  }
   case MOP_ELT:
     if (m_max > s->acc || s->param < 3) return -1;
-    steps = (double)nm * nN;
-    step_load = tm * oc->elt_beats / nN + 3.0 * cdiv(4 * C, B);
+    nNG = nN;
     drain = a->post_latency;
-    computes = 6;   // instructions per step
     break;
   }
-  reads = steps * step_load;
-  double step_store = oc->store_beats / steps;
-  // Two slots: the load of step i+1 waits for step i-1 to be done with its slot, so a period
-  // also covers half of (compute + load + DRAM latency + drain). One slot: everything in series.
-  double period;
-  if (s->slots > 1)
-    period = fmax(fmax(fmax(step_compute, step_load), fmax(step_store, (step_compute + step_load + lat + drain) / 2)),
-                  lump);
-  else
-    period = step_load + lat + step_compute + drain + step_store + lat;
-  p->est_cycles = steps * period + step_load + 2 * lat + drain + step_store;
+  // A step's share of the stores: their cycles, and per STORE its CFG_STORE and the S cycles
+  // before its first beat (one STORE per N tile of a group, at its last K chunk).
+  double steps = (double)nm * nNG * nKC;
+  double step_store = oc->store_cycles / steps +
+                      (op->kind == MOP_GEMM ? (double)nN / nNG / nKC : 1.0) * (a->post_latency + 1.0);
+  double total = 0, reads = 0, insns = 0;
+  // K chunks: nKC - 1 of kc tiles and a last one of the rest, costed apart like the M classes
+  // (a 9-tile K in chunks of 8 is a long step and a short one, not two of 4.5).
+  uint32_t kc_last = op->kind == MOP_GEMM ? op->n_ktiles - (uint32_t)(nKC - 1) * p->kc : 1;
+  double first_head = 0, last_store = (double)nKC * step_store;
+  for (int c = 0; c < ncl; c++) {
+    // One unit: an (M tile, N group) of the class, its nKC steps; with one K chunk and several
+    // N groups, an M tile: its groups' steps, the first with the gather (the rows stay in SPAD for
+    // the others).
+    Step full = {.store = 0}, last, bare = {.store = 0};
+    int one_gather = nKC == 1 && nNG > 1;
+    if (nKC > 1) full = step_cost(op, a, df, s, oc, p, cl[c].rows, p->kc, nNG, nKC, step_store, drain, 1);
+    last = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 1);
+    if (one_gather) bare = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 0);
+    double nf = (double)(nKC - 1), units = cl[c].count * nNG, unit;
+    if (c == 0) first_head = nKC > 1 ? full.head : last.head;
+    double load = nf * full.load + last.load, compute = nf * full.compute + last.compute;
+    double beats = nf * full.beats + last.beats, unit_insns = nf * full.insns + last.insns;
+    if (one_gather) {   // per N group, on average
+      double ng = (double)nNG;
+      load = (last.load + (ng - 1) * bare.load) / ng, beats = (last.beats + (ng - 1) * bare.beats) / ng;
+      unit_insns = (last.insns + (ng - 1) * bare.insns) / ng;
+    }
+    reads += units * beats, insns += units * unit_insns;
+    if (s->slots > 1) {
+      // Two slots: the loads of step j+2 wait for step j's last stream to end (its slot), which
+      // ends a tail after its last load landed: w(j) = load + L + tail + drain from one step's
+      // load start to the next-but-one's. And step j+2's first stream waits for its head (the
+      // loads before it, L after them): h(j) = head + L + compute + drain. These chains link
+      // every other step: with nKC even, the unit's even steps and its odd steps each form one
+      // (the unit takes at least either sum); with nKC odd one chain runs through all steps of
+      // two units (half the sum each). When every step loads parameters (one K chunk, or an
+      // element-wise op), the parameter LOAD of step j+2 waits for step j's STOREs: w(j) grows
+      // by the post-processing, the store and its latency.
+      double extra = (op->kind == MOP_ELT || nKC == 1) ? (op->kind == MOP_GEMM ? a->post_latency : 0) + step_store + lat : 0;
+      double wf = full.load + lat + full.tail + drain, wl = last.load + lat + last.tail + drain + extra;
+      double hf = full.head + lat + full.compute + drain - full.early;
+      double hl = last.head + lat + last.compute + drain - last.early;
+      double wchain, hchain;
+      if (nKC % 2 == 0) {   // steps 0, 2, .. nKC-2 full; 1, 3, .. nKC-3 full and nKC-1 the last
+        wchain = fmax(nKC / 2 * wf, (nKC / 2 - 1) * wf + wl);
+        hchain = fmax(nKC / 2 * hf, (nKC / 2 - 1) * hf + hl);
+      } else {
+        wchain = (nf * wf + wl) / 2, hchain = (nf * hf + hl) / 2;
+      }
+      double first_end = 0, post = op->kind == MOP_GEMM ? a->post_latency : 0;
+      const Step *seq[SIM_MAX_STEPS];
+      int n = one_gather ? (int)nNG : (int)nKC;
+      for (int k = 0; k < n && k < SIM_MAX_STEPS; k++)
+        seq[k] = one_gather ? (k ? &bare : &last) : (k == nKC - 1 ? &last : &full);
+      unit = unit_sim(seq, n, one_gather ? 1 : (int)nKC, (double)nKC * step_store,
+                      op->kind == MOP_GEMM && df != DF_IS ? (double)nN / nNG : 1.0, lat, drain, post,
+                      one_gather ? (int64_t)nm : (int64_t)nm * nNG, &first_end);
+      if (unit >= 0 && one_gather) unit /= (double)nNG, first_end -= unit * (double)(nNG - 1);
+      if (c == 0 && unit >= 0) first_head = fmax(0, first_end - unit - lat);
+      if (unit < 0)
+        unit = fmax(fmax(fmax(load, compute + nf * full.stall + last.stall), (double)nKC * step_store),
+                    fmax(wchain, hchain));
+      // (never below what one unit's loads, streams and stores take: four units of the
+      // recurrence may not have settled)
+      unit = fmax(unit, fmax(fmax(load, one_gather ? (last.compute + (nNG - 1) * bare.compute) / nNG : compute),
+                             (double)nKC * step_store));
+    } else {   // one slot: everything in series
+      unit = load + compute + (double)nKC * (2 * lat + drain + step_store);
+    }
+    total += units * unit;
+  }
+  // Fill: an op's first loads run under the previous op's last step, its last stores under the
+  // next op's first: in a sequence of ops what shows is the array's drain.
+  p->est_cycles = total + drain;
+  p->est_start = first_head + lat;
+  p->est_head = first_head;
+  p->est_end = last_store + (op->kind == MOP_GEMM ? a->post_latency : 0) + lat;
   p->est_read_bytes = reads * B;
   p->est_write_bytes = oc->store_beats * B;
-  p->est_insns = steps * computes;
+  p->est_insns = insns;
   return 0;
 }
 
+// The tensor whose bytes t names (a flatten or reshape aliases its owner's).
+static int owner(const MachProg *mp, int t) {
+  while (t >= 0 && mp->tensors[t].alias >= 0) t = mp->tensors[t].alias;
+  return t;
+}
+
+// Whether op i reads what op i-1 writes (one image: with a batch the first tile of the one is
+// not the last of the other).
+static int reads_prev(const MachProg *mp, int i) {
+  if (i <= 0 || i >= mp->n_ops) return 0;
+  const MachOp *prev = &mp->ops[i - 1], *cur = &mp->ops[i];
+  int reads = 0;
+  for (int k = 0; k < cur->n_in; k++) reads |= owner(mp, cur->in[k].t) == owner(mp, prev->out.t);
+  return reads && n_images(cur) == 1;
+}
+
+double tile_handover(const MachProg *mp, int i) {
+  if (!reads_prev(mp, i)) return 0;
+  const MachOp *prev = &mp->ops[i - 1], *cur = &mp->ops[i];
+  if (tile_m_count(prev, &prev->plan) > 1 && tile_m_count(cur, &cur->plan) > 1) return 0;
+  return prev->plan.est_end + cur->plan.est_start - cur->plan.est_head;
+}
+
+// What the choice of plan p for op i makes the run wait beyond p's own estimate, for ranking
+// the candidates (tile_plan_all plans the ops in order, so op i-1's plan is known): a single M
+// tile per image needs the whole output of the op before (when it reads it and that op's plan
+// has several tiles), and makes the op after wait for its whole output (when that one reads it).
+static double handover_rank(const MachProg *mp, int i, const TilePlan *p) {
+  if (!mp) return 0;
+  const MachOp *op = &mp->ops[i];
+  if (tile_m_count(op, p) > 1) return 0;
+  double r = 0, lat = mp->arch->dram_latency;
+  if (reads_prev(mp, i) && tile_m_count(&mp->ops[i - 1], &mp->ops[i - 1].plan) > 1)
+    r += mp->ops[i - 1].plan.est_end + lat;
+  if (reads_prev(mp, i + 1)) r += p->est_end + lat;
+  return r;
+}
+
 static int better(const TilePlan *x, const TilePlan *y) {
-  // Within 0.5% the plan with fewer instructions wins (faster to compile and to simulate).
-  double cx = x->est_cycles, cy = y->est_cycles;
+  // Within 0.5% the plan that moves fewer DRAM bytes wins (DRAM is most of the energy: compute-
+  // bound layers have many plans of the same cycles, ResNet-18's layer2_0_conv2 one reading 2.4
+  // MB and one 3.9 MB), then, within 1% of bytes, the one with fewer instructions (faster to
+  // compile and to simulate).
+  double cx = x->est_rank, cy = y->est_rank;
   if (fabs(cx - cy) > 0.005 * fmin(cx, cy)) return cx < cy;
+  double bx = x->est_read_bytes + x->est_write_bytes, by = y->est_read_bytes + y->est_write_bytes;
+  if (fabs(bx - by) > 0.01 * fmin(bx, by)) return bx < by;
   if (x->est_insns != y->est_insns) return x->est_insns < y->est_insns;
-  return x->est_read_bytes + x->est_write_bytes < y->est_read_bytes + y->est_write_bytes;
+  return bx < by;
 }
 
 // Enumerates candidate plans into best[0..keep-1] (sorted, best first). Returns how many.
-static int search(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, TilePlan *best, int keep) {
+// mp, i: the program and the op's index, for handover_rank (NULL: no neighbours).
+static int search(const MachProg *mp, int i, const MachOp *op, const Arch *a, Dataflow df, const Slots *s,
+                  TilePlan *best, int keep) {
   int n = 0;
   int64_t oh = out_h(op), ow = out_w(op);
   int64_t nN = cdiv(op->N, a->cols);
@@ -307,13 +627,15 @@ static int search(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, 
     p.band_rows = (uint32_t)(bi < nb ? bands[bi] : 1);
     p.band_cols = (uint32_t)(bi < nb ? ow : pieces[bi - nb]);
     uint32_t m_max;
-    double m_total = m_rows_total(op, &p, &m_max);
+    MClass cl[MAX_CLASSES];
+    int ncl = m_classes(op, &p, cl, &m_max);
     for (int ki = 0; ki < nkc; ki++)
       for (int64_t g = 1; g <= (op->kind == MOP_GEMM ? nN : 1) && g <= 64; g++) {
         p.kc = op->kind == MOP_GEMM ? kcs[ki] : 1;
         p.g = (uint32_t)g;
         if (op->kind != MOP_GEMM && ki) continue;
-        if (estimate(op, a, df, s, &oc, m_total, m_max, &p)) continue;
+        if (estimate(op, a, df, s, &oc, cl, ncl, m_max, &p)) continue;
+        p.est_rank = p.est_cycles + handover_rank(mp, i, &p);
         int at = n < keep ? n : keep;
         while (at > 0 && better(&p, &best[at - 1])) at--;
         if (at >= keep) continue;
@@ -331,9 +653,10 @@ int tile_estimate(const MachOp *op, const Arch *a, Dataflow df, int double_buffe
   OpCost oc;
   op_cost(op, a, &oc);
   uint32_t m_max;
-  double m_total = m_rows_total(op, p, &m_max);
+  MClass cl[MAX_CLASSES];
+  int ncl = m_classes(op, p, cl, &m_max);
   p->slots = s.slots;
-  return estimate(op, a, df, &s, &oc, m_total, m_max, p);
+  return estimate(op, a, df, &s, &oc, cl, ncl, m_max, p);
 }
 
 int tile_plan_all(MachProg *mp, int double_buffer, Diag *d) {
@@ -346,9 +669,9 @@ int tile_plan_all(MachProg *mp, int double_buffer, Diag *d) {
     Slots one;
     tile_slots(mp->arch, 0, &one);
     one.overlap = s.overlap;
-    int found = search(op, mp->arch, op->df, &s, best, 1);
+    int found = search(mp, i, op, mp->arch, op->df, &s, best, 1);
     if (found) best[0].slots = s.slots;
-    else if (s.slots > 1 && (found = search(op, mp->arch, op->df, &one, best, 1)))
+    else if (s.slots > 1 && (found = search(mp, i, op, mp->arch, op->df, &one, best, 1)))
       best[0].slots = 1;  // single-buffered
     if (!found)
       return diag_error(d, "sacc: op %d (%s): error: no tiling fits arch \"%s\" (array %ux%u, spad %u, wbuf %u, "
@@ -401,7 +724,7 @@ void tile_dump(const MachProg *mp, int double_buffer, FILE *f) {
     Slots os;
     tile_slots(mp->arch, op->plan.slots > 1, &os);
     os.overlap = !mp->no_preload_overlap;
-    int n = search(op, mp->arch, op->df, &os, best, 4);
+    int n = search(mp, i, op, mp->arch, op->df, &os, best, 4);
     for (int k = 0; k < n; k++) {
       best[k].slots = op->plan.slots;
       if (memcmp(&best[k], &op->plan, sizeof op->plan)) dump_plan(op, &best[k], "next  ", f);

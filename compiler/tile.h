@@ -35,6 +35,12 @@ MTile tile_m_at(const MachOp *op, const TilePlan *p, uint64_t i);
 // the plan) for arch a with double_buffer's buffer slots. Returns 0, or -1 when p does not fit
 // the slots or the instruction fields (the estimates are then meaningless).
 int tile_estimate(const MachOp *op, const Arch *a, Dataflow df, int double_buffer, TilePlan *p);
+// The cycles op i waits for op i-1 beyond its own estimate: when it reads what op i-1 writes and
+// one of the two has a single M tile per image (the whole map: a fully connected layer, a global
+// pool, a small map in one band), its first loads wait for op i-1's last stores, so the run pays
+// op i-1's est_end and op i's est_start between them; else 0 (its first rows were stored long
+// before). Counted in op i's layer by compile.c.
+double tile_handover(const MachProg *mp, int i);
 // Chooses op->plan for every op. Returns -1 (message naming the op) when nothing fits the arch.
 int tile_plan_all(MachProg *mp, int double_buffer, Diag *d);
 // --dump-ir tiling: per op the chosen plan and the next best candidates, with estimates.

@@ -326,7 +326,11 @@ int prog_check_insn(const Program *p, ProgCheckState *st, const Insn *in, const 
     st->in_h = in->f[FLD_IN_H];
     st->in_w = in->f[FLD_IN_W];
     return 0;
-  case OP_CFG_SFU:
+  case OP_CFG_SFU:   // layer norm's V = n S2 - S1^2 + EPS (< 2^46 without EPS) must stay below 2^48
+    if (uval(in->f[FLD_EPS]) >= (1ull << 48) - (1ull << 46))
+      return diag_error(d, "%s: error: CFG_SFU EPS=%llu is not below 2^48 - 2^46 = %llu (layer norm's variance sum "
+                        "must fit 48 bits)", where, (unsigned long long)uval(in->f[FLD_EPS]),
+                        (unsigned long long)((1ull << 48) - (1ull << 46)));
     return 0;
   case OP_SFU_MAP:
   case OP_SFU_EW:

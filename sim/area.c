@@ -1,14 +1,20 @@
 // area.c: mm² per component of a machine from the table's area model (docs/PPA.md §Area).
-// Logic (array, post-processing, control) is priced in transistors of yosys's `stat -tech cmos`
-// estimate, turned into placed area; memories are bit cells over an array efficiency, with a
-// cell-area overhead per port beyond the first.
+// Logic (array, post-processing, special-function unit, control) is priced in transistors of
+// yosys's `stat -tech cmos` estimate, turned into placed area; memories are bit cells over an
+// array efficiency, with a cell-area overhead per port beyond the first.
 #include "area.h"
 
-const char *const area_comp_names[AR_COUNT] = {"pe_array", "spad", "wbuf", "acc", "param", "post", "control"};
+const char *const area_comp_names[AR_COUNT] = {"pe_array", "spad", "wbuf", "acc", "param", "post", "sfu", "control"};
 
 double area_array_transistors(const EnergyTable *t, uint32_t rows, uint32_t cols) {
   double r = rows, c = cols;
   return t->pe_tr * r * c + t->skew_tr * r * (r - 1) / 2 + t->edge_tr * (r + c) + t->fixed_tr;
+}
+
+double area_sfu_transistors(const EnergyTable *t, const Arch *a) {
+  double lanes = a->sfu_lanes < a->cols ? a->sfu_lanes : a->cols;
+  double lane = t->sfu_lane_tr + (double)a->sfu_latency * t->sfu_stage_reg_bits * t->flip_flop_tr;
+  return lanes * lane + t->sfu_scalar_tr + t->sfu_control_tr;
 }
 
 double area_logic_mm2(const EnergyTable *t, double transistors) {
@@ -29,6 +35,7 @@ void area_of(const Arch *a, const EnergyTable *t, AreaReport *out) {
   double s = t->scale_area;
   out->mm2[AR_PE_ARRAY] = s * area_logic_mm2(t, area_array_transistors(t, a->rows, a->cols));
   out->mm2[AR_POST] = s * area_logic_mm2(t, t->post_col_tr * a->cols);
+  out->mm2[AR_SFU] = s * area_logic_mm2(t, area_sfu_transistors(t, a));
   out->mm2[AR_CONTROL] = s * area_logic_mm2(t, t->control_tr);
   out->sram_mm2 = 0;
   for (int m = 0; m < MEM_ST_COUNT; m++) {
@@ -39,6 +46,6 @@ void area_of(const Arch *a, const EnergyTable *t, AreaReport *out) {
     out->mm2[AR_SPAD + m] = mm2;
     out->sram_mm2 += mm2;
   }
-  out->logic_mm2 = out->mm2[AR_PE_ARRAY] + out->mm2[AR_POST] + out->mm2[AR_CONTROL];
+  out->logic_mm2 = out->mm2[AR_PE_ARRAY] + out->mm2[AR_POST] + out->mm2[AR_SFU] + out->mm2[AR_CONTROL];
   out->total_mm2 = out->logic_mm2 + out->sram_mm2;
 }

@@ -1,6 +1,6 @@
 // detailed.h: the state of the detailed engine's machine, shared by detailed.c (clock, fetch,
-// queues, tokens, statistics) and the three unit models detailed_load.c, detailed_array.c and
-// detailed_store.c. Only those files include it. Every field below is a register of the machine
+// queues, tokens, statistics) and the four unit models detailed_load.c, detailed_array.c,
+// detailed_store.c and detailed_sfu.c. Only those files include it. Every field below is a register of the machine
 // (or a memory); the units compute their next state from the registers as they are at the start
 // of a cycle, in the order documented at the top of detailed.c.
 #ifndef SA_DETAILED_H

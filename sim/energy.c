@@ -1,7 +1,8 @@
 // energy.c: the energy table (parse, validate, built-in default) and the energy of a run from its
 // counts (docs/PPA.md). The engines only count events (sim.h); this file prices them after the
 // run: MACs, array slots and weight shifts, on-chip row accesses per memory, DRAM beats,
-// post-processed elements, and leakage = area x leakage density x time. Areas are area.c's.
+// post-processed elements, the special-function unit's operations per class, and leakage =
+// area x leakage density x time. Areas are area.c's.
 #include "energy.h"
 
 #include <jansson.h>
@@ -17,7 +18,7 @@
 #include "area.h"
 
 const char *const energy_comp_names[EN_COUNT] = {"mac", "pe_regs", "spad", "wbuf", "acc",
-                                                 "param", "dram", "post", "leakage"};
+                                                 "param", "dram", "post", "sfu", "leakage"};
 
 // --- The table's keys ----------------------------------------------------------------------------
 
@@ -46,6 +47,17 @@ static const TableKey table_keys[] = {
     VALUE("energy", "sram_write_factor", sram_write_factor, 0, 100),
     VALUE("energy", "dram_byte_pj", dram_byte_pj, 0, 1e6),
     {"energy", "leakage_mw_per_mm2", {"logic", "sram"}, {OFF(leak_logic_mw_per_mm2), OFF(leak_sram_mw_per_mm2)}, 0, 1e6},
+    VALUE("energy", "sfu_stage_reg_bits", sfu_stage_reg_bits, 0, 1e4),
+    VALUE("energy", "sfu_exp_pj", sfu_exp_pj, 0, 1e6),
+    VALUE("energy", "sfu_gelu_pj", sfu_gelu_pj, 0, 1e6),
+    VALUE("energy", "sfu_sigmoid_pj", sfu_sigmoid_pj, 0, 1e6),
+    VALUE("energy", "sfu_hard_pj", sfu_hard_pj, 0, 1e6),
+    VALUE("energy", "sfu_ew_add_pj", sfu_ew_add_pj, 0, 1e6),
+    VALUE("energy", "sfu_ew_mul_pj", sfu_ew_mul_pj, 0, 1e6),
+    VALUE("energy", "sfu_norm_pj", sfu_norm_pj, 0, 1e6),
+    VALUE("energy", "sfu_reduce_pj", sfu_reduce_pj, 0, 1e6),
+    VALUE("energy", "sfu_recip_pj", sfu_recip_pj, 0, 1e6),
+    VALUE("energy", "sfu_rsqrt_pj", sfu_rsqrt_pj, 0, 1e6),
     VALUE("area", "um2_per_transistor", um2_per_transistor, 1e-6, 1e3),
     VALUE("area", "logic_utilization", logic_utilization, 0.01, 1),
     {"area", "pe_array_transistors", {"pe", "skew", "edge", "fixed"},
@@ -57,6 +69,10 @@ static const TableKey table_keys[] = {
     VALUE("area", "sram_port_factor", sram_port_factor, 0, 10),
     {"area", "sram_ports", {"spad", "wbuf", "acc", "param"},
      {OFF(sram_ports[0]), OFF(sram_ports[1]), OFF(sram_ports[2]), OFF(sram_ports[3])}, 1, 16},
+    VALUE("area", "sfu_lane_transistors", sfu_lane_tr, 0, 1e9),
+    VALUE("area", "sfu_scalar_transistors", sfu_scalar_tr, 0, 1e9),
+    VALUE("area", "sfu_control_transistors", sfu_control_tr, 0, 1e12),
+    VALUE("area", "flip_flop_transistors", flip_flop_tr, 0, 1e4),
 };
 #undef VALUE
 #define NKEYS (sizeof table_keys / sizeof table_keys[0])
@@ -84,6 +100,18 @@ void energy_default(EnergyTable *t) {
   t->dram_byte_pj = 162.5;
   t->leak_logic_mw_per_mm2 = 27.0;
   t->leak_sram_mw_per_mm2 = 2.9;
+  // The special-function unit's operations, derived in docs/PPA.md from the figures above.
+  t->sfu_stage_reg_bits = 48;
+  t->sfu_exp_pj = 2.832;
+  t->sfu_gelu_pj = 5.511;
+  t->sfu_sigmoid_pj = 7.785;
+  t->sfu_hard_pj = 7.018;
+  t->sfu_ew_add_pj = 0.1;
+  t->sfu_ew_mul_pj = 3.2;
+  t->sfu_norm_pj = 1.413;
+  t->sfu_reduce_pj = 0.15;
+  t->sfu_recip_pj = 2.809;
+  t->sfu_rsqrt_pj = 9.147;
   t->um2_per_transistor = 0.1995;
   t->logic_utilization = 0.7;
   // BEGIN calibrate-area (scripts/calibrate-area rewrites these lines and the table file)
@@ -101,6 +129,12 @@ void energy_default(EnergyTable *t) {
   t->sram_ports[MEM_ST_WBUF] = 2;
   t->sram_ports[MEM_ST_ACC] = 4;
   t->sram_ports[MEM_ST_PARAM] = 2;
+  // BEGIN calibrate-area sfu (scripts/calibrate-area rewrites these lines and the table file)
+  t->sfu_lane_tr = 204824;
+  t->sfu_scalar_tr = 32998;
+  // END calibrate-area sfu
+  t->sfu_control_tr = 40000;
+  t->flip_flop_tr = 16;
 }
 
 int energy_equal(const EnergyTable *x, const EnergyTable *y) {
@@ -322,11 +356,31 @@ double energy_sram_row_pj(const EnergyTable *t, const Arch *a, MemStatId m) {
   return 8.0 * row_bytes * (t->sram_bit_pj_base + t->sram_bit_pj_per_sqrt_kib * sqrt(kib));
 }
 
+// The special-function unit's counts (stats.def's sfu_* rows), the same fields in SimStats and
+// LayerStats.
+typedef struct {
+  uint64_t elems, exp, gelu, sigmoid, hard, ew_add, ew_mul, norm, reduce, recip, rsqrt;
+} SfuCounts;
+#define SFU_COUNTS(x)                                                                                 \
+  {(x)->sfu_elems,  (x)->sfu_exp,  (x)->sfu_gelu,   (x)->sfu_sigmoid, (x)->sfu_hard, (x)->sfu_ew_add, \
+   (x)->sfu_ew_mul, (x)->sfu_norm, (x)->sfu_reduce, (x)->sfu_recip,   (x)->sfu_rsqrt}
+
 // The counts one breakdown is computed from: a whole run's or one layer's.
 typedef struct {
   uint64_t macs, pe_cycles, preload_shifts, post_elems, beats, cycles;
   const uint64_t *reads, *writes;
+  SfuCounts sfu;
 } Counts;
+
+// The unit's arithmetic per class, and every value's trip through the lanes' P pipeline stages
+// (before scale_energy). Its ACC and PARAM rows are priced with the memories.
+static double sfu_pj(const SfuCounts *n, const Arch *a, const EnergyTable *t) {
+  return (double)n->elems * a->sfu_latency * t->sfu_stage_reg_bits * t->reg_bit_pj +
+         (double)n->exp * t->sfu_exp_pj + (double)n->gelu * t->sfu_gelu_pj + (double)n->sigmoid * t->sfu_sigmoid_pj +
+         (double)n->hard * t->sfu_hard_pj + (double)n->ew_add * t->sfu_ew_add_pj + (double)n->ew_mul * t->sfu_ew_mul_pj +
+         (double)n->norm * t->sfu_norm_pj + (double)n->reduce * t->sfu_reduce_pj + (double)n->recip * t->sfu_recip_pj +
+         (double)n->rsqrt * t->sfu_rsqrt_pj;
+}
 
 static void breakdown(const Counts *n, const Arch *a, const EnergyTable *t, double leak_mw, EnergyBreakdown *out) {
   double s = t->scale_energy;
@@ -340,6 +394,7 @@ static void breakdown(const Counts *n, const Arch *a, const EnergyTable *t, doub
   out->pj[EN_DRAM] = s * (double)n->beats * a->bus_bytes * t->dram_byte_pj;
   // Per element: bias add, requantization multiply, rounding add, clamp compare.
   out->pj[EN_POST] = s * (double)n->post_elems * (t->int32_mult_pj + 3 * t->int32_add_pj);
+  out->pj[EN_SFU] = s * sfu_pj(&n->sfu, a, t);
   out->pj[EN_LEAKAGE] = leak_mw * ((double)n->cycles / a->clock_mhz) * 1000.0;   // mW x us = nJ
   out->total_pj = 0;
   for (int c = 0; c < EN_COUNT; c++) out->total_pj += out->pj[c];
@@ -350,8 +405,8 @@ int energy_of(const SimStats *st, const Arch *a, const EnergyTable *t, EnergyRep
   AreaReport ar;
   area_of(a, t, &ar);
   double leak_mw = ar.logic_mm2 * t->leak_logic_mw_per_mm2 + ar.sram_mm2 * t->leak_sram_mw_per_mm2;
-  Counts n = {st->macs, st->pe_cycles, st->preload_shifts, st->post_elems,
-              st->dram_read_beats + st->dram_write_beats, st->cycles, st->mem_reads, st->mem_writes};
+  Counts n = {st->macs,   st->pe_cycles, st->preload_shifts, st->post_elems, st->dram_read_beats + st->dram_write_beats,
+              st->cycles, st->mem_reads, st->mem_writes,     SFU_COUNTS(st)};
   breakdown(&n, a, t, leak_mw, &out->run);
   out->time_us = (double)st->cycles / a->clock_mhz;
   out->power_mw = out->time_us > 0 ? out->run.total_pj / out->time_us / 1000.0 : 0;   // pJ/us = uW
@@ -363,7 +418,7 @@ int energy_of(const SimStats *st, const Arch *a, const EnergyTable *t, EnergyRep
     const LayerStats *l = &st->layers[i];
     if (!l->seen) continue;
     Counts c = {l->macs, l->pe_cycles, l->preload_shifts, l->post_elems, l->dram_read_beats + l->dram_write_beats,
-                l->last_end - l->first_start + 1, l->mem_reads, l->mem_writes};
+                l->last_end - l->first_start + 1, l->mem_reads, l->mem_writes, SFU_COUNTS(l)};
     breakdown(&c, a, t, leak_mw, &out->layers[i]);
   }
   return 0;

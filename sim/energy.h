@@ -29,6 +29,18 @@ typedef struct {
   double dram_byte_pj;            // DRAM energy per byte on the bus (beats x bus_bytes)
   double leak_logic_mw_per_mm2;   // leakage power density of logic
   double leak_sram_mw_per_mm2;    // leakage power density of SRAM macros
+  // energy.sfu_*: the special-function unit, per event its counters count (docs/PPA.md)
+  double sfu_stage_reg_bits;      // bits a value latches per pipeline stage of a lane (x sfu.latency per value)
+  double sfu_exp_pj;              // one exponential: softmax argument step + exp_q
+  double sfu_gelu_pj;             // one GELU: input requantization + Phi polynomial + x Phi product
+  double sfu_sigmoid_pj;          // one sigmoid or SiLU: input requantization + exp_q + 15-step division + product
+  double sfu_hard_pj;             // one h-sigmoid, h-swish or identity: input requantization + clamp + products
+  double sfu_ew_add_pj;           // one element-wise add or subtract
+  double sfu_ew_mul_pj;           // one element-wise multiply (64-bit product, saturated)
+  double sfu_norm_pj;             // one per-value normalisation multiply (softmax, layer norm)
+  double sfu_reduce_pj;           // one value reduced (max compare or sum accumulate)
+  double sfu_recip_pj;            // one scalar reciprocal (a softmax row)
+  double sfu_rsqrt_pj;            // one scalar inverse square root with its variance (a layer-norm row)
   // area.*
   double um2_per_transistor;      // placed logic area per transistor of the yosys estimate
   double logic_utilization;       // fraction of a logic block's area that is cells
@@ -39,11 +51,17 @@ typedef struct {
   double sram_array_efficiency;   // fraction of a macro's area that is bit cells
   double sram_port_factor;        // each port beyond the first adds this fraction of the cell area
   double sram_ports[MEM_ST_COUNT];   // ports of spad, wbuf, acc, param
+  double sfu_lane_tr;             // one SFU lane's datapath (sa_sfu_math without the scalar blocks + input requantization)
+  double sfu_scalar_tr;           // the SFU's scalar reciprocal and inverse square root (sa_sfu_recip + sa_sfu_rsqrt)
+  double sfu_control_tr;          // the SFU's queue, configuration registers, row sequencer and token channels
+  double flip_flop_tr;            // transistors of one flip-flop (the SFU lanes' pipeline registers)
 } EnergyTable;
 
 // Energy components, in the order reports print them.
-typedef enum { EN_MAC, EN_PE_REGS, EN_SPAD, EN_WBUF, EN_ACC, EN_PARAM, EN_DRAM, EN_POST, EN_LEAKAGE, EN_COUNT } EnergyComp;
-extern const char *const energy_comp_names[EN_COUNT];   // "mac", "pe_regs", ..., "leakage"
+// EN_SFU is the special-function unit's arithmetic and pipeline registers (its ACC and PARAM
+// rows are in EN_ACC and EN_PARAM, priced per row like every unit's).
+typedef enum { EN_MAC, EN_PE_REGS, EN_SPAD, EN_WBUF, EN_ACC, EN_PARAM, EN_DRAM, EN_POST, EN_SFU, EN_LEAKAGE, EN_COUNT } EnergyComp;
+extern const char *const energy_comp_names[EN_COUNT];   // "mac", "pe_regs", ..., "sfu", "leakage"
 
 typedef struct {
   double pj[EN_COUNT];   // per component

@@ -2,7 +2,8 @@
 // evaluated only at the cycles where something can happen (a start, a fetch, a token arriving);
 // the data of each instruction is moved in one go when it starts (legal programs are race-free,
 // so that is the same as moving it over its cycles), and COMPUTE (and COMPUTE_IS, which only
-// writes its sums elsewhere) uses a bulk int8 GEMM kernel.
+// writes its sums elsewhere) uses a bulk int8 GEMM kernel. An SFU instruction's rows are computed
+// and written at its start too (sfu_exec.c, shared with the detailed engine).
 // For that kernel the engine keeps the scratchpad and the accumulator transposed (column-major:
 // one array of rows per column), so its inner loop runs along the M rows of a COMPUTE, as a
 // host GEMM's does; the machine's row-major memories are written back when the run ends.
@@ -21,7 +22,7 @@
 // One instruction queue and the unit that drains it. Entries are decoded when fetched, into a
 // ring as deep as the queue: the program stays in its 16-byte words (isa.h InsnWord).
 typedef struct {
-  Insn *insn;             // decoded entries, ring of mask + 1 (LAYER appears in all three queues)
+  Insn *insn;             // decoded entries, ring of mask + 1 (LAYER appears in all four queues)
   uint32_t *entry;        // their instruction indices, same ring
   uint32_t mask;          // ring size - 1 (a power of two above the queue depth)
   uint32_t n;             // entries fetched

@@ -10,6 +10,7 @@
 #include "../isa/asm.h"
 #include "area.h"
 #include "clock.h"
+#include "report_sfu.h"
 #include "stats.h"
 #include "timeline.h"
 
@@ -49,11 +50,12 @@ static double peak_fraction(const Sim *s, uint64_t macs, uint64_t cycles) {
 
 static uint64_t useful_macs(const Sim *s, const LayerStats *l);
 
-// The energy and area sections of the table.
-static void text_ppa(FILE *out, const Arch *a, const SimStats *st, const EnergyTable *t, const EnergyReport *e) {
+// The energy and area sections of the table. The sfu energy line only when the program uses the
+// unit (sfu); its area is the machine's, always shown.
+static void text_ppa(FILE *out, const Arch *a, const SimStats *st, const EnergyTable *t, const EnergyReport *e, int sfu) {
   fprintf(out, "\nenergy         %.3f uJ per inference (table %s, %s)\n", e->run.total_pj * 1e-6, t->name, t->node);
   for (int c = 0; c < EN_COUNT; c++)
-    fprintf(out, "  %-12s %16.1f pJ %6.1f%%\n", energy_comp_names[c], e->run.pj[c], pct_d(e->run.pj[c], e->run.total_pj));
+    if (c != EN_SFU || sfu) fprintf(out, "  %-12s %16.1f pJ %6.1f%%\n", energy_comp_names[c], e->run.pj[c], pct_d(e->run.pj[c], e->run.total_pj));
   fprintf(out, "power          %.3f mW average at %.0f MHz; %.3f TOPS/W (2 x %llu array MACs / energy)\n", e->power_mw,
           a->clock_mhz, e->tops_per_w, (unsigned long long)st->macs);
   AreaReport ar;
@@ -97,6 +99,7 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
   const SimStats *st = sim_stats(s);
   EnergyReport e;
   int have_e = energy_of(st, a, t, &e) == 0;
+  int sfu = report_sfu_used(p);   // else no SFU row, column or block: the table reads as before the unit
   double us = (double)st->cycles / a->clock_mhz;
   fprintf(out, "program        %s\n", label);
   fprintf(out, "arch           %s: %ux%u array, %u B/cycle DRAM bus, latency %u, %.0f MHz\n", a->name, a->rows,
@@ -110,6 +113,7 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
           peak_fraction(s, useful, st->cycles), a->rows * a->cols, peak_fraction(s, st->pe_cycles, st->cycles));
   fprintf(out, "\n%-10s %12s %12s %14s %12s %8s\n", "unit", "busy", "wait_token", "wait_resource", "idle", "insns");
   for (int u = 0; u < NUM_UNITS; u++) {
+    if (u == UNIT_SFU && !sfu) continue;
     const UnitStats *us_ = &st->unit[u];
     fprintf(out, "%-10s %12llu %12llu %14llu %12llu %8llu\n", isa_unit_names[u], (unsigned long long)us_->busy,
             (unsigned long long)us_->wait_token, (unsigned long long)us_->wait_resource,
@@ -124,7 +128,8 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
     fprintf(out, " %s %llu/%llu", stat_mem_names[m], (unsigned long long)st->mem_reads[m],
             (unsigned long long)st->mem_writes[m]);
   fprintf(out, "  (read/written)\n");
-  if (have_e) text_ppa(out, a, st, t, &e);
+  if (sfu) report_sfu_text(out, a, st, have_e ? &e : NULL);
+  if (have_e) text_ppa(out, a, st, t, &e, sfu);
   text_clock(out, a);
   int any = 0;
   for (uint32_t i = 0; i <= st->n_layers; i++) any |= st->layers[i].seen && i < st->n_layers;
@@ -133,7 +138,9 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
     return;
   }
   fprintf(out, "\n%-20s %10s %12s %7s %10s %10s", "layer", "span", "useful_MACs", "util", "dram_rd", "dram_wr");
-  for (int u = 0; u < NUM_UNITS; u++) fprintf(out, " %10s", unit_busy_column((Unit)u));
+  for (int u = 0; u < NUM_UNITS; u++)
+    if (u != UNIT_SFU || sfu) fprintf(out, " %10s", unit_busy_column((Unit)u));
+  if (sfu) fprintf(out, " %10s", "sfu_nJ");   // the unit's own energy: small beside its layer's, so in nJ
   fprintf(out, " %12s\n", "energy_uJ");
   for (uint32_t i = 0; i <= st->n_layers; i++) {
     const LayerStats *l = &st->layers[i];
@@ -144,7 +151,9 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
             (unsigned long long)useful_macs(s, l), peak_fraction(s, useful_macs(s, l), span),
             (unsigned long long)l->dram_read_bytes,
             (unsigned long long)l->dram_write_bytes);
-    for (int u = 0; u < NUM_UNITS; u++) fprintf(out, " %10llu", (unsigned long long)l->busy[u]);
+    for (int u = 0; u < NUM_UNITS; u++)
+      if (u != UNIT_SFU || sfu) fprintf(out, " %10llu", (unsigned long long)l->busy[u]);
+    if (sfu) fprintf(out, " %10.1f", have_e ? e.layers[i].pj[EN_SFU] * 1e-3 : 0.0);
     fprintf(out, " %12.3f\n", have_e ? e.layers[i].total_pj * 1e-6 : 0.0);
   }
   energy_report_free(&e);

@@ -146,7 +146,7 @@ static void array_note(ArrayHist *h, uint32_t k, Opcode op) {
   }
 }
 
-// Unit u's queue holds instruction k (LAYER is in all three).
+// Unit u's queue holds instruction k (LAYER is in all four).
 static int in_queue(Unit routed, int u) { return routed == UNIT_ALL || (int)routed == u; }
 
 int timeline_build(const Program *p, const InsnTime *t, TlRow **out) {
@@ -301,14 +301,19 @@ static void write_text(FILE *out, const Program *p, const TlRow *rows, const cha
     if (w > lw) lw = w < 24 ? w : 24;
   }
   int cw = digits(top) > 5 ? digits(top) : 5, iw = digits(p->n_insns) > 4 ? digits(p->n_insns) : 4;
+  int ow = 10;   // "op": wider only for the SFU's longer mnemonics (SFU_LAYERNORM), when present
+  for (uint32_t k = 0; k < p->n_insns; k++) {
+    int w = (int)strlen(isa_ops[prog_op(p, k)].name);
+    if (w > ow) ow = w;
+  }
   fprintf(out, "# timeline of %s: %u instructions, %llu cycles (docs/STATS.md \"Timeline\")\n", label, p->n_insns,
           (unsigned long long)cycles);
-  fprintf(out, "%*s %-7s %-10s %-*s %*s %*s %*s %*s %*s %*s  %s\n", iw, "insn", "unit", "op", lw, "layer", cw, "fetch",
+  fprintf(out, "%*s %-7s %-*s %-*s %*s %*s %*s %*s %*s %*s  %s\n", iw, "insn", "unit", ow, "op", lw, "layer", cw, "fetch",
           cw, "avail", cw, "start", cw, "ready", cw, "end", cw, "dram", "waited for");
   for (uint32_t k = 0; k < p->n_insns; k++) {
     const TlRow *r = &rows[k];
     const char *ln = r->layer < p->n_layers ? report_layer_name(p, r->layer, nb) : "-";
-    fprintf(out, "%*u %-7s %-10s %-*s %*llu %*llu %*llu %*llu %*llu %*llu  %s\n", iw, k, unit_label(r->unit),
+    fprintf(out, "%*u %-7s %-*s %-*s %*llu %*llu %*llu %*llu %*llu %*llu  %s\n", iw, k, unit_label(r->unit), ow,
             isa_ops[prog_op(p, k)].name, lw, ln, cw, (unsigned long long)r->fetch, cw, (unsigned long long)r->avail,
             cw, (unsigned long long)r->start, cw, (unsigned long long)r->ready, cw, (unsigned long long)r->end, cw,
             (unsigned long long)r->dram_stall, timeline_cause_text(p, r, cause, sizeof cause));

@@ -183,7 +183,7 @@ void view_free(View *v) {
 ArrayObserver *view_observer(View *v) { return &v->obs; }
 
 // The instructions whose [fetch, end] overlaps [from, to): [k, unit class, fetch, start, ready,
-// end, text], the unit class as isa_unit_names (load, compute, store, all, fetch).
+// end, text], the unit class as isa_unit_names (load, compute, store, sfu, all, fetch).
 static void put_insns(Buf *b, const Sim *s, uint64_t from, uint64_t to) {
   const Program *p = s->prog;
   int first = 1;

@@ -2,26 +2,36 @@
 # costmodel.py [--table] DIR: the tiling cost model against the simulator, for tests/cli/costmodel.sh
 # (not run by itself). DIR holds, per case K = <net>.<dataflow>.<arch>: K.sacc.json (sacc compile
 # --json: "est_cycles" of the net and of each layer, the sum of its ops' estimates, tile.c) and
-# K.sim.json (sasim run --json: "cycles", and per layer first_start/last_end). For every layer the
-# ratio est / span (span = last_end - first_start, the simulated cycles from its first instruction's
-# start to its last one's end) must lie in the arch's "layer" bound, and for the net est / cycles in
-# its "net" bound (BOUNDS); one PASS/FAIL line per case, a FAIL naming what is out of bounds with
-# est, sim and ratio.
-# --table prints every layer (net, dataflow, arch, layer, est, sim, ratio) and the extremes instead.
+# K.sim.json (sasim run --json: "cycles", and per layer first_start/last_end).
 #
-# The bounds are what the current model meets, with a little margin (docs/TESTING.md gives the
-# measured worst cases and where the model is wrong); they are to be tightened as the model
-# improves, never loosened to let a change through.
+# A layer's simulated cycles are what it adds to the run: its last end minus the latest end of
+# the layers before it (so the layers add up to the net's cycles; a layer's span, last_end -
+# first_start, also holds the cycles its first loads wait under the layer before). For every
+# layer and for the whole net, |est - sim| must be within REL * sim + ABS[arch]: 3% (issue 15),
+# plus an absolute allowance for layers of a few thousand cycles, whose cycles are mostly the
+# hand-over between ops (the next op's first loads under the previous op's last step, which the
+# per-op model charges as a drain) rather than anything a plan decides. One PASS/FAIL line per
+# case; a FAIL names every layer out of bounds with est, sim and ratio. KNOWN lists the few layers
+# the model still misses, each pinned to its own measured ratio. The last line reports the worst
+# other layer (largest |est - sim| / sim among layers of at least ten times the allowance, where
+# the 3% is what counts) and the worst net.
+# --table prints every layer (net, dataflow, arch, layer, est, sim, ratio, span) instead: the
+# estimate beside the simulated cycles.
 import json
 import os
 import sys
 
-# est / sim, [low, high], per arch: measured extremes (small shipped nets, ws/os/is, 2026-11-25)
-# with about 10% margin. "layer": est / simulated span of each layer; "net": est (the sum over the
-# ops) / simulated cycles of the whole net.
-BOUNDS = {
-    "default": {"layer": (0.27, 1.80), "net": (0.85, 2.70)},  # measured 0.30 .. 1.63, net 0.95 .. 2.45
-    "tiny": {"layer": (0.18, 0.93), "net": (0.37, 0.87)},     # measured 0.20 .. 0.84, net 0.41 .. 0.79
+REL = 0.03
+# cycles; the measured worst absolute errors of small layers are in docs/TESTING.md
+ABS = {"default": 2000, "tiny": 2000}
+# The layers the model misses by more, each pinned to its measured ratio est / sim (+- 0.02) so
+# that it cannot drift further unnoticed; docs/TESTING.md says why each is off. Remove an entry
+# when the model learns the case (a layer back within the bound fails as "known, now within").
+KNOWN = {
+    ("alexnet", "is", "default", "conv1"): (0.93, 0.97),        # measured 0.949
+    ("mobilenetv2", "os", "default", "block2_0_dw"): (0.93, 0.97),  # 0.949
+    ("mobilenetv2", "os", "default", "block2_1_dw"): (0.93, 0.97),  # 0.952
+    ("lenet5", "os", "tiny", "fc1"): (1.06, 1.11),              # 1.087
 }
 
 
@@ -36,32 +46,34 @@ def load(d, k):
 
 
 def rows(c, s):
-    """(layer name, est, simulated span) per layer, in LAYER order."""
+    """(layer name, est, simulated cycles added, span) per layer, in LAYER order."""
     ce, sl = c["layers"], s["layers"]
     if [x["name"] for x in ce] != [x["name"] for x in sl]:
         raise ValueError("sacc and sasim name different layers: %s vs %s" %
                          ([x["name"] for x in ce], [x["name"] for x in sl]))
-    return [(a["name"], a["est_cycles"], b["last_end"] - b["first_start"]) for a, b in zip(ce, sl)]
+    out, end = [], 0
+    for a, b in zip(ce, sl):
+        out.append((a["name"], a["est_cycles"], max(0, b["last_end"] - end), b["last_end"] - b["first_start"]))
+        end = max(end, b["last_end"])
+    return out
 
 
 def ratio(est, sim):
     return est / sim if sim > 0 else float("inf")
 
 
-def inside(r, bound):
-    return bound[0] <= r <= bound[1]
-
-
 def main():
     table = sys.argv[1] == "--table"
     d = sys.argv[-1]
     cases = sorted(n[:-len(".sim.json")] for n in os.listdir(d) if n.endswith(".sim.json"))
-    worst = {}  # what -> (ratio, description), lowest and highest
+    worst = {}  # "layer"/"net" -> (|est - sim| / sim, description)
+    nlayers = 0
     if table:
-        print("%-18s %-3s %-8s %-16s %9s %9s %6s" % ("net", "df", "arch", "layer", "est", "sim", "ratio"))
+        print("%-18s %-3s %-8s %-24s %10s %10s %6s %10s" % ("net", "df", "arch", "layer", "est", "sim", "ratio",
+                                                           "span"))
     for k in cases:
         net, df, arch = k.rsplit(".", 2)
-        lb, nb = BOUNDS[arch]["layer"], BOUNDS[arch]["net"]
+        slack = ABS[arch]
         try:
             c, s = load(d, k)
             rs = rows(c, s)
@@ -69,37 +81,37 @@ def main():
             print("FAIL costmodel-%s: %s" % (k, e))
             continue
         bad = []
-        for name, est, sim in rs:
-            r = ratio(est, sim)
-            desc = "%s %s %s %s: est %.0f, sim %d, ratio %.2f" % (net, df, arch, name, est, sim, r)
-            for w in ("layer_lo", "layer_hi"):
-                if w not in worst or (r < worst[w][0] if w.endswith("lo") else r > worst[w][0]):
-                    worst[w] = (r, desc)
+        rs.append(("(net)", c["est_cycles"], s["cycles"], s["cycles"]))
+        for name, est, sim, span in rs:
+            what = "net" if name == "(net)" else "layer"
+            nlayers += what == "layer"
             if table:
-                print("%-18s %-3s %-8s %-16s %9.0f %9d %6.2f" % (net, df, arch, name, est, sim, r))
-            if not inside(r, lb):
-                bad.append("%s est %.0f sim %d ratio %.2f" % (name, est, sim, r))
-        est, sim = c["est_cycles"], s["cycles"]
-        r = ratio(est, sim)
-        desc = "%s %s %s (net): est %.0f, sim %d, ratio %.2f" % (net, df, arch, est, sim, r)
-        for w in ("net_lo", "net_hi"):
-            if w not in worst or (r < worst[w][0] if w.endswith("lo") else r > worst[w][0]):
-                worst[w] = (r, desc)
-        if table:
-            print("%-18s %-3s %-8s %-16s %9.0f %9d %6.2f" % (net, df, arch, "(net)", est, sim, r))
-        if not inside(r, nb):
-            bad.insert(0, "net est %.0f sim %d ratio %.2f (net bound [%.2f, %.2f])" % (est, sim, r, *nb))
+                print("%-18s %-3s %-8s %-24s %10.0f %10d %6.3f %10d" % (net, df, arch, name, est, sim,
+                                                                       ratio(est, sim), span))
+            err = abs(est - sim)
+            if sim >= 10 * slack and (what not in worst or err / sim > worst[what][0]) and \
+                    (net, df, arch, name) not in KNOWN:
+                worst[what] = (err / sim, "%s %s %s %s: est %.0f, sim %d, ratio %.3f" %
+                               (net, df, arch, name, est, sim, ratio(est, sim)))
+            known = KNOWN.get((net, df, arch, name))
+            if known:
+                if err <= REL * sim + slack:
+                    bad.append("%s est %.0f sim %d ratio %.3f: known, now within the bound (remove it from KNOWN)"
+                               % (name, est, sim, ratio(est, sim)))
+                elif not known[0] <= ratio(est, sim) <= known[1]:
+                    bad.append("%s est %.0f sim %d ratio %.3f (known case, pinned to [%.2f, %.2f])"
+                               % (name, est, sim, ratio(est, sim), known[0], known[1]))
+            elif err > REL * sim + slack:
+                bad.append("%s est %.0f sim %d ratio %.3f" % (name, est, sim, ratio(est, sim)))
         if table:
             continue
         if bad:
-            print("FAIL costmodel-%s: est/sim out of bounds (layer bound [%.2f, %.2f]): %s" %
-                  (k, lb[0], lb[1], "; ".join(bad)))
+            print("FAIL costmodel-%s: |est - sim| > %g%% + %d cycles: %s" % (k, 100 * REL, slack, "; ".join(bad)))
         else:
             print("PASS costmodel-" + k)
-    if table:
-        for w in ("layer_lo", "layer_hi", "net_lo", "net_hi"):
-            if w in worst:
-                print("# %-8s %s" % (w, worst[w][1]))
+    print("# costmodel: %d cases, %d layers (%d known exceptions); worst other layer of 10x the allowance: %s; "
+          "worst net: %s" % (len(cases), nlayers, len(KNOWN), worst.get("layer", (0, "none"))[1],
+                             worst.get("net", (0, "none"))[1]))
 
 
 if __name__ == "__main__":

@@ -28,12 +28,32 @@ if $SASIM asm "$T/slow.s" -o "$T/slow.bin" >/dev/null 2>&1 && $SASIM run "$T/slo
    grep -qE '^clock +100 MHz' "$T/slow.out" && ! grep -q 'warning: the arch claims' "$T/slow.out"; then pass stats-clock-slow-arch
 else fail stats-clock-slow-arch "$(grep -A3 '^clock' "$T/slow.out" 2>/dev/null | head -c 300)"; fi
 
+# The special-function unit: a program without its instructions has no SFU row, column or block
+# (its table reads as before the unit), the unit's area is the machine's and always shown; a
+# program with one (here CFG_SFU only) gets the row, the block and the sfu energy line.
+! grep -qE '^(sfu |SFU )|busy_sfu|sfu_nJ|^  sfu .* pJ' "$T/out" && grep -qE '^  sfu +[0-9.]+ mm2' "$T/out" &&
+  pass stats-no-sfu || fail stats-no-sfu "an SFU line in a program without the unit, or no sfu area: $(grep -i sfu "$T/out" | head -c 300)"
+printf '.arch tiny\nCFG_SFU mult=1073741824 shift=19\nHALT\n' >"$T/cfg.s"
+if $SASIM asm "$T/cfg.s" -o "$T/cfg.bin" >/dev/null 2>&1 && $SASIM run "$T/cfg.bin" --stats >"$T/cfg.out" 2>&1 &&
+   grep -qE '^sfu +1 +0 +0 +1 +1$' "$T/cfg.out" && grep -qE '^SFU +4 lanes, pipeline 6: 0 values through the lanes' "$T/cfg.out" &&
+   grep -qE '^  operations +none' "$T/cfg.out" && grep -qE '^  sfu +0.0 pJ' "$T/cfg.out"; then pass stats-sfu-block
+else fail stats-sfu-block "$(grep -i -A2 sfu "$T/cfg.out" 2>/dev/null | head -c 400)"; fi
+
+# docs/STATS.md quotes the SFU block of workloads/asm/sfu_softmax.s: it must be what sasim prints.
+if $SASIM asm workloads/asm/sfu_softmax.s -o "$T/sm.bin" >/dev/null 2>&1 && $SASIM run "$T/sm.bin" --stats >"$T/sm.out" 2>&1; then
+  sed -n '/^SFU /,/^  energy /p' "$T/sm.out" >"$T/sm.block"
+  sed -n '/^## The special-function unit in the table/,/^## /p' docs/STATS.md | sed -n '/^SFU /,/^  energy /p' >"$T/sm.doc"
+  if [ -s "$T/sm.block" ] && cmp -s "$T/sm.block" "$T/sm.doc" && grep -qE ' busy_sfu +sfu_nJ +energy_uJ$' "$T/sm.out"; then
+    pass stats-sfu-doc-block
+  else fail stats-sfu-doc-block "docs/STATS.md's SFU block differs from sasim's: $(diff "$T/sm.doc" "$T/sm.block" | head -6 | tr '\n' ' ')"; fi
+else fail stats-sfu-doc-block "sfu_softmax.s did not run: $(head -c 300 "$T/sm.out")"; fi
+
 expect json 0 '' -- $SASIM run "$T/g.bin" --json "$T/d.json" --csv "$T/d.csv"
 python3 - "$T/d.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 e, a = d["energy"], d["area"]
-comps = ["mac", "pe_regs", "spad", "wbuf", "acc", "param", "dram", "post", "leakage"]
+comps = ["mac", "pe_regs", "spad", "wbuf", "acc", "param", "dram", "post", "sfu", "leakage"]
 why = []
 if sorted(e["components"]) != sorted(comps): why.append("energy components %s" % sorted(e["components"]))
 if abs(sum(e["components"].values()) - e["total_pj"]) > 1e-6 * e["total_pj"]: why.append("components do not add up")
@@ -41,7 +61,8 @@ for k in ("node", "total_pj", "power_mw", "tops_per_w"):
     if k not in e: why.append("no energy." + k)
 if abs(e["tops_per_w"] - 2 * d["array_macs"] / e["total_pj"]) > 1e-9 * e["tops_per_w"]: why.append("tops_per_w")
 if abs(e["power_mw"] - e["total_pj"] / d["time_us"] / 1000) > 1e-9 * e["power_mw"]: why.append("power_mw")
-if sorted(a["components"]) != sorted(["pe_array", "spad", "wbuf", "acc", "param", "post", "control"]): why.append("area components")
+if sorted(a["components"]) != sorted(["pe_array", "spad", "wbuf", "acc", "param", "post", "sfu", "control"]): why.append("area components")
+if e["components"]["sfu"] != 0: why.append("sfu energy %s in a program without SFU instructions" % e["components"]["sfu"])
 if a["node"] != "45nm" or abs(sum(a["components"].values()) - a["total_mm2"]) > 1e-9: why.append("area total/node")
 c = d["clock"]
 if c["arch_mhz"] != 1000 or not (0 < c["estimated_mhz"] < c["arch_mhz"]) or c["arch_faster_than_estimate"] is not True: why.append("clock %s" % c)
@@ -71,6 +92,25 @@ print("PASS energy-override-mac" if ok else "FAIL energy-override-mac: %s vs %s"
 EOF
 expect default-file 0 '' -- $SASIM run "$T/g.bin" --energy workloads/energy/default.json --json "$T/f.json"
 cmp -s "$T/d.json" "$T/f.json" && pass default-file-same || fail default-file-same "--energy default.json differs from the built-in table"
+
+# A table without the special-function unit's area (its four entries at 0) prices the machine as
+# before the unit: no sfu area, and area and leakage as the sum of the other components.
+python3 -c '
+import json, sys
+t = json.load(open("workloads/energy/default.json"))
+for k in ("sfu_lane_transistors", "sfu_scalar_transistors", "sfu_control_transistors", "flip_flop_transistors"):
+    t["area"][k]["value"] = 0
+json.dump(t, open(sys.argv[1], "w"), indent=2)' "$T/nosfu.json"
+expect no-sfu-table 0 '' -- $SASIM run "$T/g.bin" --energy "$T/nosfu.json" --json "$T/n.json"
+python3 - "$T/d.json" "$T/n.json" <<'EOF'
+import json, sys
+x, y = (json.load(open(f)) for f in sys.argv[1:3])
+ok = y["area"]["components"]["sfu"] == 0 and x["area"]["components"]["sfu"] > 0
+ok = ok and abs(x["area"]["total_mm2"] - y["area"]["total_mm2"] - x["area"]["components"]["sfu"]) < 1e-9
+ok = ok and y["energy"]["components"]["leakage"] < x["energy"]["components"]["leakage"]
+ok = ok and all(y["energy"]["components"][k] == v for k, v in x["energy"]["components"].items() if k != "leakage")
+print("PASS energy-no-sfu-area" if ok else "FAIL energy-no-sfu-area: %s vs %s" % (x["area"], y["area"]))
+EOF
 
 sed 's/"value": 162.5/"value": -1/' workloads/energy/default.json >"$T/bad.json"
 expect bad-table 1 'bad.json:[0-9]+:[0-9]+: energy.dram_byte_pj.value: error: -1 is out of range' -- $SASIM run "$T/g.bin" --energy "$T/bad.json"

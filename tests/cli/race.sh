@@ -108,3 +108,19 @@ if [ -x "$B/bin/sasim-rtl" ]; then
     expect "run-refuses-engine-$e" 1 'error: refused: the program races' -- $SASIM run "$T/np.bin" --engine $e
   done
 fi
+
+# The special-function unit: an SFU_MAP reading the rows a COMPUTE writes without a token is a
+# race, reported with the fix; the program fixed as it says checks clean and runs the same on both engines.
+expect check-sfu 1 '^tests/race/racy_raw_sfu.s:19: error: race \(RAW\) on ACC rows 0..1: insn 8 SFU_MAP \(sfu unit, line 19\) reads them and insn 6 COMPUTE \(compute unit, line 17\) writes them' -- $SASIM check tests/race/racy_raw_sfu.s
+expect check-sfu-fix 1 '^  fix: add push=sfu to insn 6 and pop=compute to insn 8$' -- $SASIM check tests/race/racy_raw_sfu.s
+$SASIM asm tests/race/racy_raw_sfu.s -o "$T/rs.bin" >/dev/null 2>&1
+expect run-refuses-sfu 1 'error: refused: the program races' -- $SASIM run "$T/rs.bin"
+expect check-sfu-fixed 0 '' -- $SASIM check tests/race/clean_sfu.s
+if [ -s "$T/out" ]; then fail check-sfu-fixed-silent "$(head -c 200 "$T/out")"; else pass check-sfu-fixed-silent; fi
+$SASIM asm tests/race/clean_sfu.s -o "$T/cs.bin" >/dev/null 2>&1
+$SASIM run "$T/cs.bin" --print C >"$T/cs.fast" 2>&1
+$SASIM run "$T/cs.bin" --mode detailed --print C 2>/dev/null >"$T/cs.det"
+# C = A x B = [[0, -1], [3, -4]], GELU in Q4.11: 0, -325 (-1 Phi(-1) 2048), 6136, 0 (worked from docs/SFU.md 2.3)
+if grep -q '^\[\[   0 -325\]$' "$T/cs.fast" && grep -q '^ \[6136    0\]\]$' "$T/cs.fast" && cmp -s "$T/cs.fast" "$T/cs.det"; then
+  pass run-sfu-fixed
+else fail run-sfu-fixed "fast: $(tr '\n' ' ' <"$T/cs.fast") detailed: $(tr '\n' ' ' <"$T/cs.det")"; fi

@@ -19,6 +19,9 @@ while read -r name cycles busy wait idle; do
   if ! python3 tests/cli/sfu_ref.py "$s" "$T/$name.npy" >"$T/err" 2>&1; then
     fail "$name-model" "sfu_ref.py: $(head -c 300 "$T/err")"; continue
   fi
+  # The shipped expected output (workloads/asm/NAME_expected.npy) is the model's, byte for byte.
+  if cmp -s "$T/$name.npy" "workloads/asm/${name}_expected.npy"; then pass "$name-shipped-expected"
+  else fail "$name-shipped-expected" "workloads/asm/${name}_expected.npy differs from tests/cli/sfu_ref.py's output"; fi
   if ! $SASIM asm "$s" -o "$T/$name.bin" >"$T/err" 2>&1; then fail "$name-asm" "$(head -c 300 "$T/err")"; continue; fi
   for m in fast detailed; do
     $SASIM run "$T/$name.bin" --mode $m --expect Y="$T/$name.npy" --json "$T/$name.$m.json" >"$T/out" 2>&1; rc=$?
@@ -66,3 +69,41 @@ check_counts sfu_layernorm "sfu.elems=64 sfu.norm=24 sfu.reduce=24 sfu.rsqrt=4 s
 # ACC reads 2 x 2 x 3 + (2 + 1) + 2 (in place) = 17 plus the STORE's 16 = 33.
 check_counts sfu_map "sfu.elems=32 sfu.gelu=4 sfu.sigmoid=8 sfu.hard=12 sfu.exp=8"
 check_counts sfu_ew "sfu.elems=36 sfu.ew_add=20 sfu.ew_mul=16 onchip.acc.read_rows=33"
+
+# Bad SFU instructions: every new field's range and the load-time rules, each refused with the
+# file, line and instruction (exit 1).
+bad() {  # name pattern line
+  printf '.arch tiny\n%s\nHALT\n' "$3" >"$T/bad.s"
+  expect "$1" 1 "$2" -- $SASIM asm "$T/bad.s" -o "$T/bad.bin"
+}
+bad fn "bad\.s:2:12: error: unknown fn 'tanh' \(expected identity, exp, gelu, sigmoid, silu, hsigmoid or hswish\)" \
+  "SFU_MAP fn=tanh src=0 acc_addr=0 rows=1"
+bad ewop "bad\.s:2:13: error: unknown ewop 'div' \(expected add, sub or mul\)" "SFU_EW ewop=div src=0 src2=1 acc_addr=0 rows=1"
+bad red "bad\.s:2:16: error: unknown red 'min' \(expected max, sum or sumsq\)" "SFU_REDUCE red=min src=0 acc_addr=0 rows=1 len=4 sstride=0"
+bad len "bad\.s:2:43: error: len=0 out of range \[1, 65535\]" "SFU_LAYERNORM src=0 acc_addr=0 rows=1 len=0 sstride=0 pbase=0"
+bad sm-shift "error: sm_shift=32 out of range \[0, 31\]" "SFU_SOFTMAX src=0 acc_addr=0 rows=1 len=4 sstride=0 sm_mult=1 sm_shift=32 sm_j=0"
+bad sm-j "error: sm_j=16 out of range \[0, 15\]" "SFU_SOFTMAX src=0 acc_addr=0 rows=1 len=4 sstride=0 sm_mult=1 sm_shift=0 sm_j=16"
+bad eps "bad\.s:2:1: error: CFG_SFU EPS=211106232532992 is not below 2\^48 - 2\^46" "CFG_SFU eps=211106232532992"
+bad own-unit "error: pop names its own unit: SFU_MAP runs on the sfu unit" "SFU_MAP pop=sfu fn=exp src=0 acc_addr=0 rows=1"
+bad overlap "bad\.s:2:1: error: SFU_MAP reads ACC row 2, which it also writes as another row \(ACC_ADDR=2\)" \
+  "SFU_MAP fn=exp src=0 acc_addr=2 rows=4"
+bad sstride "bad\.s:2:1: error: SFU_SOFTMAX SSTRIDE=1 is less than ROWS=2 with 2 segments per row \(LEN=5\)" \
+  "SFU_SOFTMAX src=0 acc_addr=0 rows=2 len=5 sstride=1 sm_mult=1 sm_shift=0 sm_j=0"
+bad acc-rows "bad\.s:2:1: error: SFU_REDUCE reads ACC rows 63..64, beyond acc.rows=64" \
+  "SFU_REDUCE red=sum src=60 acc_addr=0 rows=2 len=5 sstride=3"
+bad param-rows "bad\.s:2:1: error: SFU_LAYERNORM reads PARAM rows 6..8, beyond param.rows=8" \
+  "SFU_LAYERNORM src=0 acc_addr=0 rows=1 len=4 sstride=0 pbase=6"
+
+# --timeline rows of SFU instructions (sfu_map.s, times in its header): the first SFU_MAP waits for
+# the LOAD's token, the next ones for the unit (in order), the STORE for the last SFU_MAP's token;
+# the same rows on both engines.
+for m in fast detailed; do
+  $SASIM run "$T/sfu_map.bin" --mode $m --timeline "$T/tl.$m.txt" >/dev/null 2>&1
+done
+if grep -qE '^ +4 sfu +SFU_MAP +sfu_map +4 +27 +27 +32 +31 +0  token from load \(insn 2 LOAD\)$' "$T/tl.fast.txt" &&
+   grep -qE '^ +5 sfu +SFU_MAP +sfu_map +5 +6 +32 +37 +36 +0  in order behind insn 4 SFU_MAP$' "$T/tl.fast.txt" &&
+   grep -qE '^ +13 store +STORE +sfu_map +13 +65 +65 +152 +161 +48  token from sfu \(insn 11 SFU_MAP\)$' "$T/tl.fast.txt"; then
+  pass timeline-rows
+else fail timeline-rows "$(sed -n '6,8p;16p' "$T/tl.fast.txt" | tr '\n' '|')"; fi
+if cmp -s "$T/tl.fast.txt" "$T/tl.detailed.txt"; then pass timeline-engines-agree
+else fail timeline-engines-agree "$(diff "$T/tl.fast.txt" "$T/tl.detailed.txt" | head -4 | tr '\n' ' ')"; fi

@@ -65,6 +65,7 @@ typedef struct {
   uint32_t lim[FP_DRAM];     // rows used of each on-chip memory
   int no_os;                 // RandProgOptions.no_compute_os
   int with_is;               // RandProgOptions.with_is
+  int with_sfu;              // RandProgOptions.with_sfu
   Diag *d;
 } Gen;
 
@@ -82,10 +83,16 @@ void randprog_arch(uint64_t seed, Arch *a) {
   a->bus_bytes = 1u << rng_range(&r, 0, 4);
   a->dram_latency = (uint32_t)rng_range(&r, 1, 30);
   a->dram_inflight = (uint32_t)rng_range(&r, 1, 8);
-  for (int u = 0; u < NUM_UNITS; u++) a->queue_depth[u] = (uint32_t)rng_range(&r, 1, 8);
+  for (int u = 0; u < UNIT_SFU; u++) a->queue_depth[u] = (uint32_t)rng_range(&r, 1, 8);
   a->store_fifo_rows = (uint32_t)rng_range(&r, 1, 4);
   a->post_latency = (uint32_t)rng_range(&r, 1, 4);
   a->token_max = 255;
+  // The SFU's parameters from a stream of their own, so that the draws above (and the programs of
+  // a seed without SFU instructions) are those of the machine before the SFU.
+  Rng rs = {seed ^ 0x5f0a11ull};
+  a->queue_depth[UNIT_SFU] = (uint32_t)rng_range(&rs, 1, 8);
+  a->sfu_lanes = (uint32_t)rng_range(&rs, 1, 9);
+  a->sfu_latency = (uint32_t)rng_range(&rs, 1, 8);
 }
 
 static Insn blank(Opcode op) {
@@ -332,6 +339,109 @@ static int gen_cfg_pool(Gen *g, Insn *in) {
   return 0;
 }
 
+// ---- the special-function unit ----
+
+static int gen_cfg_sfu(Gen *g, Insn *in) {
+  Rng *r = &g->rng;
+  *in = blank(OP_CFG_SFU);
+  uint64_t k = rng_below(r, 100);
+  // MULT/SHIFT: often a scale that keeps small accumulators inside Q4.11, sometimes anything.
+  in->f[FLD_MULT] = k < 40 ? (int64_t)1 << rng_range(r, 20, 30) : k < 70 ? (int64_t)rng_range(r, 0, 4096) - 2048
+                                                                         : (int64_t)(int32_t)rng_next(r);
+  in->f[FLD_SHIFT] = (int64_t)rng_range(r, 0, 63);
+  in->f[FLD_EPS] = rng_chance(r, 50) ? (int64_t)rng_below(r, 1000) : (int64_t)rng_below(r, (3ull << 46) - 1);
+  return 0;
+}
+
+// Rows [a, a + na) and [b, b + nb) share none.
+static int apart(uint64_t a, uint64_t na, uint64_t b, uint64_t nb) { return a + na <= b || b + nb <= a; }
+
+// A destination for sources spanning [src, src + ext) (and [src2, src2 + ext2)): the first
+// source itself (in place) or rows apart from every source, spanning dext; -1 if none fits.
+static int64_t pick_dst(Gen *g, uint64_t src, uint64_t ext, uint64_t src2, uint64_t ext2, uint64_t dext,
+                        int may_be_src) {
+  uint64_t lim = g->lim[FP_ACC];
+  if (may_be_src && rng_chance(&g->rng, 40)) return (int64_t)src;
+  if (dext > lim) return -1;
+  for (int tries = 0; tries < 8; tries++) {
+    uint64_t d = rng_below(&g->rng, lim - dext + 1);
+    if (apart(d, dext, src, ext) && apart(d, dext, src2, ext2)) return (int64_t)d;
+  }
+  return may_be_src ? (int64_t)src : -1;
+}
+
+static int gen_sfu_map(Gen *g, Insn *in) {
+  Rng *r = &g->rng;
+  uint64_t lim = g->lim[FP_ACC], rows = rng_range(r, 1, min_u64(8, lim)), src = rng_below(r, lim - rows + 1);
+  *in = blank(OP_SFU_MAP);
+  in->f[FLD_FN] = (int64_t)rng_below(r, 7);
+  in->f[FLD_ROWS] = (int64_t)rows;
+  in->f[FLD_SRC] = (int64_t)src;
+  in->f[FLD_ACC_ADDR] = pick_dst(g, src, rows, src, rows, rows, 1);
+  return 0;
+}
+
+static int gen_sfu_ew(Gen *g, Insn *in) {
+  Rng *r = &g->rng;
+  uint64_t lim = g->lim[FP_ACC], rows = rng_range(r, 1, min_u64(8, lim)), bcast = rng_chance(r, 30);
+  uint64_t src = rng_below(r, lim - rows + 1), n2 = bcast ? 1 : rows, src2 = rng_below(r, lim - n2 + 1);
+  *in = blank(OP_SFU_EW);
+  in->f[FLD_EWOP] = (int64_t)rng_below(r, 3);
+  in->f[FLD_BCAST] = (int64_t)bcast;
+  in->f[FLD_ROWS] = (int64_t)rows;
+  in->f[FLD_SRC] = (int64_t)src;
+  in->f[FLD_SRC2] = (int64_t)src2;
+  // In place only when the second source is then the destination too, or apart from it.
+  int in_place_ok = (src2 == src && n2 == rows) || apart(src, rows, src2, n2);
+  int64_t dst = pick_dst(g, src, rows, src2, n2, rows, in_place_ok);
+  if (dst < 0) return -1;
+  in->f[FLD_ACC_ADDR] = dst;
+  return 0;
+}
+
+// SFU_SOFTMAX, SFU_LAYERNORM, SFU_REDUCE: rows of LEN values over S = ceil(LEN / C) segments
+// SSTRIDE >= ROWS apart (any SSTRIDE with one segment).
+static int gen_sfu_row(Gen *g, Insn *in, Opcode op) {
+  Rng *r = &g->rng;
+  uint64_t C = g->a->cols, lim = g->lim[FP_ACC];
+  uint64_t len = rng_range(r, 1, 3 * C + 1), S = (len + C - 1) / C, rows = rng_range(r, 1, 4);
+  uint64_t sstride = S > 1 ? rng_range(r, rows, rows + 3) : rng_below(r, 4);
+  uint64_t ext = (S - 1) * sstride + rows;   // the rows a source or destination block spans
+  if (ext > lim) return -1;
+  if (op == OP_SFU_LAYERNORM && 3 * S > g->lim[FP_PARAM]) return -1;
+  uint64_t src = rng_below(r, lim - ext + 1);
+  *in = blank(op);
+  in->f[FLD_ROWS] = (int64_t)rows;
+  in->f[FLD_LEN] = (int64_t)len;
+  in->f[FLD_SSTRIDE] = (int64_t)sstride;
+  in->f[FLD_SRC] = (int64_t)src;
+  // A reduction writes ROWS rows; it is in place only when its source is those rows (S = 1).
+  uint64_t dext = op == OP_SFU_REDUCE ? rows : ext;
+  int64_t dst = pick_dst(g, src, ext, src, ext, dext, op != OP_SFU_REDUCE || S == 1);
+  if (dst < 0) return -1;
+  in->f[FLD_ACC_ADDR] = dst;
+  if (op == OP_SFU_SOFTMAX) {
+    in->f[FLD_SM_MULT] = (int64_t)(rng_chance(r, 50) ? rng_range(r, 1, 512) : rng_below(r, 65536));
+    in->f[FLD_SM_SHIFT] = (int64_t)rng_below(r, 32);
+    in->f[FLD_SM_J] = (int64_t)rng_below(r, 16);
+  } else if (op == OP_SFU_LAYERNORM) {
+    in->f[FLD_PBASE] = (int64_t)rng_below(r, g->lim[FP_PARAM] - 3 * S + 1);
+  } else {
+    in->f[FLD_RED] = (int64_t)rng_below(r, 3);
+  }
+  return 0;
+}
+
+static int gen_sfu(Gen *g, Insn *in) {
+  uint64_t k = rng_below(&g->rng, 100);
+  if (k < 15) return gen_cfg_sfu(g, in);
+  if (k < 40) return gen_sfu_map(g, in);
+  if (k < 60) return gen_sfu_ew(g, in);
+  if (k < 75) return gen_sfu_row(g, in, OP_SFU_SOFTMAX);
+  if (k < 88) return gen_sfu_row(g, in, OP_SFU_LAYERNORM);
+  return gen_sfu_row(g, in, OP_SFU_REDUCE);
+}
+
 static int gen_layer(Gen *g, Insn *in) {
   if (!g->p->n_layers) return -1;
   *in = blank(OP_LAYER);
@@ -341,6 +451,7 @@ static int gen_layer(Gen *g, Insn *in) {
 
 // Draws one candidate instruction (no tokens yet). Returns -1 when the kind drawn is impossible now.
 static int gen_candidate(Gen *g, Insn *in) {
+  if (g->with_sfu && rng_chance(&g->rng, 22)) return gen_sfu(g, in);
   uint64_t k = rng_below(&g->rng, 100);
   if (k < 26) return gen_load(g, in);
   if (k < 34) return gen_cfg_load(g, in);
@@ -473,6 +584,7 @@ Program *randprog_generate(uint64_t seed, const RandProgOptions *o, Diag *d) {
   g.d = d;
   g.no_os = o && o->no_compute_os;
   g.with_is = o && o->with_is;
+  g.with_sfu = o && o->with_sfu;
   Arch arch;
   if (o && o->arch)
     arch = *o->arch;
@@ -541,10 +653,11 @@ void randprog_dump(const Program *p, FILE *f) {
   const Arch *a = &p->arch;
   fprintf(f,
           "arch %s: array %ux%u, spad %u, wbuf %u, acc %u, param %u rows; dram %llu bytes, bus %u, latency %u, "
-          "inflight %u; queues %u/%u/%u; fifo %u, sfu %u; tokens.max %u\n",
+          "inflight %u; queues %u/%u/%u/%u; fifo %u, post %u; sfu lanes %u, latency %u; tokens.max %u\n",
           a->name, a->rows, a->cols, a->spad_rows, a->wbuf_rows, a->acc_rows, a->param_rows,
           (unsigned long long)a->dram_bytes, a->bus_bytes, a->dram_latency, a->dram_inflight, a->queue_depth[0],
-          a->queue_depth[1], a->queue_depth[2], a->store_fifo_rows, a->post_latency, a->token_max);
+          a->queue_depth[1], a->queue_depth[2], a->queue_depth[3], a->store_fifo_rows, a->post_latency, a->sfu_lanes,
+          a->sfu_latency, a->token_max);
   for (uint32_t i = 0; i < p->n_insns; i++) {
     const Insn insn = prog_insn(p, i), *in = &insn;
     fprintf(f, "%5u: %-9s", i, isa_ops[in->op].name ? isa_ops[in->op].name : "?");

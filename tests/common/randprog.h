@@ -24,6 +24,9 @@ typedef struct {
   int no_compute_os;         // 1: never draw COMPUTE_OS (for a model of the machine without it)
   int with_is;               // 1: also draw COMPUTE_IS and transposed LOADs (input-stationary);
                              // 0 leaves the programs exactly as they were before IS existed
+  int with_sfu;              // 1: also draw the special-function unit's instructions (CFG_SFU,
+                             // SFU_MAP, SFU_EW, SFU_SOFTMAX, SFU_LAYERNORM, SFU_REDUCE); 0 leaves
+                             // the programs exactly as they were before the SFU existed
 } RandProgOptions;
 
 // A new program (caller frees with prog_free), or NULL with a message: out of memory, or an

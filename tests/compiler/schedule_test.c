@@ -19,13 +19,16 @@
 
 static const char *const nets[] = {"tiny_cnn", "residual", "lenet5", "edge_odd", "edge_channels", "edge_concat",
                                    "edge_depthwise", "edge_dilation", "edge_padding", "edge_residual",
-                                   "edge_gap_fc", "edge_activations", "edge_float_bn", "edge_pooling", "depthwise"};
+                                   "edge_gap_fc", "edge_activations", "edge_float_bn", "edge_pooling", "depthwise",
+                                   // matmul of two activations and transposes (B and K^T read from DRAM)
+                                   "tests/compiler/nets/attn_mm_small.json", "tests/compiler/nets/matmul_edges.json"};
 
 static const char *const df_name[] = {[DF_WS] = "ws", [DF_OS] = "os", [DF_IS] = "is"};
 
 static Program *compile_net(const char *name, const Arch *a, int db, Dataflow df) {
   char path[256];
-  snprintf(path, sizeof path, "workloads/nets/%s.json", name);
+  if (strchr(name, '/')) snprintf(path, sizeof path, "%s", name);   // a path, not a shipped net's name
+  else snprintf(path, sizeof path, "workloads/nets/%s.json", name);
   Diag d;
   diag_init(&d);
   Graph *g = NULL;

@@ -228,13 +228,53 @@ static void test_spellings(void) {
   check_case("asm_spellings");
 }
 
+// pop=sfu / push=sfu: the own-unit bit of the word (docs/ISA.md section 3), through text, binary
+// and the disassembly and back; an instruction naming its own unit is refused.
+static void test_sfu_unit_sets(void) {
+  const char *t =
+      ".arch {\"array\": {\"rows\": 4, \"cols\": 4}}\n.tensor X dtype=int8 shape=[4,4] addr=0x100 role=input data=zeros\n"
+      "LOAD push=sfu mem=acc dst=0 dram_addr=X outer=1 inner=4 nseg=1 seglen=4\n"
+      "SFU_MAP pop=load push=store|compute fn=gelu src=0 acc_addr=0 rows=4\n"
+      "PRELOAD pop=sfu src=0 rows=1\n"
+      "STORE pop=sfu push=sfu raw32=1 src=0 dram_addr=X outer=1 inner=1 cols=4\n"
+      "SFU_EW pop=store ewop=add src=0 src2=1 acc_addr=0 rows=1\nHALT\n";
+  Program *p = assemble(t, "sfu.s");
+  if (p) {
+    Insn ld = prog_insn(p, 0), map = prog_insn(p, 1), pre = prog_insn(p, 2), st = prog_insn(p, 3);
+    CHECK(ld.f[FLD_PUSH] == 1 << UNIT_SFU && isa_word_bits(&p->code[0], isa_fields[FLD_PUSH].lsb, 3) == 1,
+          "LOAD push=sfu: set %lld", (long long)ld.f[FLD_PUSH]);
+    CHECK(map.f[FLD_POP] == 1 << UNIT_LOAD && map.f[FLD_PUSH] == (1 << UNIT_STORE | 1 << UNIT_COMPUTE) &&
+              isa_word_bits(&p->code[1], isa_fields[FLD_PUSH].lsb, 3) == 6,
+          "SFU_MAP pop=load push=store|compute");
+    CHECK(pre.f[FLD_POP] == 1 << UNIT_SFU && isa_word_bits(&p->code[2], isa_fields[FLD_POP].lsb, 3) == 2,
+          "PRELOAD pop=sfu is the compute bit");
+    CHECK(st.f[FLD_POP] == 1 << UNIT_SFU && st.f[FLD_PUSH] == 1 << UNIT_SFU &&
+              isa_word_bits(&p->code[3], isa_fields[FLD_POP].lsb, 3) == 4,
+          "STORE pop=sfu push=sfu is the store bit");
+    char *text = asm_disassemble(p);
+    CHECK(text && strstr(text, "LOAD pop=- push=sfu ") && strstr(text, "SFU_MAP pop=load push=compute|store ") &&
+              strstr(text, "PRELOAD pop=sfu ") && strstr(text, "STORE pop=sfu push=sfu "),
+          "disassembly names the SFU:\n%s", text ? text : "(null)");
+    free(text);
+    check_round_trip(p, "sfu unit sets");
+  }
+  prog_free(p);
+  expect_error_after_head("LOAD pop=load mem=acc dst=0 dram_addr=X outer=1 inner=1 nseg=1 seglen=1\n",
+                          "t.s:5:10: error: pop names its own unit: LOAD runs on the load unit");
+  expect_error_after_head("SFU_MAP push=sfu fn=exp src=0 acc_addr=0 rows=1\n",
+                          "t.s:5:14: error: push names its own unit: SFU_MAP runs on the sfu unit");
+  expect_error_after_head("SFU_MAP pop=8 fn=exp src=0 acc_addr=0 rows=1\n",
+                          "t.s:5:13: error: pop names its own unit: SFU_MAP runs on the sfu unit");
+  check_case("asm_sfu_unit_sets");
+}
+
 // ---- random and generated programs ----
 
 static void test_random_programs(void) {
   for (uint64_t seed = 1; seed <= 40; seed++) {
     Diag d;
     diag_init(&d);
-    RandProgOptions o = {.min_insns = 5, .max_insns = 60};
+    RandProgOptions o = {.min_insns = 5, .max_insns = 60, .with_sfu = seed > 20};
     Program *p = randprog_generate(seed, &o, &d);
     CHECK(p != NULL, "randprog seed %llu: %s", (unsigned long long)seed, diag_first(&d));
     if (!p) continue;
@@ -625,6 +665,7 @@ static void test_no_files(void) {
 int main(void) {
   test_every_insn();
   test_spellings();
+  test_sfu_unit_sets();
   test_random_programs();
   test_shipped_programs();
   test_shipped_expected();

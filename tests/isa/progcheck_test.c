@@ -236,6 +236,83 @@ static void test_input_stationary(void) {
   expect("is_compute_before_preload", np, N(np), "COMPUTE_IS before any PRELOAD");
 }
 
+// ---- the special-function unit (docs/ISA.md sections 6.8, 7) ----
+
+static Insn sfu_map(int64_t src, int64_t dst, int64_t rows) {
+  Insn in = isa_insn(OP_SFU_MAP);
+  in.f[FLD_SRC] = src;
+  in.f[FLD_ACC_ADDR] = dst;
+  in.f[FLD_ROWS] = rows;
+  return in;
+}
+
+static Insn sfu_ew(int64_t src, int64_t src2, int64_t dst, int64_t rows, int bcast) {
+  Insn in = isa_insn(OP_SFU_EW);
+  in.f[FLD_SRC] = src;
+  in.f[FLD_SRC2] = src2;
+  in.f[FLD_ACC_ADDR] = dst;
+  in.f[FLD_ROWS] = rows;
+  in.f[FLD_BCAST] = bcast;
+  return in;
+}
+
+static Insn sfu_row(Opcode op, int64_t src, int64_t dst, int64_t rows, int64_t len, int64_t sstride) {
+  Insn in = isa_insn(op);
+  in.f[FLD_SRC] = src;
+  in.f[FLD_ACC_ADDR] = dst;
+  in.f[FLD_ROWS] = rows;
+  in.f[FLD_LEN] = len;
+  in.f[FLD_SSTRIDE] = sstride;
+  return in;
+}
+
+static void test_sfu(void) {
+  // C = 6: LEN = 13 is S = 3 segments; ROWS = 2 rows SSTRIDE = 2 apart span 2*2 + 2 = 6 ACC rows.
+  Insn ok[] = {sfu_map(0, 0, 40), sfu_map(0, 20, 20), sfu_ew(0, 0, 0, 40, 0), sfu_ew(0, 39, 0, 39, 1),
+               sfu_row(OP_SFU_SOFTMAX, 34, 34, 2, 13, 2), sfu_row(OP_SFU_SOFTMAX, 0, 34, 2, 13, 2),
+               sfu_row(OP_SFU_LAYERNORM, 0, 6, 2, 12, 2), sfu_row(OP_SFU_REDUCE, 0, 38, 2, 13, 2),
+               sfu_row(OP_SFU_REDUCE, 38, 38, 2, 6, 0)};
+  ok[6].f[FLD_PBASE] = 0;   // 2 segments: PARAM rows 0..5 = param.rows
+  Insn cfg = isa_insn(OP_CFG_SFU);
+  cfg.f[FLD_EPS] = (1ll << 48) - (1ll << 46) - 1;
+  Insn ok2[] = {cfg};
+  expect("sfu_exact_fits", ok, N(ok), NULL);
+  expect("sfu_eps_largest", ok2, N(ok2), NULL);
+  cfg.f[FLD_EPS]++;
+  Insn eps[] = {cfg};
+  expect("sfu_eps_range", eps, N(eps), "CFG_SFU EPS=211106232532992 is not below 2^48 - 2^46");
+  Insn m1[] = {sfu_map(1, 0, 40)};
+  expect("sfu_map_reads_acc", m1, N(m1), "SFU_MAP reads ACC rows 1..40, beyond acc.rows=40");
+  Insn m2[] = {sfu_map(0, 1, 40)};
+  expect("sfu_map_writes_acc", m2, N(m2), "SFU_MAP writes ACC rows 1..40, beyond acc.rows=40");
+  Insn m3[] = {sfu_map(0, 35, 6)};
+  expect("sfu_map_dst_past_acc", m3, N(m3), "SFU_MAP writes ACC rows 35..40, beyond acc.rows=40");
+  Insn o1[] = {sfu_map(0, 2, 4)};
+  expect("sfu_overlap", o1, N(o1), "SFU_MAP reads ACC row 2, which it also writes as another row (ACC_ADDR=2): a "
+                                   "source must be the destination itself or apart from it");
+  Insn o2[] = {sfu_ew(0, 5, 4, 4, 0)};
+  expect("sfu_ew_src2_overlap", o2, N(o2), "SFU_EW reads ACC row 5, which it also writes as another row (ACC_ADDR=4)");
+  Insn o3[] = {sfu_ew(0, 5, 4, 4, 1)};   // BCAST: SRC2 is one row, 5, inside the destination 4..7
+  expect("sfu_ew_bcast_overlap", o3, N(o3), "SFU_EW reads ACC row 5, which it also writes as another row");
+  Insn o4[] = {sfu_ew(0, 40, 4, 4, 1)};
+  expect("sfu_ew_src2_past_acc", o4, N(o4), "SFU_EW reads ACC rows 40..40, beyond acc.rows=40");
+  Insn o5[] = {sfu_row(OP_SFU_REDUCE, 0, 0, 2, 13, 2)};   // 3 segments in, 2 rows out at the first
+  expect("sfu_reduce_overlap", o5, N(o5), "SFU_REDUCE reads ACC row 0, which it also writes as another row");
+  Insn o6[] = {sfu_row(OP_SFU_SOFTMAX, 0, 1, 2, 13, 2)};
+  expect("sfu_softmax_overlap", o6, N(o6), "SFU_SOFTMAX reads ACC row 1, which it also writes as another row");
+  Insn s1[] = {sfu_row(OP_SFU_SOFTMAX, 0, 0, 3, 13, 2)};
+  expect("sfu_sstride_rows", s1, N(s1), "SFU_SOFTMAX SSTRIDE=2 is less than ROWS=3 with 3 segments per row (LEN=13): "
+                                        "rows would share segments");
+  Insn s2[] = {sfu_row(OP_SFU_REDUCE, 0, 30, 3, 6, 0)};   // one segment: SSTRIDE unused
+  expect("sfu_sstride_one_segment", s2, N(s2), NULL);
+  Insn r1[] = {sfu_row(OP_SFU_LAYERNORM, 30, 30, 2, 13, 4)};   // 30 + 2*4 + 1 = 39: inside; PARAM 0..8 is not
+  expect("sfu_layernorm_param", r1, N(r1), "SFU_LAYERNORM reads PARAM rows 0..8, beyond param.rows=6");
+  Insn r2[] = {sfu_row(OP_SFU_SOFTMAX, 31, 31, 2, 13, 4)};   // segments at 31, 35, 39; row 1's last at 40
+  expect("sfu_rows_past_acc", r2, N(r2), "SFU_SOFTMAX reads ACC rows 39..40, beyond acc.rows=40");
+  Insn r3[] = {sfu_row(OP_SFU_REDUCE, 0, 39, 2, 6, 0)};
+  expect("sfu_reduce_dst_past_acc", r3, N(r3), "SFU_REDUCE writes ACC rows 39..40, beyond acc.rows=40");
+}
+
 static void test_store(void) {
   // 5x8 rows from ACC 0 exactly fill acc.rows=40; last DRAM byte + 1 = addr + 4*300 + 7*30 + 6.
   Insn ok[] = {cfg_store(ACT_RELU, 1, 3, 0, 0, 300, 30), insn_store(0, DRAM - 1416, 5, 8, 6, 0)};
@@ -427,6 +504,7 @@ int main(void) {
   test_preload_compute();
   test_compute_os();
   test_input_stationary();
+  test_sfu();
   test_store();
   test_store_pool();
   test_cfg_store_layer();

@@ -4,8 +4,11 @@
 # them) with rtl/synth/synth.sh, its transistor estimate turned into mm2 with the table's
 # um2_per_transistor and logic_utilization, and `sasim run --json`'s area.components.pe_array
 # for a program on that array must be within TOL (10%) of it. The same check with the table's
-# per-PE coefficient 20% off must fail, so a wrong coefficient is seen. About 15-30 s; skipped
-# (no PASS or FAIL) without yosys. After an RTL change of the PE: scripts/calibrate-area.
+# per-PE coefficient 20% off must fail, so a wrong coefficient is seen. The special-function
+# unit's scalar part: sa_sfu_recip + sa_sfu_rsqrt synthesized (a few seconds) against the table's
+# sfu_scalar_transistors, within TOL, and 20% off must fail (the lane's sa_sfu_math takes three
+# CPU minutes, so it is left to scripts/calibrate-area). About 20-40 s; skipped (no PASS or FAIL)
+# without yosys. After an RTL change of the PE or the SFU blocks: scripts/calibrate-area.
 # Prints PASS/FAIL lines for tests/run.sh. Run from the repository root.
 set -u
 B=${1:-build}
@@ -52,3 +55,28 @@ print("PASS rtl-area-%s-wrong-coefficient-fails" % size if abs(err_bad) > tol el
       % (size, 100 * tol, 100 * err_bad))
 EOF
 done
+
+# The SFU's scalar reciprocal and inverse square root, as scripts/calibrate-area synthesizes them.
+sum=0
+for top in sa_sfu_recip sa_sfu_rsqrt; do
+  if ! yosys -q -l "$T/$top.log" -p "read_verilog -sv rtl/sa_sfu_div.sv rtl/sa_sfu_isqrt.sv rtl/sa_sfu_recip.sv rtl/sa_sfu_rsqrt.sv; \
+hierarchy -top $top; script rtl/synth/cmos.ys; tee -q -o $T/$top.json stat -json -tech cmos" >"$T/$top.out" 2>&1; then
+    fail "synth-$top" "$(tail -n 5 "$T/$top.out")"; sum=-1; break
+  fi
+  n=$(python3 -c 'import json,sys; print(int(str(json.load(open(sys.argv[1]))["design"]["estimated_num_transistors"]).rstrip("+")))' "$T/$top.json")
+  sum=$((sum + n))
+done
+if [ "$sum" -ge 0 ]; then
+  python3 - "$sum" "$TOL" <<'EOF'
+import json, sys
+tr, tol = int(sys.argv[1]), float(sys.argv[2])
+table = json.load(open("workloads/energy/default.json"))["area"]["sfu_scalar_transistors"]["value"]
+err, err_bad = (table - tr) / tr, (1.2 * table - tr) / tr
+print("# sfu scalar: yosys sa_sfu_recip + sa_sfu_rsqrt %d transistors; table %d (%+.1f%%)" % (tr, table, 100 * err))
+print("PASS rtl-area-sfu-scalar" if abs(err) <= tol else
+      "FAIL rtl-area-sfu-scalar: the table's sfu_scalar_transistors %d is %+.1f%% off yosys's %d (tolerance %.0f%%; "
+      "scripts/calibrate-area --sfu-only refits)" % (table, 100 * err, tr, 100 * tol))
+print("PASS rtl-area-sfu-scalar-wrong-fails" if abs(err_bad) > tol else
+      "FAIL rtl-area-sfu-scalar-wrong-fails: 20%% off is still within %.0f%%" % (100 * tol))
+EOF
+fi

@@ -69,14 +69,16 @@ static void test_malformed(const char *text) {
       {"empty-source", "\"value\": 8,\n      \"source\": \"rtl/sa_pe.sv: each", "\"value\": 8,\n      \"source\": \"\", \"comment\": \"",
        ":33:7: energy.weight_reg_bits.source: error: every figure needs a \"source\""},
       {"not-a-number", "\"value\": 162.5", "\"value\": \"162.5\"", ":45:7: energy.dram_byte_pj.value: error: expected a number"},
-      {"out-of-range", "\"value\": 0.7,", "\"value\": 1.5,", ":60:7: area.logic_utilization.value: error: 1.5 is out of range [0.01, 1]"},
-      {"ports", "\"acc\": 4,", "\"acc\": 0,", ":93:7: area.sram_ports.acc: error: 0 is out of range [1, 16]"},
+      {"out-of-range", "\"value\": 0.7,", "\"value\": 1.5,", ":104:7: area.logic_utilization.value: error: 1.5 is out of range [0.01, 1]"},
+      {"ports", "\"acc\": 4,", "\"acc\": 0,", ":137:7: area.sram_ports.acc: error: 0 is out of range [1, 16]"},
       {"missing-entry", "\"int32_mult_pj\": {", "\"comment\": {", ":10:3: energy.int32_mult_pj: error: missing key"},
       {"missing-node", "\"node\": \"45nm\",", "", ":1:1: node: error: missing key"},
       {"node-type", "\"node\": \"45nm\",", "\"node\": 45,", ":4:3: node: error: expected a non-empty string"},
-      {"group-type", "\"area\": {", "\"area\": 3, \"x\": {", ":54:3: area: error: expected an object"},
+      {"group-type", "\"area\": {", "\"area\": 3, \"x\": {", ":98:3: area: error: expected an object"},
       {"scale", "\"area\": 1.0,", "\"area\": 0,", ":7:5: scale.area: error: 0 is out of range"},
-      {"no-area", "\"pe\": ", "\"pe\": -1e6, \"comment\":", ":63:5: area.pe_array_transistors: error: the model gives a 1x1 array no area"},
+      {"no-area", "\"pe\": ", "\"pe\": -1e6, \"comment\":", ":107:5: area.pe_array_transistors: error: the model gives a 1x1 array no area"},
+      {"sfu-negative", "\"value\": 2.832,", "\"value\": -2.832,", ":58:7: energy.sfu_exp_pj.value: error: -2.832 is out of range [0, 1e+06]"},
+      {"sfu-missing", "\"sfu_lane_transistors\": {", "\"comment\": {", ":98:3: area.sfu_lane_transistors: error: missing key"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char *t = edited(text, cases[i].from, cases[i].to);
@@ -166,19 +168,31 @@ static void test_hand_program(SimMode mode, const char *label) {
       [EN_POST] = 16 * POST,
   };
   // Area (mm2): logic at 0.1995 um2 per transistor over 70% utilization; SRAM bits x 0.346 um2
-  // x (1 + 0.5 per extra port) / 0.6 efficiency. The array and post-processing transistor
+  // x (1 + 0.5 per extra port) / 0.6 efficiency. The array, post-processing and SFU transistor
   // counts are taken from the table: scripts/calibrate-area refits them when the RTL changes.
+  // The SFU (tiny arch: 4 lanes, latency 6, the defaults): 4 lanes, each its datapath and 6
+  // stages of 48 flip-flops of 16 transistors, + the scalar recip/rsqrt + 40000 of control.
   EnergyTable t;
   energy_default(&t);
   double lg = 0.1995 / 0.7 * 1e-6, cell = 0.346 / 0.6 * 1e-6;
   double array_tr = t.pe_tr * 16 + t.skew_tr * 4 * 3 / 2 + t.edge_tr * 8 + t.fixed_tr;   // R = C = 4
-  double logic = lg * (array_tr + 4 * t.post_col_tr + 300000);
+  double sfu_tr = 4 * (t.sfu_lane_tr + 6 * 48 * 16) + t.sfu_scalar_tr + 40000;
+  double logic = lg * (array_tr + 4 * t.post_col_tr + sfu_tr + 300000);
   double sram = cell * (2048 * 1.5 + 1024 * 1.5 + 8192 * 2.5 + 1024 * 1.5);   // spad wbuf acc param bits
   AreaReport ar;
   area_of(&p->arch, &t, &ar);
   CHECK(near(ar.mm2[AR_PE_ARRAY], lg * array_tr) && near(ar.logic_mm2, logic) && near(ar.sram_mm2, sram) &&
-            near(ar.total_mm2, logic + sram) && near(ar.mm2[AR_ACC], cell * 8192 * 2.5),
+            near(ar.total_mm2, logic + sram) && near(ar.mm2[AR_ACC], cell * 8192 * 2.5) &&
+            near(ar.mm2[AR_SFU], lg * sfu_tr),
         "area: array %g total %g, want %g %g", ar.mm2[AR_PE_ARRAY], ar.total_mm2, lg * array_tr, logic + sram);
+  // Lanes past the C = 4 columns are never used and not built; one lane is one lane.
+  Arch wide = p->arch, narrow = p->arch;
+  wide.sfu_lanes = 16;
+  narrow.sfu_lanes = 1;
+  CHECK(near(area_sfu_transistors(&t, &wide), sfu_tr) &&
+            near(area_sfu_transistors(&t, &narrow), t.sfu_lane_tr + 6 * 48 * 16 + t.sfu_scalar_tr + 40000),
+        "sfu lanes: 16 lanes %g, 1 lane %g transistors", area_sfu_transistors(&t, &wide),
+        area_sfu_transistors(&t, &narrow));
   // Leakage: mW x us x 1000 = pJ, over the run's cycles at 1000 MHz.
   want[EN_LEAKAGE] = (27.0 * logic + 2.9 * sram) * (double)st->cycles / 1000.0 * 1000.0;
   EnergyReport e;
@@ -219,6 +233,146 @@ static void test_hand_program(SimMode mode, const char *label) {
   check_case(label);
 }
 
+// The special-function unit's energy: its counters (stats.def sfu_*) times the table's figures,
+// written out here as plain numbers (docs/PPA.md derives them), set by hand in layer "out8" of
+// the hand program's statistics; every other component stays as it was.
+static void test_sfu_pricing(void) {
+  Diag d;
+  diag_init(&d);
+  Program *p = NULL;
+  CHECK(asm_assemble(prog_text, strlen(prog_text), "workloads/asm/energy_test.s", &p, &d) == 0, "%s", diag_first(&d));
+  Sim *s = p ? sim_new(p, SIM_FAST, &d) : NULL;
+  CHECK(s && sim_run(s, &d) == 0, "%s", diag_first(&d));
+  if (!s) {
+    prog_free(p);
+    check_case("energy-sfu-pricing");
+    return;
+  }
+  SimStats st = *sim_stats(s);
+  LayerStats layers[3];
+  memcpy(layers, st.layers, sizeof layers);
+  st.layers = layers;
+  LayerStats *l = &layers[1];
+  // A softmax of 2 rows of 10 values (S = 3 segments of C = 4) and a layer norm of 1 row of 8
+  // (S = 2), 4 x 4 GELUs, 2 x 4 adds and 1 x 4 multiplies, 1 reduction of 8 values.
+  l->sfu_elems = 3 * 2 * 3 * 4 + 2 * 1 * 2 * 4 + 16 + 8 + 4 + 1 * 2 * 4;
+  l->sfu_exp = 2 * 2 * 10;
+  l->sfu_gelu = 16;
+  l->sfu_sigmoid = 3;   // any count: each class is priced on its own
+  l->sfu_hard = 5;
+  l->sfu_ew_add = 8;
+  l->sfu_ew_mul = 4;
+  l->sfu_norm = 2 * 10 + 8;
+  l->sfu_reduce = 2 * 2 * 10 + 8 + 8;
+  l->sfu_recip = 2;
+  l->sfu_rsqrt = 1;
+#define SET_RUN(f) st.f = layers[0].f + layers[1].f + layers[2].f
+  SET_RUN(sfu_elems), SET_RUN(sfu_exp), SET_RUN(sfu_gelu), SET_RUN(sfu_sigmoid), SET_RUN(sfu_hard);
+  SET_RUN(sfu_ew_add), SET_RUN(sfu_ew_mul), SET_RUN(sfu_norm), SET_RUN(sfu_reduce), SET_RUN(sfu_recip);
+  SET_RUN(sfu_rsqrt);
+#undef SET_RUN
+  // Every value: 6 pipeline stages (tiny arch: sfu.latency 6) of 48 bits at 0.003125 pJ a bit.
+  double want = (double)l->sfu_elems * 6 * 48 * 0.003125 + 40 * 2.832 + 16 * 5.511 + 3 * 7.785 + 5 * 7.018 +
+                8 * 0.1 + 4 * 3.2 + 28 * 1.413 + 56 * 0.15 + 2 * 2.809 + 1 * 9.147;
+  EnergyTable t;
+  energy_default(&t);
+  EnergyReport e, base;
+  CHECK(energy_of(&st, &p->arch, &t, &e) == 0 && energy_of(sim_stats(s), &p->arch, &t, &base) == 0, "energy_of failed");
+  CHECK(near(e.run.pj[EN_SFU], want) && near(e.layers[1].pj[EN_SFU], want) && e.layers[0].pj[EN_SFU] == 0 &&
+            base.run.pj[EN_SFU] == 0,
+        "sfu: run %.6f layer %.6f pJ, by hand %.6f", e.run.pj[EN_SFU], e.layers[1].pj[EN_SFU], want);
+  for (int c = 0; c < EN_COUNT; c++)
+    if (c != EN_SFU) CHECK(e.run.pj[c] == base.run.pj[c], "%s moved with the SFU counts", energy_comp_names[c]);
+  CHECK(near(e.run.total_pj, base.run.total_pj + want), "total %.6f, want %.6f", e.run.total_pj, base.run.total_pj + want);
+  // A deeper pipeline costs more register energy per value; scale.energy scales the unit too.
+  Arch deep = p->arch;
+  deep.sfu_latency = 10;
+  EnergyTable t2 = t;
+  t2.scale_energy = 2.0;
+  EnergyReport e2;
+  CHECK(energy_of(&st, &deep, &t2, &e2) == 0, "energy_of failed");
+  CHECK(near(e2.run.pj[EN_SFU], 2.0 * (want + (double)l->sfu_elems * 4 * 48 * 0.003125)), "deep/scaled sfu %.6f",
+        e2.run.pj[EN_SFU]);
+  energy_report_free(&e);
+  energy_report_free(&base);
+  energy_report_free(&e2);
+  sim_free(s);
+  prog_free(p);
+  check_case("energy-sfu-pricing");
+}
+
+// Every SFU instruction class on the tiny arch (C = 4; sfu.lanes 4, sfu.latency 6 by default),
+// in two layers: element functions, then row functions. ACC rows 0..7 hold X.
+static const char sfu_prog_text[] =
+    ".arch \"../arch/tiny.json\"\n"
+    ".layer act\n"
+    ".layer rows\n"
+    ".tensor X dtype=int8 shape=[8,4] addr=0x100 role=input data=seed:7\n"
+    "LAYER layer_id=0\n"
+    "CFG_LOAD stride_inner=4 mult=1 shift=0\n"
+    "LOAD mem=acc dst=0 dram_addr=X outer=1 inner=8 nseg=1 seglen=4 push=sfu\n"
+    "CFG_SFU mult=1073741824 shift=23\n"
+    "SFU_MAP pop=load fn=gelu src=0 acc_addr=20 rows=2\n"
+    "SFU_MAP fn=sigmoid src=2 acc_addr=22 rows=1\n"
+    "SFU_MAP fn=hswish src=3 acc_addr=23 rows=1\n"
+    "SFU_EW ewop=add src=0 src2=2 acc_addr=24 rows=2\n"
+    "SFU_EW ewop=mul src=4 src2=5 acc_addr=26 rows=1\n"
+    "LAYER layer_id=1\n"
+    "SFU_SOFTMAX src=0 acc_addr=8 rows=2 len=6 sstride=2 sm_mult=128 sm_shift=0 sm_j=0\n"
+    "SFU_LAYERNORM src=0 acc_addr=12 rows=1 len=6 sstride=2 pbase=0\n"
+    "SFU_REDUCE red=sum src=4 acc_addr=16 rows=2 len=5 sstride=2\n"
+    "HALT\n";
+
+// A program of every SFU class, run: its counters against a hand count from docs/TIMING.md 7a
+// and docs/STATS.md, and its sfu energy per layer against those counts times the table's
+// figures, written out as plain numbers.
+static void test_sfu_program(SimMode mode, const char *label) {
+  Diag d;
+  diag_init(&d);
+  Program *p = NULL;
+  CHECK(asm_assemble(sfu_prog_text, strlen(sfu_prog_text), "workloads/asm/energy_sfu_test.s", &p, &d) == 0, "%s",
+        diag_first(&d));
+  Sim *s = p ? sim_new(p, mode, &d) : NULL;
+  CHECK(s && sim_run(s, &d) == 0, "%s", diag_first(&d));
+  if (!s) {
+    prog_free(p);
+    check_case(label);
+    return;
+  }
+  const SimStats *st = sim_stats(s);
+  const LayerStats *act = &st->layers[0], *rows = &st->layers[1];
+  // act: gelu 2 rows, sigmoid 1, hswish 1, add 2, mul 1: 7 rows of C = 4 values through the lanes.
+  CHECK(act->sfu_elems == 28 && act->sfu_gelu == 8 && act->sfu_sigmoid == 4 && act->sfu_hard == 4 &&
+            act->sfu_ew_add == 8 && act->sfu_ew_mul == 4 && act->sfu_exp == 0 && act->sfu_norm == 0 &&
+            act->sfu_reduce == 0 && act->sfu_recip == 0 && act->sfu_rsqrt == 0,
+        "act: elems %llu gelu %llu sigmoid %llu hard %llu add %llu mul %llu", (unsigned long long)act->sfu_elems,
+        (unsigned long long)act->sfu_gelu, (unsigned long long)act->sfu_sigmoid, (unsigned long long)act->sfu_hard,
+        (unsigned long long)act->sfu_ew_add, (unsigned long long)act->sfu_ew_mul);
+  // rows: softmax 2 rows of 6 (S = 2): 3 passes x 2 x 2 x 4 = 48 values, 24 exps, 12 norms, 24
+  // reduced, 2 reciprocals; layer norm 1 row of 6: 2 x 1 x 2 x 4 = 16 values, 6 norms, 6
+  // reduced, 1 rsqrt; reduce 2 rows of 5 (S = 2): 16 values, 10 reduced.
+  CHECK(rows->sfu_elems == 80 && rows->sfu_exp == 24 && rows->sfu_norm == 18 && rows->sfu_reduce == 40 &&
+            rows->sfu_recip == 2 && rows->sfu_rsqrt == 1 && rows->sfu_gelu == 0 && rows->sfu_ew_add == 0,
+        "rows: elems %llu exp %llu norm %llu reduce %llu recip %llu rsqrt %llu", (unsigned long long)rows->sfu_elems,
+        (unsigned long long)rows->sfu_exp, (unsigned long long)rows->sfu_norm, (unsigned long long)rows->sfu_reduce,
+        (unsigned long long)rows->sfu_recip, (unsigned long long)rows->sfu_rsqrt);
+  EnergyTable t;
+  energy_default(&t);
+  EnergyReport e;
+  CHECK(energy_of(st, &p->arch, &t, &e) == 0, "energy_of failed");
+  double stage = 6 * 48 * 0.003125;   // a value through 6 pipeline stages of 48 flip-flops
+  double want_act = 28 * stage + 8 * 5.511 + 4 * 7.785 + 4 * 7.018 + 8 * 0.1 + 4 * 3.2;
+  double want_rows = 80 * stage + 24 * 2.832 + 18 * 1.413 + 40 * 0.15 + 2 * 2.809 + 1 * 9.147;
+  CHECK(near(e.layers[0].pj[EN_SFU], want_act) && near(e.layers[1].pj[EN_SFU], want_rows) &&
+            near(e.run.pj[EN_SFU], want_act + want_rows),
+        "sfu energy: act %.6f rows %.6f run %.6f, by hand %.6f %.6f", e.layers[0].pj[EN_SFU], e.layers[1].pj[EN_SFU],
+        e.run.pj[EN_SFU], want_act, want_rows);
+  energy_report_free(&e);
+  sim_free(s);
+  prog_free(p);
+  check_case(label);
+}
+
 int main(void) {
   size_t len;
   char *text = read_text(SHIPPED, &len);
@@ -232,5 +386,8 @@ int main(void) {
   free(text);
   test_hand_program(SIM_FAST, "energy-hand-program-fast");
   test_hand_program(SIM_DETAILED, "energy-hand-program-detailed");
+  test_sfu_pricing();
+  test_sfu_program(SIM_FAST, "energy-sfu-program-fast");
+  test_sfu_program(SIM_DETAILED, "energy-sfu-program-detailed");
   return check_status();
 }

@@ -270,7 +270,9 @@ enum {
   COV_LAYER, COV_POP_LOAD, COV_POP_COMPUTE, COV_POP_STORE, COV_PUSH_CFG, COV_OS_ACCUM, COV_OS_OVERWRITE,
   COV_OS_ROWS_SHORT, COV_OS_KLEN_SHORT, COV_OS_KLEN_ODD, COV_OS_KSTRIDE, COV_OS_AFTER_WS, COV_WS_AFTER_OS,
   COV_OS_AFTER_OS, COV_IS_ACCUM, COV_IS_OVERWRITE, COV_IS_ROWS_ODD, COV_IS_COLS_SHORT, COV_IS_ASTRIDE_OVERLAP,
-  COV_IS_AFTER_WS, COV_WS_AFTER_IS, COV_OS_AFTER_IS, COV_IS_ALIGN_WAIT, COV_LOAD_T_BLOCKS, COV_LOAD_T_LONG, COV_COUNT
+  COV_IS_AFTER_WS, COV_WS_AFTER_IS, COV_OS_AFTER_IS, COV_IS_ALIGN_WAIT, COV_LOAD_T_BLOCKS, COV_LOAD_T_LONG,
+  COV_POP_SFU, COV_SFU_CFG, COV_SFU_MAP, COV_SFU_EW, COV_SFU_EW_BCAST, COV_SFU_SOFTMAX, COV_SFU_LAYERNORM, COV_SFU_REDUCE,
+  COV_SFU_SEGMENTS, COV_SFU_IN_PLACE, COV_SFU_WAIT, COV_COUNT
 };
 static const char *const cov_names[COV_COUNT] = {
     "LOAD SPAD", "LOAD WBUF", "LOAD ACC", "LOAD PARAM", "LOAD ACC ACCUM", "LOAD NSEG>1", "LOAD unaligned",
@@ -284,7 +286,9 @@ static const char *const cov_names[COV_COUNT] = {
     "COMPUTE_IS ROWS>C not a multiple of C", "COMPUTE_IS COLS<C", "COMPUTE_IS ASTRIDE<COLS (blocks overlap)",
     "COMPUTE_IS after COMPUTE", "COMPUTE after COMPUTE_IS", "COMPUTE_OS after COMPUTE_IS",
     "COMPUTE_IS waiting for stream alignment", "transposed LOAD of more than C rows",
-    "transposed LOAD rows longer than C bytes"};
+    "transposed LOAD rows longer than C bytes", "POP in the SFU", "CFG_SFU", "SFU_MAP", "SFU_EW", "SFU_EW BCAST",
+    "SFU_SOFTMAX", "SFU_LAYERNORM", "SFU_REDUCE", "an SFU row over several segments", "an SFU instruction in place",
+    "an SFU instruction starting when the one before ended"};
 
 // t: the instructions' times from a run (the alignment wait is seen only in a run).
 static void cover(const Program *p, const InsnTime *t, int *seen) {
@@ -296,11 +300,17 @@ static void cover(const Program *p, const InsnTime *t, int *seen) {
   Opcode last_stream = OP_HALT;   // its last COMPUTE or COMPUTE_IS
   int64_t last_is = -1;           // its last COMPUTE_IS
   int64_t prev_cu = -1;           // the compute unit's previous instruction
+  int64_t prev_sfu = -1;          // the SFU's previous instruction
   for (uint32_t i = 0; i < p->n_insns; i++) {
     const Insn insn = prog_insn(p, i), *in = &insn;
     const int64_t *f = in->f;
     Unit u = isa_ops[in->op].unit;
     if (u < UNIT_SFU && f[FLD_POP]) seen[COV_POP_LOAD + u] = 1;
+    if (u == UNIT_SFU && f[FLD_POP]) seen[COV_POP_SFU] = 1;
+    if (u == UNIT_SFU && in->op != OP_CFG_SFU && prev_sfu >= 0 && t[i].start == t[prev_sfu].end + 1 &&
+        t[i].start > t[i].fetch + 1)
+      seen[COV_SFU_WAIT] = 1;   // it waited for the unit (the one before still ran)
+    if (u == UNIT_SFU) prev_sfu = i;
     switch (in->op) {
     case OP_LOAD:
       seen[COV_LOAD_SPAD + f[FLD_MEM]] = 1;
@@ -377,11 +387,19 @@ static void cover(const Program *p, const InsnTime *t, int *seen) {
       seen[COV_LAYER] = 1;
       break;
     case OP_CFG_SFU:
+      seen[COV_SFU_CFG] = 1;
+      break;
     case OP_SFU_MAP:
     case OP_SFU_EW:
     case OP_SFU_SOFTMAX:
     case OP_SFU_LAYERNORM:
     case OP_SFU_REDUCE:
+      seen[in->op == OP_SFU_MAP ? COV_SFU_MAP : in->op == OP_SFU_EW ? COV_SFU_EW : in->op == OP_SFU_SOFTMAX ? COV_SFU_SOFTMAX
+           : in->op == OP_SFU_LAYERNORM ? COV_SFU_LAYERNORM : COV_SFU_REDUCE] = 1;
+      if (in->op == OP_SFU_EW && f[FLD_BCAST]) seen[COV_SFU_EW_BCAST] = 1;
+      if (isa_has_field(in->op, FLD_LEN) && (uint64_t)f[FLD_LEN] > a->cols) seen[COV_SFU_SEGMENTS] = 1;
+      if (f[FLD_SRC] == f[FLD_ACC_ADDR]) seen[COV_SFU_IN_PLACE] = 1;
+      break;
     case OP_HALT:
       break;
     }
@@ -411,7 +429,7 @@ static void test_random_programs(void) {
   uint64_t insns = 0, cycles = 0, k;
   for (k = 0; k < count; k++) {
     uint64_t seed = seed0 + k;
-    RandProgOptions o = {NULL, max_insns < 20 ? max_insns : 0, max_insns, 0, 1};
+    RandProgOptions o = {NULL, max_insns < 20 ? max_insns : 0, max_insns, 0, 1, (int)(k % 2)};
     if (arch_path && *arch_path)
       o.arch = &fixed;
     else if (k % 8 == 7)
@@ -483,7 +501,7 @@ static void test_generator(void) {
   }
   prog_free(p);
   prog_free(q);
-  RandProgOptions o = {NULL, 5, 5, 0, 0};
+  RandProgOptions o = {NULL, 5, 5, 0, 0, 0};
   p = randprog_generate(7, &o, &d);
   CHECK(p && p->n_insns == 6, "min=max=5 instructions: got %u", p ? p->n_insns : 0);
   prog_free(p);
@@ -491,7 +509,7 @@ static void test_generator(void) {
   arch_default(&small);
   small.token_max = 1;
   small.queue_depth[0] = small.queue_depth[1] = small.queue_depth[2] = 8;
-  o = (RandProgOptions){&small, 200, 200, 0, 0};
+  o = (RandProgOptions){&small, 200, 200, 0, 0, 0};
   diag_init(&d);
   p = randprog_generate(3, &o, &d);
   CHECK(p == NULL && strstr(diag_first(&d), "tokens.max"), "tokens.max=1 with 8-deep queues accepted: %s",

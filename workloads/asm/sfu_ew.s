@@ -10,7 +10,8 @@
 ;   ACC 0      := ACC 0 + ACC 1                in place (a source that is the destination)
 ;   Y = ACC rows 0..15
 ;
-; Expected values: tests/cli/sfu_ref.py (independent model of docs/ISA.md 6.8).
+; Expected values: sfu_ew_expected.npy, by tests/cli/sfu_ref.py
+; (independent model of docs/ISA.md 6.8).
 ; Arch: tiny with an SFU of L = 2 lanes, P = 3 (k = 2), as sfu_map.s.
 ;
 ; Cycles, by hand (docs/TIMING.md), f = index:

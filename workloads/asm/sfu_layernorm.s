@@ -9,7 +9,8 @@
 ;   y_j = sat8(sat32(round_shift(z_j * gamma, shift mod 64) + beta)), z_j the Q4.11 normalised value
 ;   Y = ACC rows 0..7 (columns 2..3 of rows 2..3 and 6..7: not part of a row, left as they are)
 ;
-; Expected values: tests/cli/sfu_ref.py (independent model of docs/SFU.md 2.1, 2.7, docs/ISA.md 6.8).
+; Expected values: sfu_layernorm_expected.npy, by tests/cli/sfu_ref.py
+; (independent model of docs/SFU.md 2.1, 2.7, docs/ISA.md 6.8).
 ; Arch: tiny with an SFU of L = 2 lanes, P = 3 (k = 2), as sfu_map.s.
 ;
 ; Cycles, by hand (docs/TIMING.md), f = index:

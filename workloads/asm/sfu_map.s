@@ -7,8 +7,9 @@
 ;   CFG_SFU mult=-2^30 shift=20: v = sat16(-1024 x), row 8 := identity(row 7) (saturates for |x| > 32)
 ;   Y = ACC rows 0..8 (row 7 still the loaded int8 values)
 ;
-; Expected values: tests/cli/sfu_ref.py (docs/SFU.md section 2 re-implemented in Python integers,
-; independently of isa/sfu_math.c); tests/cli/sfu_asm.sh runs it on both engines with --expect.
+; Expected values: sfu_map_expected.npy, written by tests/cli/sfu_ref.py (docs/SFU.md section 2
+; re-implemented in Python integers, independently of isa/sfu_math.c); tests/cli/sfu_asm.sh runs
+; the program on both engines with --expect.
 ;
 ; Arch: the tiny arch (4x4, B = 4, L = 10, F = 4, store FIFO 2, post-processor 3) with an SFU of
 ; L = 2 lanes and P = 3 stages: a row of C = 4 values takes k = ceil(4 / 2) = 2 cycles.

@@ -11,7 +11,8 @@
 ;   ACC 6..7   := sum of ACC[6..7][0..2] in place (LEN = 3)
 ;   Y = ACC rows 0..15
 ;
-; Expected values: tests/cli/sfu_ref.py (independent model of docs/ISA.md 6.8).
+; Expected values: sfu_reduce_expected.npy, by tests/cli/sfu_ref.py
+; (independent model of docs/ISA.md 6.8).
 ; Arch: tiny with an SFU of L = 2 lanes, P = 3 (k = 2), as sfu_map.s.
 ;
 ; Cycles, by hand (docs/TIMING.md), f = index:

@@ -8,7 +8,8 @@
 ;   Y = ACC rows 0..7. Columns 2..3 of ACC rows 2..3 and 6..7 are not part of a row: left as they
 ;   are (the loaded logits, and zeros).
 ;
-; Expected values: tests/cli/sfu_ref.py (independent model of docs/SFU.md 2.6 and docs/ISA.md 6.8).
+; Expected values: sfu_softmax_expected.npy, by tests/cli/sfu_ref.py
+; (independent model of docs/SFU.md 2.6 and docs/ISA.md 6.8).
 ; Arch: tiny with an SFU of L = 2 lanes, P = 3 (k = ceil(4 / 2) = 2), as sfu_map.s.
 ;
 ; Cycles, by hand (docs/TIMING.md), f = index:

@@ -32,8 +32,8 @@ COMPUTE src=0 acc_addr=8 rows=8 accum=0 push=sfu
                                           ; ACC rows 8..15 := scores of keys 4..7; then a token to the SFU
 
 LAYER layer_id=1                          ; "softmax": on the special-function unit
-SFU_SOFTMAX src=0 acc_addr=0 rows=8 len=8 sstride=8 sm_mult=256 sm_shift=0 sm_j=0 pop=compute push=store
-                                          ; logit scale 1/8 (1/sqrt(4) x 1/4): 2048/8 = 256 = SM_MULT / 2^0
+SFU_SOFTMAX src=0 acc_addr=0 rows=8 len=8 sstride=8 sm_mult=1024 sm_shift=0 sm_j=0 pop=compute push=store
+                                          ; logit scale 1/2 (1/sqrt(4), Q and K at scale 1): 2048/2 = 1024 = SM_MULT / 2^0
 CFG_STORE stride_inner=8                  ; rows of P are 8 bytes apart; identity post-processing
 STORE src=0 dram_addr=P outer=1 inner=8 cols=4 pop=sfu
                                           ; P[:, 0..3] := ACC rows 0..7 (int8)

@@ -3,7 +3,7 @@
 // square root, layer norm. Integer-only (no floating point), no undefined behaviour for any
 // input of the stated domains; every intermediate fits the hardware width docs/SFU.md states.
 // rtl/sa_sfu_*.sv implement the same bits (tests/rtl/sfu_math.sh compares them).
-// Specified and verified, not yet reachable from the ISA: no instruction calls these yet.
+// The special-function unit's instructions apply them (docs/ISA.md 6.8, sim/sfu_exec.c).
 //
 // Formats (value = integer / 2^frac):
 //   Q4.11  int16, real x = v / 2048, range [-16, 16): inputs of exp, GELU, sigmoid and friends,

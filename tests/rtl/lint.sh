@@ -1,9 +1,10 @@
 #!/bin/sh
 # lint.sh: verilator --lint-only -Wall over the whole sa_top, without and with the assertions
-# (--assert), in a few configurations (the default parameters, a 2x2 with one-slot queues and a
-# 1-byte bus and a one-lane SFU of latency 1, a 16x16 with 5 SFU lanes (not dividing 16), the 32x32 large arch, whose 128-byte PARAM rows once hit Verilator's
-# 64-iteration unroll limit): no warning may appear (waivers live in rtl/lint.vlt, and for the
-# assertions in rtl/lint_assert.vlt, each with its reason). Prints PASS/FAIL lines for tests/run.sh.
+# (--assert), in a few configurations (the default parameters; a 2x2 with one-slot queues, a
+# 1-byte bus and a one-lane SFU of latency 1; a 16x16 with 5 SFU lanes, which do not divide 16;
+# the 32x32 large arch, whose 128-byte PARAM rows once hit Verilator's 64-iteration unroll
+# limit): no warning may appear (waivers live in rtl/lint.vlt, and for the assertions in
+# rtl/lint_assert.vlt, each with its reason). Prints PASS/FAIL lines for tests/run.sh.
 set -u
 command -v verilator >/dev/null 2>&1 || { echo "FAIL rtl-lint: verilator is not installed (make deps)"; exit 0; }
 SV="rtl/sa_isa_pkg.sv rtl/sa_pkg.sv $(ls rtl/sa_*.sv | grep -v -e sa_isa_pkg.sv -e sa_pkg.sv)"

@@ -1,29 +1,24 @@
 // sa_fetch.sv: the fetch unit (docs/TIMING.md §2). It reads the program word at pc_q (the program
 // memory answers combinationally, as a ROM would) and, when every queue the opcode is routed to
 // had room at the start of the cycle, hands it to those queues (they append it at the clock
-// edge). Routing follows isa/isa_ops.def (sa_isa_pkg's op_queues): LAYER goes to all three
-// queues; HALT stops fetching and enters none.
+// edge). Routing follows isa/isa_ops.def (sa_isa_pkg's op_queues): LAYER goes to all NUM_UNITS
+// queues; HALT stops fetching and enters none. QueueDepth[u] and count_i[u] are queue u's depth
+// and occupancy (unit u of sa_isa_pkg's unit_e).
 `include "sa_assert.svh"
 
 module sa_fetch
   import sa_isa_pkg::*;
   import sa_pkg::*;
 #(
-  parameter int unsigned QueueDepth0 = 4,
-  parameter int unsigned QueueDepth1 = 4,
-  parameter int unsigned QueueDepth2 = 4,
+  parameter logic [NUM_UNITS-1:0][15:0] QueueDepth = {NUM_UNITS{16'd4}},
   parameter bit          IgnoreFull = 1'b0,   // tests only: push into full queues (sa_top)
-  localparam int unsigned CntW0 = $clog2(QueueDepth0 + 1),
-  localparam int unsigned CntW1 = $clog2(QueueDepth1 + 1),
-  localparam int unsigned CntW2 = $clog2(QueueDepth2 + 1)
+  parameter int unsigned CntW = 3             // width of the occupancies (the deepest queue's)
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
   output logic [IDX_W-1:0]  pc_o,         // program memory address (instruction index)
   input  logic [INSN_W-1:0] insn_i,       // the word at pc_o
-  input  logic [CntW0-1:0]  count0_i,     // queue occupancies at the start of the cycle
-  input  logic [CntW1-1:0]  count1_i,
-  input  logic [CntW2-1:0]  count2_i,
+  input  logic [NUM_UNITS-1:0][CntW-1:0] count_i,  // queue occupancies at the start of the cycle
   output logic [NUM_UNITS-1:0] push_o,  // append insn_i (and pc_o) to queue u at the edge
   output logic              fetch_o,      // an instruction was fetched into the queues
   output logic              halt_o,       // HALT was fetched this cycle
@@ -51,9 +46,9 @@ module sa_fetch
     $fatal(1, "sa_fetch: isa/isa_ops.def has the fetch unit consume opcodes %h; it implements only HALT", FETCH_OPS);
   end
 
-  assign full[0] = !IgnoreFull && 32'(count0_i) >= QueueDepth0;
-  assign full[1] = !IgnoreFull && 32'(count1_i) >= QueueDepth1;
-  assign full[2] = !IgnoreFull && 32'(count2_i) >= QueueDepth2;
+  for (genvar u = 0; u < NUM_UNITS; u++) begin : g_full
+    assign full[u] = !IgnoreFull && 32'(count_i[u]) >= 32'(QueueDepth[u]);
+  end
 
   assign halt_o   = !halted_q && is_halt;
   assign stall_o  = !halted_q && !is_halt && |(route & full);
@@ -77,7 +72,16 @@ module sa_fetch
   `SA_ASSERT(LegalOpcode, !halted_q |-> is_halt || route != '0, "sa_fetch: fetched an illegal opcode")
   // TIMING §2: an instruction enters a queue only if that queue had room at the start of the
   // cycle (stricter than sa_fifo's rule, which allows a push into a full queue that pops).
-  `SA_ASSERT(LoadQueueRoom, push_o[0] |-> 32'(count0_i) < QueueDepth0, "sa_fetch: pushed into a full load queue")
-  `SA_ASSERT(ComputeQueueRoom, push_o[1] |-> 32'(count1_i) < QueueDepth1, "sa_fetch: pushed into a full compute queue")
-  `SA_ASSERT(StoreQueueRoom, push_o[2] |-> 32'(count2_i) < QueueDepth2, "sa_fetch: pushed into a full store queue")
+  // One named assertion per queue, so that a failure names it.
+  `SA_ASSERT(LoadQueueRoom, push_o[UNIT_LOAD] |-> 32'(count_i[UNIT_LOAD]) < 32'(QueueDepth[UNIT_LOAD]),
+             "sa_fetch: pushed into a full load queue")
+  `SA_ASSERT(ComputeQueueRoom, push_o[UNIT_COMPUTE] |-> 32'(count_i[UNIT_COMPUTE]) < 32'(QueueDepth[UNIT_COMPUTE]),
+             "sa_fetch: pushed into a full compute queue")
+  `SA_ASSERT(StoreQueueRoom, push_o[UNIT_STORE] |-> 32'(count_i[UNIT_STORE]) < 32'(QueueDepth[UNIT_STORE]),
+             "sa_fetch: pushed into a full store queue")
+  `SA_ASSERT(SfuQueueRoom, push_o[UNIT_SFU] |-> 32'(count_i[UNIT_SFU]) < 32'(QueueDepth[UNIT_SFU]),
+             "sa_fetch: pushed into a full sfu queue")
+  if (NUM_UNITS != 4) begin : g_units_check
+    $fatal(1, "sa_fetch: sa_isa_pkg has %0d units; the QueueRoom assertions above name four", NUM_UNITS);
+  end
 endmodule

@@ -1,8 +1,7 @@
 // sa_sfu_math.sv: the special-function unit's datapath, one element per evaluation: every function
 // of isa/sfu_math.h side by side and op_i choosing the result (docs/SFU.md §2, §4). Specified and
-// verified, not yet reachable from the ISA: nothing in sa_top instantiates it yet; the next step
-// (docs/SFU.md §5) wraps it in a unit with registers and a row sequencer. Combinational (latency 0;
-// docs/SFU.md §4 gives the pipeline cut the unit will use).
+// verified against isa/sfu_math.c (tests/rtl/sfu_math.sh). The unit (sa_sfu_unit) does not use this
+// wrapper: its lanes (sa_sfu_lane) chain the same modules directly. Combinational.
 //   op_i  function         a_i                       mant_i, shift_i      y_o
 //   0     exp              x Q4.11 in [15:0]         -                    Q0.15, 0..32768
 //   1     gelu             x Q4.11                   -                    Q4.11 (sign-extended)
@@ -60,39 +59,27 @@ module sa_sfu_math (
     .shift_o (rs_shift)
   );
 
-  // Softmax argument: -min(32768, round(d mult / 2^shift)); d mult < 2^24.
-  logic [23:0] sm_p;
-  logic [24:0] sm_r;
-  logic [4:0]  sm_sh;
-  logic [15:0] sm_a;
-  assign sm_sh = shift_i[4:0];
-  assign sm_p  = 24'(a_i[7:0]) * 24'(mant_i[15:0]);
-  assign sm_r  = (sm_sh == 5'd0) ? 25'(sm_p) : (25'(sm_p) + (25'd1 << (sm_sh - 5'd1))) >> sm_sh;
-  assign sm_a  = (sm_r > 25'd32768) ? 16'h8000 : sm_r[15:0];
-
-  // Softmax normalisation: min(127, round(e mant / 2^(shift - 7))); e mant <= 2^31 and
-  // shift - 7 >= 24 (the row sum is at least 2^15), so only bits 23..32 of the sum matter.
-  logic [32:0] sn_p;
-  logic [5:0]  sn_sh;
-  logic [33:0] sn_q;
-  assign sn_p  = 33'(a_i[15:0]) * 33'(mant_i);
-  assign sn_sh = shift_i - 6'd7;
-  assign sn_q  = (sn_sh > 6'd33) ? 34'd0 : (34'(sn_p) + (34'd1 << (sn_sh - 6'd1))) >> sn_sh;
-
-  // Layer-norm element: sign(d) min(32767, round(|d| mant / 2^(shift - 11))); |d| < 2^24 and
-  // |d| mant < 2^41; shift - 11 in 5..28.
-  logic        ln_neg;
-  logic [23:0] ln_a;
-  logic [40:0] ln_p;
-  logic [41:0] ln_q;
-  logic [5:0]  ln_sh;
-  logic [15:0] ln_m;
-  assign ln_neg = a_i[24];
-  assign ln_a   = ln_neg ? 24'(-a_i[24:0]) : a_i[23:0];
-  assign ln_p   = 41'(ln_a) * 41'(mant_i);
-  assign ln_sh  = shift_i - 6'd11;
-  assign ln_q   = (42'(ln_p) + (42'd1 << (ln_sh - 6'd1))) >> ln_sh;
-  assign ln_m   = (ln_q > 42'd32767) ? 16'd32767 : ln_q[15:0];
+  // The softmax and layer-norm steps (their own modules, which the unit's lanes chain).
+  logic signed [15:0] sm_a, ln_z;
+  logic [6:0]         sn_y;
+  sa_sfu_smarg u_smarg (
+    .d_i     (a_i[7:0]),
+    .mult_i  (mant_i[15:0]),
+    .shift_i (shift_i[4:0]),
+    .arg_o   (sm_a)
+  );
+  sa_sfu_smnorm u_smnorm (
+    .e_i     (a_i[15:0]),
+    .mant_i  (mant_i),
+    .shift_i (shift_i),
+    .y_o     (sn_y)
+  );
+  sa_sfu_lnelem u_lnelem (
+    .d_i     (a_i[24:0]),
+    .mant_i  (mant_i),
+    .shift_i (shift_i),
+    .z_o     (ln_z)
+  );
 
   always_comb begin
     unique case (op_i)
@@ -104,9 +91,9 @@ module sa_sfu_math (
       4'd5:    y_o = 32'(hswish_y);
       4'd6:    y_o = {9'd0, rc_shift, rc_mant};
       4'd7:    y_o = {9'd0, rs_shift, rs_mant};
-      4'd8:    y_o = -(32'(sm_a));
-      4'd9:    y_o = (sn_q > 34'd127) ? 32'd127 : {25'd0, sn_q[6:0]};
-      4'd10:   y_o = ln_neg ? -(32'(ln_m)) : 32'(ln_m);
+      4'd8:    y_o = 32'(sm_a);
+      4'd9:    y_o = {25'd0, sn_y};
+      4'd10:   y_o = 32'(ln_z);
       default: y_o = '0;
     endcase
   end

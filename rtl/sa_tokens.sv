@@ -1,4 +1,5 @@
-// sa_tokens.sv: the six token counters, one per ordered pair of units (docs/TIMING.md §4).
+// sa_tokens.sv: the token counters, one per ordered pair of distinct units (docs/TIMING.md §4:
+// 12 channels with sa_isa_pkg's NUM_UNITS = 4; the [u][u] entries are constant zero).
 // count_o[from][to] is the count at the start of the cycle; the pops of the cycle (pop_i[to][from],
 // one per channel at most: only the receiving unit pops) and its pushes (push_i[from][to], up to
 // END_SLOTS per channel: one unit can end several instructions in a cycle) land at the edge, so a
@@ -7,28 +8,31 @@
 // harness reports it for the cycle the token becomes visible).
 `include "sa_assert.svh"
 
-module sa_tokens #(
+module sa_tokens
+  import sa_isa_pkg::*;
+#(
   parameter int unsigned TokenMax = 255,
   localparam int unsigned TokW = $clog2(TokenMax + 1) + 2
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
-  input  logic [2:0][2:0]     pop_i,    // [to][from]
-  input  logic [2:0][2:0][1:0] push_i,  // [from][to]: number of pushes this cycle
-  output logic [2:0][2:0][TokW-1:0] count_o,  // [from][to]
+  input  logic [NUM_UNITS-1:0][NUM_UNITS-1:0]      pop_i,    // [to][from]
+  input  logic [NUM_UNITS-1:0][NUM_UNITS-1:0][1:0] push_i,   // [from][to]: pushes this cycle
+  output logic [NUM_UNITS-1:0][NUM_UNITS-1:0][TokW-1:0] count_o,  // [from][to]
   output logic                overflow_o
 );
-  logic [2:0][2:0][TokW-1:0] count_q, count_d;
+  logic [NUM_UNITS-1:0][NUM_UNITS-1:0][TokW-1:0] count_q, count_d;
 
   always_comb begin
     overflow_o = 1'b0;
-    for (int f = 0; f < 3; f++) begin
-      for (int t = 0; t < 3; t++) begin
-        count_d[f][t] = count_q[f][t] - TokW'(pop_i[t][f]) + TokW'(push_i[f][t]);
+    for (int f = 0; f < NUM_UNITS; f++) begin
+      for (int t = 0; t < NUM_UNITS; t++) begin
+        // No channel from a unit to itself: its counter stays 0 (and is optimised away).
+        count_d[f][t] = (f == t) ? '0 : count_q[f][t] - TokW'(pop_i[t][f]) + TokW'(push_i[f][t]);
       end
     end
-    for (int f = 0; f < 3; f++) begin
-      for (int t = 0; t < 3; t++) begin
+    for (int f = 0; f < NUM_UNITS; f++) begin
+      for (int t = 0; t < NUM_UNITS; t++) begin
         if (32'(count_q[f][t]) > TokenMax) overflow_o = 1'b1;
       end
     end
@@ -46,8 +50,8 @@ module sa_tokens #(
 
   // A unit starts only with a token on each channel it pops (tok_ok in sa_top), and the harness
   // stops the run at the first count past TokenMax, so no counter ever wraps.
-  for (genvar f = 0; f < 3; f++) begin : g_from
-    for (genvar t = 0; t < 3; t++) begin : g_to
+  for (genvar f = 0; f < NUM_UNITS; f++) begin : g_from
+    for (genvar t = 0; t < NUM_UNITS; t++) begin : g_to
       `SA_ASSERT(NoPopWhenEmpty, pop_i[t][f] |-> count_q[f][t] != '0, "sa_tokens: a token popped from an empty channel")
       `SA_ASSERT(NoWrap, 32'(count_q[f][t]) + 32'(push_i[f][t]) < 2 ** TokW,
                  "sa_tokens: a token counter wraps")

@@ -1,7 +1,8 @@
 // sa_top.sv: the whole machine of docs/ARCH.md and docs/TIMING.md, except DRAM and the program
-// memory, which the harness serves through ports: fetch and the three instruction queues, the
+// memory, which the harness serves through ports: fetch and the four instruction queues, the
 // token counters, the load unit, the on-chip memories (SPAD, WBUF, ACC, PARAM; the two weight
-// banks live in the PEs), the compute unit with its R x C array and the store unit.
+// banks live in the PEs), the compute unit with its R x C array, the store unit and the
+// special-function unit. Units are numbered as sa_isa_pkg's unit_e (load, compute, store, sfu).
 // Parameters come from the arch (rtl/config.sh turns an arch into -G options); DRAM latency and
 // in-flight limit are the DRAM model's (sim/dram.c), MaxInflight only sizes the DMA in-flight
 // tables. The probe outputs (starts, ends, unit states, row events) let the harness fill the
@@ -21,9 +22,12 @@ module sa_top
   parameter int unsigned LoadQueue = 4,
   parameter int unsigned ComputeQueue = 4,
   parameter int unsigned StoreQueue = 4,
+  parameter int unsigned SfuQueue = 4,
   parameter int unsigned FifoRows = 2,
   parameter int unsigned PostLatency = 3,
   parameter int unsigned TokenMax = 255,
+  parameter int unsigned SfuLanes = 4,
+  parameter int unsigned SfuLatency = 6,
   // Tests only (tests/rtl/assert.sh): 1 makes the fetch unit push into full queues, a planted
   // violation of sa_fetch's *QueueRoom assertions. 0 in every model sasim-rtl runs.
   parameter bit TestPushWhenFull = 1'b0,
@@ -59,19 +63,19 @@ module sa_top
   output logic                          fetch_halt_o,
   output logic                          fetch_stall_o,
   output logic                          halted_o,
-  // probes: per unit (0 load, 1 compute, 2 store)
-  output logic [2:0]                    start_o,
-  output logic [2:0][IDX_W-1:0]         start_idx_o,
-  output logic [2:0]                    ready_o,
-  output logic [2:0][IDX_W-1:0]         ready_idx_o,
-  output logic [2:0][END_SLOTS-1:0]     end_o,
-  output logic [2:0][END_SLOTS-1:0][IDX_W-1:0] end_idx_o,
-  output logic [2:0][1:0]               state_o,      // unit_state_e
-  output logic [2:0]                    stall_o,
-  output logic [2:0]                    active_o,
-  output logic [2:0]                    head_valid_o,
-  output logic [2:0][IDX_W-1:0]         head_idx_o,
-  output logic [2:0][2:0][TokW-1:0]     tokens_o,     // [from][to]
+  // probes: per unit (0 load, 1 compute, 2 store, 3 sfu)
+  output logic [NUM_UNITS-1:0]          start_o,
+  output logic [NUM_UNITS-1:0][IDX_W-1:0] start_idx_o,
+  output logic [NUM_UNITS-1:0]          ready_o,
+  output logic [NUM_UNITS-1:0][IDX_W-1:0] ready_idx_o,
+  output logic [NUM_UNITS-1:0][END_SLOTS-1:0] end_o,
+  output logic [NUM_UNITS-1:0][END_SLOTS-1:0][IDX_W-1:0] end_idx_o,
+  output logic [NUM_UNITS-1:0][1:0]     state_o,      // unit_state_e
+  output logic [NUM_UNITS-1:0]          stall_o,
+  output logic [NUM_UNITS-1:0]          active_o,
+  output logic [NUM_UNITS-1:0]          head_valid_o,
+  output logic [NUM_UNITS-1:0][IDX_W-1:0] head_idx_o,
+  output logic [NUM_UNITS-1:0][NUM_UNITS-1:0][TokW-1:0] tokens_o,     // [from][to]
   output logic                          tok_overflow_o,
   output logic                          chain_busy_o,
   // probes: work counted in the statistics
@@ -96,7 +100,15 @@ module sa_top
   output logic                          su_param_rd_o,
   output logic                          su_row_o,
   output logic [IDX_W-1:0]              su_row_idx_o,
-  output logic [15:0]                   su_row_bytes_o
+  output logic [15:0]                   su_row_bytes_o,
+  // probes: the special-function unit's rows (TIMING §10) and its accumulator writes
+  output logic [1:0]                    sf_acc_rd_o,
+  output logic                          sf_acc_wr_o,
+  output logic                          sf_param_rd_o,
+  output logic                          sf_we_o,
+  output logic [15:0]                   sf_row_o,
+  output logic [ArrayCols-1:0]          sf_en_o,
+  output logic [ArrayCols-1:0][31:0]    sf_data_o
 );
   localparam int unsigned QW = IDX_W + INSN_W;
   localparam int unsigned RowBytes = (ArrayRows > 4 * ArrayCols) ? ArrayRows : 4 * ArrayCols;
@@ -107,27 +119,35 @@ module sa_top
   localparam int unsigned TColW = (ArrayCols > 1) ? $clog2(ArrayCols) : 1;
 
   // ---- fetch and queues ----------------------------------------------------------------------
-  logic [2:0] q_push;
+  localparam logic [NUM_UNITS-1:0][15:0] QueueDepth = {16'(SfuQueue), 16'(StoreQueue), 16'(ComputeQueue),
+                                                       16'(LoadQueue)};
+  localparam int unsigned MaxQueue = (LoadQueue > ComputeQueue ? LoadQueue : ComputeQueue) >
+                                     (StoreQueue > SfuQueue ? StoreQueue : SfuQueue) ?
+                                     (LoadQueue > ComputeQueue ? LoadQueue : ComputeQueue) :
+                                     (StoreQueue > SfuQueue ? StoreQueue : SfuQueue);
+  localparam int unsigned QCntW = $clog2(MaxQueue + 1);
+  logic [NUM_UNITS-1:0] q_push;
   logic [$clog2(LoadQueue + 1)-1:0]    q0_count;
   logic [$clog2(ComputeQueue + 1)-1:0] q1_count;
   logic [$clog2(StoreQueue + 1)-1:0]   q2_count;
-  logic [2:0][QW-1:0] q_head;
+  logic [$clog2(SfuQueue + 1)-1:0]     q3_count;
+  logic [NUM_UNITS-1:0][QCntW-1:0] q_count;
+  logic [NUM_UNITS-1:0][QW-1:0] q_head;
   logic [QW-1:0] q_in;
-  logic [2:0] unit_start;
+  logic [NUM_UNITS-1:0] unit_start;
+
+  assign q_count = {QCntW'(q3_count), QCntW'(q2_count), QCntW'(q1_count), QCntW'(q0_count)};
 
   sa_fetch #(
-    .QueueDepth0 (LoadQueue),
-    .QueueDepth1 (ComputeQueue),
-    .QueueDepth2 (StoreQueue),
-    .IgnoreFull  (TestPushWhenFull)
+    .QueueDepth (QueueDepth),
+    .IgnoreFull (TestPushWhenFull),
+    .CntW       (QCntW)
   ) u_fetch (
     .clk_i    (clk_i),
     .rst_ni   (rst_ni),
     .pc_o     (imem_addr_o),
     .insn_i   (imem_data_i),
-    .count0_i (q0_count),
-    .count1_i (q1_count),
-    .count2_i (q2_count),
+    .count_i  (q_count),
     .push_o   (q_push),
     .fetch_o  (fetch_o),
     .halt_o   (fetch_halt_o),
@@ -149,40 +169,48 @@ module sa_top
     .clk_i (clk_i), .rst_ni (rst_ni), .push_i (q_push[2]), .wdata_i (q_in), .pop_i (unit_start[2]),
     .rdata_o (q_head[2]), .count_o (q2_count), .head_o (), .tail_o ()
   );
+  sa_fifo #(.Width (QW), .Depth (SfuQueue)) u_q_sfu (
+    .clk_i (clk_i), .rst_ni (rst_ni), .push_i (q_push[3]), .wdata_i (q_in), .pop_i (unit_start[3]),
+    .rdata_o (q_head[3]), .count_o (q3_count), .head_o (), .tail_o ()
+  );
 
-  logic [2:0] head_valid;
-  logic [2:0][INSN_W-1:0] head_insn;
-  logic [2:0][IDX_W-1:0]  head_idx;
-  assign head_valid[0] = q0_count != '0;
-  assign head_valid[1] = q1_count != '0;
-  assign head_valid[2] = q2_count != '0;
-  for (genvar u = 0; u < 3; u++) begin : g_head
+  logic [NUM_UNITS-1:0] head_valid;
+  logic [NUM_UNITS-1:0][INSN_W-1:0] head_insn;
+  logic [NUM_UNITS-1:0][IDX_W-1:0]  head_idx;
+  for (genvar u = 0; u < NUM_UNITS; u++) begin : g_head
+    assign head_valid[u] = q_count[u] != '0;
     assign head_insn[u] = q_head[u][INSN_W-1:0];
     assign head_idx[u]  = q_head[u][QW-1:INSN_W];
   end
 
   // ---- tokens --------------------------------------------------------------------------------
-  logic [2:0][2:0][TokW-1:0] tokens;
-  logic [2:0][2:0]           tok_pop;     // [to][from]
-  logic [2:0][2:0][1:0]      tok_push;    // [from][to]
-  logic [2:0]                tok_ok;
-  logic [2:0][END_SLOTS-1:0][2:0] end_push;
+  // POP and PUSH are 3 bits in the word; units_of turns them into unit sets (the own-unit bit
+  // names the SFU, docs/ISA.md §3).
+  logic [NUM_UNITS-1:0][NUM_UNITS-1:0][TokW-1:0] tokens;
+  logic [NUM_UNITS-1:0][NUM_UNITS-1:0]           tok_pop;     // [to][from]
+  logic [NUM_UNITS-1:0][NUM_UNITS-1:0][1:0]      tok_push;    // [from][to]
+  logic [NUM_UNITS-1:0]                          tok_ok;
+  logic [NUM_UNITS-1:0][END_SLOTS-1:0][PUSH_W-1:0] end_push;  // the raw PUSH field of each end
 
-  for (genvar u = 0; u < 3; u++) begin : g_tok
-    logic [2:0] pop_set;
-    assign pop_set = head_insn[u][POP_LSB +: POP_W];
+  for (genvar u = 0; u < NUM_UNITS; u++) begin : g_tok
+    logic [NUM_UNITS-1:0] pop_set;
+    assign pop_set = units_of(unit_e'(u), head_insn[u][POP_LSB +: POP_W]);
     always_comb begin
       tok_ok[u] = 1'b1;
-      for (int v = 0; v < 3; v++) begin
+      for (int v = 0; v < NUM_UNITS; v++) begin
         if (pop_set[v] && tokens[v][u] == '0) tok_ok[u] = 1'b0;
       end
     end
-    assign tok_pop[u] = unit_start[u] ? pop_set : 3'b000;
-    for (genvar v = 0; v < 3; v++) begin : g_push
+    assign tok_pop[u] = unit_start[u] ? pop_set : '0;
+    logic [END_SLOTS-1:0][NUM_UNITS-1:0] push_set;
+    for (genvar s = 0; s < END_SLOTS; s++) begin : g_slot
+      assign push_set[s] = units_of(unit_e'(u), end_push[u][s]);
+    end
+    for (genvar v = 0; v < NUM_UNITS; v++) begin : g_push
       always_comb begin
         tok_push[u][v] = '0;
         for (int s = 0; s < END_SLOTS; s++) begin
-          if (end_o[u][s] && end_push[u][s][v]) tok_push[u][v] = tok_push[u][v] + 2'd1;
+          if (end_o[u][s] && push_set[s][v]) tok_push[u][v] = tok_push[u][v] + 2'd1;
         end
       end
     end
@@ -217,8 +245,14 @@ module sa_top
   logic [0:0][ArrayRows-1:0][7:0] spad_rdata;
   logic [WbufW-1:0]             wbuf_rrow;
   logic [0:0][ArrayCols-1:0][7:0] wbuf_rdata;
-  logic [2:0][ParamW-1:0]       param_rrow;
-  logic [2:0][4*ArrayCols-1:0][7:0] param_rdata;
+  logic [5:0][ParamW-1:0]       param_rrow;      // 0..2 the store unit's, 3..5 the SFU's
+  logic [5:0][4*ArrayCols-1:0][7:0] param_rdata;
+  logic [1:0][AccW-1:0]         sf_acc_rrow;
+  logic [1:0][ArrayCols-1:0][31:0] sf_acc_rdata;
+  logic                         sf_we;
+  logic [AccW-1:0]              sf_wrow;
+  logic [ArrayCols-1:0]         sf_wen;
+  logic [ArrayCols-1:0][31:0]   sf_wdata;
   logic [ArrayCols-1:0]         arr_we, arr_accum;       // per array column
   logic [ArrayCols-1:0][AccW-1:0] arr_row;
   logic [ArrayCols-1:0][31:0]   arr_data;
@@ -267,7 +301,7 @@ module sa_top
   );
 
   sa_mem_bytes #(
-    .Rows (ParamRows), .RowBytes (4 * ArrayCols), .NumRd (3)
+    .Rows (ParamRows), .RowBytes (4 * ArrayCols), .NumRd (6)
   ) u_param (
     .clk_i   (clk_i),
     .we_i    (mw_valid && mw_mem == MEM_PARAM),
@@ -315,15 +349,24 @@ module sa_top
     .ld_accum_i  (ld_acc_accum),
     .ld_data_i   (ld_acc_data),
     .st_row_i    (st_acc_row),
-    .st_data_o   (st_acc_data)
+    .st_data_o   (st_acc_data),
+    .sfu_rd_row_i  (sf_acc_rrow),
+    .sfu_rd_data_o (sf_acc_rdata),
+    .sfu_we_i      (sf_we),
+    .sfu_wr_row_i  (sf_wrow),
+    .sfu_wr_en_i   (sf_wen),
+    .sfu_wr_data_i (sf_wdata)
   );
 
   // ---- units ---------------------------------------------------------------------------------
-  logic [2:0] in_insn, stall, ready;
-  logic [2:0][IDX_W-1:0] ready_idx;
+  logic [NUM_UNITS-1:0] in_insn, stall, ready;
+  logic [NUM_UNITS-1:0][IDX_W-1:0] ready_idx;
+  logic sf_end_cfg, sf_end;
+  logic [IDX_W-1:0] sf_end_idx;
+  logic [PUSH_W-1:0] sf_end_push;
   logic ld_end_cfg, ld_end, cu_end_cfg, cu_end_chain, cu_end_arr, su_end_cfg, su_end_ack;
   logic [IDX_W-1:0] ld_end_idx, cu_end_chain_idx, cu_end_arr_idx, su_end_ack_idx;
-  logic [2:0] ld_end_push, cu_end_chain_push, cu_end_arr_push, su_end_ack_push;
+  logic [PUSH_W-1:0] ld_end_push, cu_end_chain_push, cu_end_arr_push, su_end_ack_push;
 
   sa_load #(
     .ArrayRows (ArrayRows), .ArrayCols (ArrayCols), .BusBytes (BusBytes), .MaxInflight (MaxInflight)
@@ -426,8 +469,8 @@ module sa_top
     .start_o         (unit_start[2]),
     .acc_row_o       (st_acc_row),
     .acc_data_i      (st_acc_data),
-    .param_row_o     (param_rrow),
-    .param_data_i    (param_rdata),
+    .param_row_o     (param_rrow[2:0]),
+    .param_data_i    (param_rdata[2:0]),
     .wr_valid_o      (wr_req_valid_o),
     .wr_addr_o       (wr_req_addr_o),
     .wr_tag_o        (wr_req_tag_o),
@@ -452,9 +495,46 @@ module sa_top
     .param_rd_o      (su_param_rd_o)
   );
 
+  sa_sfu_unit #(
+    .ArrayCols (ArrayCols), .AccRows (AccRows), .ParamRows (ParamRows), .Lanes (SfuLanes),
+    .Latency (SfuLatency)
+  ) u_sfu (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .head_valid_i   (head_valid[3]),
+    .head_insn_i    (head_insn[3]),
+    .head_idx_i     (head_idx[3]),
+    .tok_ok_i       (tok_ok[3]),
+    .start_o        (unit_start[3]),
+    .acc_rd_row_o   (sf_acc_rrow),
+    .acc_rd_data_i  (sf_acc_rdata),
+    .acc_we_o       (sf_we),
+    .acc_wr_row_o   (sf_wrow),
+    .acc_wr_en_o    (sf_wen),
+    .acc_wr_data_o  (sf_wdata),
+    .param_row_o    (param_rrow[5:3]),
+    .param_data_i   (param_rdata[5:3]),
+    .inside_o       (in_insn[3]),
+    .active_o       (active_o[3]),
+    .ready_o        (ready[3]),
+    .ready_idx_o    (ready_idx[3]),
+    .end_cfg_o      (sf_end_cfg),
+    .end_o          (sf_end),
+    .end_idx_o      (sf_end_idx),
+    .end_push_o     (sf_end_push),
+    .acc_rd_o       (sf_acc_rd_o),
+    .acc_wr_o       (sf_acc_wr_o),
+    .param_rd_o     (sf_param_rd_o)
+  );
+  assign stall[3]  = 1'b0;
+  assign sf_we_o   = sf_we;
+  assign sf_row_o  = 16'(sf_wrow);
+  assign sf_en_o   = sf_wen;
+  assign sf_data_o = sf_wdata;
+
   // ---- probes --------------------------------------------------------------------------------
   // End slots: 0 the instruction started this cycle (configuration class), 1 a DMA or weight
-  // chain end, 2 the array's last accumulator write.
+  // chain end or the SFU's end, 2 the array's last accumulator write.
   always_comb begin
     end_o    = '0;
     end_idx_o = '0;
@@ -469,9 +549,12 @@ module sa_top
     end_o[2][0] = su_end_cfg;  end_idx_o[2][0] = head_idx[2];
     end_push[2][0] = head_insn[2][PUSH_LSB +: PUSH_W];
     end_o[2][1] = su_end_ack;  end_idx_o[2][1] = su_end_ack_idx; end_push[2][1] = su_end_ack_push;
+    end_o[3][0] = sf_end_cfg;  end_idx_o[3][0] = head_idx[3];
+    end_push[3][0] = head_insn[3][PUSH_LSB +: PUSH_W];
+    end_o[3][1] = sf_end;      end_idx_o[3][1] = sf_end_idx;   end_push[3][1] = sf_end_push;
   end
 
-  for (genvar u = 0; u < 3; u++) begin : g_probe
+  for (genvar u = 0; u < NUM_UNITS; u++) begin : g_probe
     always_comb begin
       if (in_insn[u]) state_o[u] = stall[u] ? UST_WAIT_RES : UST_BUSY;
       else if (head_valid[u]) state_o[u] = tok_ok[u] ? UST_WAIT_RES : UST_WAIT_TOKEN;

@@ -11,6 +11,7 @@ extern "C" {
 #include "../../sim/dram.h"
 #include "../../sim/report.h"
 #include "../../sim/run_cmd.h"
+#include "../../sim/sfu_exec.h"
 #include "../../sim/sim_internal.h"
 #include "../../sim/stats.h"
 }

@@ -73,6 +73,9 @@ class RtlRun {
   struct ComputeRows {
     uint64_t spad_rd, wbuf_rd, acc_wr, acc_rd;
   };
+  struct SfuRows {
+    uint64_t acc_rd, acc_wr, param_rd;
+  };
   void account(uint64_t t, const Events &e, int rd_ok, int wr_ok);
   void account_fetch(uint64_t t, const Events &e);
   void account_start(uint64_t t, Unit u, uint32_t k);
@@ -82,8 +85,10 @@ class RtlRun {
   void account_dram(int rd_ok, int wr_ok);
   void account_load_rows();
   void account_store_rows();
+  void account_sfu_rows();
   void account_compute_probes();
   int check_compute_probes();
+  int check_sfu_probes();
   int deadlock(uint64_t t, const Events &e);
   const char *waits_for(const Insn *in) const;
   int compare_cycle(const SimCycleLog &ref, const SimCycleLog &mine, const Events &e);
@@ -107,12 +112,13 @@ class RtlRun {
   std::vector<uint8_t> transposed_;     // the instruction is a transposed LOAD
   unsigned bank_w_ = 1;                 // bits of an ACC bank number (arr_bank_o)
   int64_t unit_layer_[NUM_UNITS];      // each unit's current layer (-1 before its first LAYER)
-  uint32_t dma_insn_[NUM_UNITS] = {};   // the LOAD / STORE in progress (stall cycles)
+  uint32_t dma_insn_[NUM_UNITS] = {};   // the LOAD / STORE in progress (stall cycles), the SFU's instruction
   uint64_t remaining_ = 0;
   uint64_t writes_ = 0;                 // write beats accepted (for --flip-write-bit)
   uint64_t acc_writes_ = 0;             // array ACC writes seen (for --flip-acc-bit)
   Events ev_{};
   ComputeRows probed_{}, closed_{};     // the compute unit's row events: probes, closed forms
+  SfuRows sfu_probed_{}, sfu_closed_{}; // the special-function unit's, likewise
   bool frozen_ = false;                 // nothing moved in the last cycle
 #if VM_TRACE
   std::unique_ptr<VerilatedVcdC> vcd_;  // --vcd, open while the run lasts
@@ -183,7 +189,7 @@ int RtlRun::open_vcd() {
     const char *scopes[4];
   } units[] = {
       {RUN_VCD_FETCH, {"sa_top.u_fetch", "sa_top.u_q_load", "sa_top.u_q_compute", "sa_top.u_q_store"}},
-      {RUN_VCD_FETCH, {"sa_top.u_tokens", nullptr, nullptr, nullptr}},
+      {RUN_VCD_FETCH, {"sa_top.u_q_sfu", "sa_top.u_tokens", nullptr, nullptr}},
       {RUN_VCD_LOAD, {"sa_top.u_load", nullptr, nullptr, nullptr}},
       {RUN_VCD_COMPUTE, {"sa_top.u_compute", nullptr, nullptr, nullptr}},
       {RUN_VCD_STORE, {"sa_top.u_store", nullptr, nullptr, nullptr}},
@@ -250,6 +256,7 @@ void RtlRun::account(uint64_t t, const Events &e, int rd_ok, int wr_ok) {
   account_dram(rd_ok, wr_ok);
   account_load_rows();
   account_store_rows();
+  account_sfu_rows();
   account_compute_probes();
   for (int u = 0; u < NUM_UNITS; u++) sim_count_unit_state(s_, unit_layer_[u], (Unit)u, (SimUnitState)e.state[u]);
 }
@@ -277,7 +284,7 @@ void RtlRun::account_start(uint64_t t, Unit u, uint32_t k) {
   }
   s_->stats.unit[u].insns++;
   LayerStats *ls = layer_of(k);
-  if (!ls->seen) {
+  if (!ls->seen && sim_in_span(in.op, u)) {
     ls->seen = 1;
     ls->first_start = ls->last_end = t;
   }
@@ -341,9 +348,27 @@ void RtlRun::start_work(Unit u, uint32_t k, const Insn *in, LayerStats *ls) {
     if (accum) ls->mem_reads[MEM_ST_ACC] += acc_rows;
     break;
   }
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE: {
+    // Its work and rows in full (sim/sfu_exec.c, as the C engines count them); the rows also
+    // in sfu_closed_, which check_sfu_probes compares with the rows the probes showed.
+    dma_insn_[u] = k;
+    sfu_count(a, in, ls);
+    LayerStats one;
+    memset(&one, 0, sizeof one);
+    sfu_count(a, in, &one);
+    sfu_closed_.acc_rd += one.mem_reads[MEM_ST_ACC];
+    sfu_closed_.acc_wr += one.mem_writes[MEM_ST_ACC];
+    sfu_closed_.param_rd += one.mem_reads[MEM_ST_PARAM];
+    break;
+  }
   case OP_CFG_LOAD:
   case OP_CFG_STORE:
   case OP_CFG_POOL:
+  case OP_CFG_SFU:
   case OP_LAYER:
   case OP_HALT: break;   // no work counted
   }
@@ -358,7 +383,7 @@ void RtlRun::account_ready_end(uint64_t t, const Events &e) {
       uint32_t i = e.end_idx[u][k];
       if (records(u, i)) s_->times[i].end = t;
       LayerStats *ls = layer_of(i);
-      if (t > ls->last_end) ls->last_end = t;
+      if (sim_in_span(prog_op(p_, i), (Unit)u) && t > ls->last_end) ls->last_end = t;
       remaining_--;
     }
     if (e.stall[u]) s_->times[dma_insn_[u]].stall++;
@@ -395,6 +420,26 @@ void RtlRun::account_store_rows() {
     if (!in.f[FLD_RAW32]) ls->post_elems += (uint64_t)in.f[FLD_COLS];   // the row enters the post-processor
   }
   if (m->su_param_rd_o) ls->mem_reads[MEM_ST_PARAM] += 3;
+}
+
+// The special-function unit's accumulator and parameter rows (TIMING §10) as its probes show
+// them (counted at the starts: a check, check_sfu_probes).
+void RtlRun::account_sfu_rows() {
+  Vsa_top *m = top_.get();
+  sfu_probed_.acc_rd += m->sf_acc_rd_o;
+  sfu_probed_.acc_wr += m->sf_acc_wr_o;
+  if (m->sf_param_rd_o) sfu_probed_.param_rd += 3;
+}
+
+// At the end: the special-function unit read and wrote the rows its instructions' fields say.
+int RtlRun::check_sfu_probes() {
+  const SfuRows &x = sfu_probed_, &y = sfu_closed_;
+  if (x.acc_rd == y.acc_rd && x.acc_wr == y.acc_wr && x.param_rd == y.param_rd) return 0;
+  return diag_error(d_,
+                    "sasim-rtl: error: the special-function unit's row events (ACC reads %llu, ACC writes %llu, "
+                    "PARAM reads %llu) differ from its instructions' (%llu, %llu, %llu)",
+                    (unsigned long long)x.acc_rd, (unsigned long long)x.acc_wr, (unsigned long long)x.param_rd,
+                    (unsigned long long)y.acc_rd, (unsigned long long)y.acc_wr, (unsigned long long)y.param_rd);
 }
 
 // The compute unit's row events as the probes show them (counted at the starts: a check).
@@ -664,6 +709,12 @@ const char *RtlRun::waits_for(const Insn *in) const {
   case OP_STORE:
   case OP_CFG_STORE:
   case OP_CFG_POOL:
+  case OP_CFG_SFU:
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:   // the SFU starts whenever it has its tokens and the previous one ended
   case OP_LAYER:
   case OP_HALT: break;   // the probes say nothing more
   }
@@ -744,7 +795,7 @@ int RtlRun::run() {
       return diverge(t, -1, -1, done ? "the RTL finished, the detailed engine did not" : "the detailed engine finished, the RTL did not");
     if (done) {
       stats_finish(&s_->stats, t + 1);
-      if (check_compute_probes()) return -1;
+      if (check_compute_probes() || check_sfu_probes()) return -1;
       return ref_live ? compare_end() : 0;
     }
     if (frozen) return deadlock(t, ev_);

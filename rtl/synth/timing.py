@@ -14,7 +14,7 @@ prints, per block, the critical path in logic levels (gates), its start and end 
 their RTL names, its delay and the 45 nm clock it allows, and yosys's own `ltp -noff` (the
 longest path in gates, ignoring delays) as a cross-check; then one JSON line for scripts.
 
-Usage: rtl/synth/timing.py [--array RxC] [--out DIR] [--only pe|array|requant|post|rotator,...]
+Usage: rtl/synth/timing.py [--array RxC] [--out DIR] [--only pe|array|requant|post|rotator|sfu_lane,...]
        [--delays FILE] [--quiet]
 Run from the repository root. docs/PPA.md (Clock) explains the figures and their limits.
 
@@ -259,8 +259,8 @@ def main():
     rows, cols = int(m.group(1)), int(m.group(2))
     only = a.only.split(",")
     for o in only:
-        if o not in ("pe", "array", "requant", "post", "rotator"):
-            die("--only %s: expected pe, array, requant, post, rotator" % o)
+        if o not in ("pe", "array", "requant", "post", "rotator", "sfu_lane"):
+            die("--only %s: expected pe, array, requant, post, rotator, sfu_lane" % o)
     try:
         subprocess.run(["yosys", "-V"], stdout=subprocess.DEVNULL, check=True)
     except (OSError, subprocess.CalledProcessError):
@@ -285,6 +285,14 @@ def main():
     if "rotator" in only:
         blocks.append(("sa_rotator", "sa_rotator_%d" % cols, "read_verilog -sv %s" % rotator_copy(a.out),
                        "sa_rotator", [("Cols", cols)]))
+    if "sfu_lane" in only:
+        # One lane of the special-function unit (combinational: its inputs and outputs are the
+        # unit's registers). Not in the default list: its 32x32 and 16x32 multipliers take yosys
+        # several minutes (docs/RTL.md, "Synthesis").
+        sfu = " ".join("rtl/sa_sfu_%s.sv" % m for m in ("div", "isqrt", "exp", "gelu", "sigmoid", "hswish",
+                                                         "smarg", "smnorm", "lnelem"))
+        blocks.append(("sa_sfu_lane", "sa_sfu_lane", "read_verilog -sv %s rtl/sa_requant.sv rtl/sa_sfu_lane.sv" % sfu,
+                       "sa_sfu_lane", []))
     results = []
     for module, name, read, top, chp in blocks:
         y, err = run_yosys(name, read, top, chp, a.out)

@@ -52,11 +52,12 @@ for spec in tests/rtl/arch_2x2.json:$per workloads/arch/tiny.json:$per workloads
   if ! "$B/tests/rtl/gen_randprog" "$arch" 1 "$n" "$T/r-$a" 2>"$T/gen.err"; then
     fail "random-$a" "gen_randprog: $(head -c 300 "$T/gen.err")"; continue
   fi
-  bad=0 first="" os=0 is=0 tr=0 ov=0
+  bad=0 first="" os=0 is=0 tr=0 ov=0 sf=0
   for p in "$T/r-$a"/r*.bin; do
     $SASIM disasm "$p" >"$T/dis"
     os=$((os + $(grep -c '^COMPUTE_OS' "$T/dis"))) is=$((is + $(grep -c '^COMPUTE_IS' "$T/dis")))
     tr=$((tr + $(grep -c '^LOAD .*transpose=1' "$T/dis")))
+    sf=$((sf + $(grep -c '^SFU_' "$T/dis")))
     ov=$((ov + $(awk '/^COMPUTE(_IS)? .*overlap=1/ { o = 1; next } /^PRELOAD/ { n += o } /^(PRELOAD|COMPUTE)/ { o = 0 } END { print n + 0 }' "$T/dis")))
     if ! "$B/bin/sasim-rtl" run "$p" --engine both >"$T/out" 2>&1; then
       bad=$((bad + 1)); [ -n "$first" ] || first="seed $(basename "$p" .bin | tr -d r): $(head -c 400 "$T/out")"
@@ -66,5 +67,6 @@ for spec in tests/rtl/arch_2x2.json:$per workloads/arch/tiny.json:$per workloads
   elif [ "$a" = small ] && { [ $os -eq 0 ] || [ $is -eq 0 ] || [ $tr -eq 0 ]; }; then
     fail "random-$a" "$os COMPUTE_OS, $is COMPUTE_IS and $tr transposed LOADs in $n random programs"
   elif [ $ov -eq 0 ]; then fail "random-$a" "no PRELOAD behind an overlap=1 stream in $n random programs"
-  else pass "random-$a-$n-programs-$os-compute-os-$is-compute-is-$tr-transposed-loads-$ov-preloads-behind-streams"; fi
+  elif [ $sf -eq 0 ]; then fail "random-$a" "no SFU instruction in $n random programs"
+  else pass "random-$a-$n-programs-$os-compute-os-$is-compute-is-$tr-transposed-loads-$ov-preloads-behind-streams-$sf-sfu"; fi
 done

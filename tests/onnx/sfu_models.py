@@ -17,6 +17,9 @@ squeeze-excitation block (h-swish, h-sigmoid). `make test` runs it (skipped with
 192, 3 heads), torchvision's MobileNetV3-Small and EfficientNet-B0 (random weights with measured
 batch-norm statistics: with_bn_statistics).
 
+SFU_MODELS=a,b picks models by name; SFU_SAVE=DIR keeps each calibrated net (DIR/NAME/NAME.json, its
+weight files beside it, and a calibration input DIR/NAME/calib.npy), for bench/transformers.
+
 Prints "PASS sfu-NAME ..." / "FAIL sfu-NAME: why" lines and "N passed, N failed"; exits 1 on a
 failure.
 """
@@ -24,6 +27,7 @@ import json
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -233,6 +237,9 @@ def check(build, tmp, name, ctor, shape, opset, min_db, min_agree, table):
         for k, v in pipeline.scales_of(dump).items():
             scales[k] = max(v, scales.get(k, 0))
     set_scales(net, scales)
+    save = os.environ.get("SFU_SAVE")   # bench/transformers: keep the calibrated net and its input
+    if save:   # the net with its weight files (NAME_weights/), and calib.npy
+        shutil.copytree(d, os.path.join(save, name), dirs_exist_ok=True)
     _, dump = run([sacc, "check", net, "--calib", calib, "--dump-ir"], "sacc check")
     err = sig = 0.0
     agree = rows = 0

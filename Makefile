@@ -84,7 +84,7 @@ help:
 	@echo "make timing     yosys: critical paths and 45 nm clock of the PE, array, post, rotator (ARRAY=4x4)"
 	@echo "make fpga       iCE40 place and route (nextpnr): Fmax and resources of the PE and arrays (minutes)"
 	@echo "make test-onnx  torchvision ResNet-18 and MobileNetV2 through scripts/onnx2net, sacc, sasim (slow)"
-	@echo "make test-transformers  BERT-style encoder, ViT, MobileNetV3-Small, EfficientNet-B0 on sacc ref vs torch (slow)"
+	@echo "make test-transformers  BERT-style encoder, ViT, MobileNetV3-Small, EfficientNet-B0: sacc ref vs torch, sasim vs sacc ref (slow)"
 	@echo "make install    PREFIX=/usr/local (and DESTDIR; PREFIX=~/.local needs no root): tools, RTL models, arches, nets, asm, docs, exercises"
 	@echo "make test-slurm a sweep on a one-node Slurm cluster of this machine (installs Slurm; docs/SWEEP.md)"
 	@echo "make plot-deps  python3-matplotlib, for the plots of scripts/sweep"
@@ -231,8 +231,9 @@ test-onnx: $(SASIM) $(SACC)
 
 # The big networks of the special-function unit's ops (issue 16): a 4-layer BERT-style encoder,
 # a ViT-style classifier, MobileNetV3-Small and EfficientNet-B0 through onnx2net and sacc ref,
-# with the per-layer SQNR table (tests/onnx/sfu_models.py; the small ones run in make test).
-test-transformers: $(SACC)
+# with the per-layer SQNR table, then compiled and run in sasim against sacc ref
+# (tests/onnx/sfu_models.py; the small ones run in make test).
+test-transformers: $(SACC) $(SASIM)
 	@sh scripts/install-deps.sh --onnx --torch
 	@/usr/bin/python3 tests/onnx/sfu_models.py $(BUILD) --big --table
 

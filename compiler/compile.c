@@ -293,13 +293,14 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
   if (prog_set_layer_macs(p, st->layer_macs)) goto oom;   // the simulator's useful MACs (BINARY.md 5.6)
   count_array_slots(p, st);
   if (wants(o, "schedule")) {
-    fprintf(f, "# schedule: %u instructions; load %llu, compute %llu, store %llu\n", p->n_insns,
+    fprintf(f, "# schedule: %u instructions; load %llu, compute %llu, store %llu, sfu %llu\n", p->n_insns,
             (unsigned long long)st->emit.insns[0], (unsigned long long)st->emit.insns[1],
-            (unsigned long long)st->emit.insns[2]);
-    static const char *un[3] = {"load", "compute", "store"};
-    for (int u = 0; u < 3; u++)
-      for (int v = 0; v < 3; v++)
-        if (u != v) fprintf(f, "tokens %s -> %s: %llu\n", un[u], un[v], (unsigned long long)st->emit.tokens[u][v]);
+            (unsigned long long)st->emit.insns[2], (unsigned long long)st->emit.insns[3]);
+    for (int u = 0; u < NUM_UNITS; u++)
+      for (int v = 0; v < NUM_UNITS; v++)
+        if (u != v)
+          fprintf(f, "tokens %s -> %s: %llu\n", isa_unit_names[u], isa_unit_names[v],
+                  (unsigned long long)st->emit.tokens[u][v]);
   }
   if (prog_check(p, "sacc", d)) goto fail;
   machprog_free(&mp);

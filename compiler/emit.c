@@ -7,7 +7,9 @@
 // R-row block over the whole chunk; input-stationary: the operands swapped, see below), and
 // after the last chunk stores each N tile, post-processed (and max-pooled when a pool is
 // fused). An element-wise step is one (M tile, channel tile): LOADs into an ACC slot (scaled;
-// the second input of an add accumulates) and a post-processed STORE. Slots rotate through the
+// the second input of an add accumulates), for the special-function ops one instruction of
+// the unit on those rows (lower_sfu.c: a softmax or layernorm step holds every channel tile of
+// its rows), and a post-processed STORE. Slots rotate through the
 // buffer halves; with two halves the loads of step i+1 are issued (in program order) before
 // the computes of step i, so the load unit runs a step ahead and the store unit a step behind:
 // double buffering. With one half every step waits for the previous one. Tokens between the
@@ -30,6 +32,7 @@ typedef struct {
   int64_t ld[5];                    // CFG_LOAD: stride_outer, stride_inner, seg_stride, mult, shift
   int64_t st[7];                    // CFG_STORE: act, params, prow, lo, hi, stride_outer, stride_inner
   int64_t pl[9];                    // CFG_POOL: pool, kh, kw, sh, sw, pad_t, pad_l, in_h, in_w
+  int64_t sf[3];                    // CFG_SFU: mult, shift, eps
   // the current op's step state
   uint32_t a_slot, p_slot, acc_slot;
   uint32_t ring_a[2], ring_w[2], ring_p[2];
@@ -59,7 +62,8 @@ static void cfg_load(Em *e, int64_t so, int64_t si, int64_t ss, int64_t mult, in
 }
 
 static void cfg_store(Em *e, const MachOp *op, int64_t prow) {
-  int64_t v[7] = {op->act, 1, prow, op->act == ACT_CLAMP ? op->lo : 0, op->act == ACT_CLAMP ? op->hi : 0,
+  int params = lower_sfu_store_params(op);   // 0: softmax and layernorm results are int8 already
+  int64_t v[7] = {op->act, params, params ? prow : 0, op->act == ACT_CLAMP ? op->lo : 0, op->act == ACT_CLAMP ? op->hi : 0,
                   op->out.row_stride, op->out.pix_stride};
   if (!memcmp(v, e->st, sizeof v)) return;
   memcpy(e->st, v, sizeof v);
@@ -108,14 +112,19 @@ static Insn load(int64_t mem, int64_t dst, int64_t addr, int64_t outer, int64_t 
   return in;
 }
 
-// Parameter rows of N tiles j0 .. j0+n-1 into a fresh PARAM slot.
-static void load_params(Em *e, const MachOp *op, int64_t j0, int64_t n) {
+// Parameter rows of N tiles j0 .. j0+n-1 into PARAM rows from base.
+static void load_params_at(Em *e, const MachOp *op, int64_t j0, int64_t n, uint32_t base) {
   uint32_t C = e->a->cols;
-  e->p_slot = rotate(e, 3) * e->sl->param;
+  e->p_slot = base;
   cfg_load(e, 4 * C, 0, -1, e->ld[3], e->ld[4]);
   Insn in = load(MEM_PARAM, e->p_slot, (int64_t)op->p_addr + j0 * 12 * C, 3 * n, 1, 1, 4 * C);
   Access acc = on_chip(SMEM_PARAM, e->p_slot, (uint64_t)(3 * n), 1);
   emit(e, &in, &acc, 1, NULL, 0);
+}
+
+// ... into a fresh PARAM slot.
+static void load_params(Em *e, const MachOp *op, int64_t j0, int64_t n) {
+  load_params_at(e, op, j0, n, rotate(e, 3) * e->sl->param);
 }
 
 static void store_tile(Em *e, const MachOp *op, const MTile *t, int64_t j, uint32_t src, uint32_t prow) {
@@ -127,9 +136,10 @@ static void store_tile(Em *e, const MachOp *op, const MTile *t, int64_t j, uint3
   int64_t addr = at(e->mp, &op->out, t->img, t->y0, t->x0) + j * C;
   in.f[FLD_SRC] = src, in.f[FLD_DRAM_ADDR] = addr;
   in.f[FLD_OUTER] = t->rows, in.f[FLD_INNER] = t->cols, in.f[FLD_COLS] = cols;
-  Access acc[3] = {on_chip(SMEM_ACC, src, t->acc_rows, 0), on_chip(SMEM_PARAM, prow, 3, 0),
-                   dram(addr, t->rows, op->out.row_stride, t->cols, op->out.pix_stride, cols, 1)};
-  emit(e, &in, acc, 3, NULL, 0);
+  Access acc[3] = {on_chip(SMEM_ACC, src, t->acc_rows, 0),
+                   dram(addr, t->rows, op->out.row_stride, t->cols, op->out.pix_stride, cols, 1),
+                   on_chip(SMEM_PARAM, prow, 3, 0)};
+  emit(e, &in, acc, lower_sfu_store_params(op) ? 3 : 2, NULL, 0);
 }
 
 // ---- GEMM ------------------------------------------------------------------------------------
@@ -433,36 +443,117 @@ static void gemm_stores(Em *e, const MachOp *op, const GemmShape *s, uint64_t i)
 
 // ---- element-wise ----------------------------------------------------------------------------
 
+// A step's LOADs into its ACC slot: the first input (scaled), then the second (add: accumulated
+// into the same rows; SFU_EW: into the rows after them, one row when broadcast). A softmax or
+// layernorm step loads every segment of its rows (channel tiles j.., t.acc_rows rows apart).
 static void elt_loads(Em *e, const MachOp *op, int64_t nN, uint64_t i) {
   uint32_t C = e->a->cols;
-  int64_t j = (int64_t)(i % (uint64_t)nN);
+  int64_t j = (int64_t)(i % (uint64_t)nN), segs = lower_sfu_segments(op, C);
   MTile t = tile_m_at(op, &op->plan, i / (uint64_t)nN);
   int ring = (int)(i % 2);
-  load_params(e, op, j, 1);
+  uint32_t prows = lower_sfu_param_rows(op, C);
+  if (prows && lower_sfu_params_once(op)) {   // the same rows for every step: loaded once, into
+    // the next slot when they fit one (not waiting for the previous op's readers), else from row 0
+    if (i == 0) load_params_at(e, op, j, prows / 3, prows <= e->sl->param ? rotate(e, 3) * e->sl->param : 0);
+  } else if (prows) {
+    load_params(e, op, j, prows / 3);
+  }
   e->ring_p[ring] = e->p_slot;
   uint32_t dst = rotate(e, 2) * e->sl->acc;
   e->ring_a[ring] = dst;
   int pooled = op->pool != POOL_NONE;
   int64_t cols = pooled ? op->ow : t.cols, x0 = pooled ? 0 : t.x0;
-  int64_t seg = op->N - j * C < C ? op->N - j * C : C;
+  if (op->fold_w) {   // a folded global pool: pixel (y, x) accumulates into row (y mod FH)*FW + x mod FW
+    const TView *v = &op->in[0];
+    int64_t fh = op->oh, fw = op->fold_w, seg = op->N - j * C < C ? op->N - j * C : C;
+    cfg_load(e, v->row_stride, v->pix_stride, -1, op->in_mult[0], op->in_shift[0]);
+    for (int64_t y = 0; y < v->h; y++)
+      for (int64_t xa = 0; xa < v->w; xa += fw) {
+        int64_t n = v->w - xa < fw ? v->w - xa : fw, addr = at(e->mp, v, t.img, y, xa) + j * C;
+        uint32_t d = dst + (uint32_t)((y % fh) * fw);
+        Insn in = load(MEM_ACC, d, addr, 1, n, 1, seg);
+        in.f[FLD_ACCUM] = y >= fh || xa > 0;
+        Access acc[2] = {on_chip(SMEM_ACC, d, (uint64_t)n, 1), dram(addr, 1, 0, n, v->pix_stride, seg, 0)};
+        emit(e, &in, acc, 2, NULL, 0);
+      }
+    return;
+  }
   for (int k = 0; k < op->n_in; k++) {
     const TView *v = &op->in[k];
     int64_t cs = v->c_stride > 1 ? v->c_stride : 1;   // > 1: a transpose's gather, a byte per channel
     cfg_load(e, v->row_stride, v->pix_stride, cs > 1 ? cs : -1, op->in_mult[k], op->in_shift[k]);
-    int64_t addr = at(e->mp, v, t.img, t.iy0, x0) + j * C * cs;
-    Insn in = cs > 1 ? load(MEM_ACC, dst, addr, t.irows, cols, seg, 1) : load(MEM_ACC, dst, addr, t.irows, cols, 1, seg);
-    in.f[FLD_ACCUM] = k > 0;
-    Access acc[2] = {on_chip(SMEM_ACC, dst, t.acc_rows, 1),
-                     dram(addr, t.irows, v->row_stride, cols, v->pix_stride, (seg - 1) * cs + 1, 0)};
-    emit(e, &in, acc, 2, NULL, 0);
+    int second = k > 0 && op->sfu == SFUK_EW;
+    for (int64_t s = 0; s < segs; s++) {
+      int64_t jj = j + s, seg = op->N - jj * C < C ? op->N - jj * C : C;
+      uint32_t d = dst + (uint32_t)s * t.acc_rows + (second ? t.acc_rows : 0);
+      int64_t rows = t.irows, pix = cols, img = t.img, y0 = t.iy0, xs = x0;
+      if (second && op->bcast) rows = pix = 1, img = v->n == 1 ? 0 : t.img, y0 = xs = 0;
+      int64_t addr = at(e->mp, v, img, y0, xs) + jj * C * cs;
+      Insn in = cs > 1 ? load(MEM_ACC, d, addr, rows, pix, seg, 1) : load(MEM_ACC, d, addr, rows, pix, 1, seg);
+      in.f[FLD_ACCUM] = k > 0 && !second;
+      Access acc[2] = {on_chip(SMEM_ACC, d, second && op->bcast ? 1 : t.acc_rows, 1),
+                       dram(addr, rows, v->row_stride, pix, v->pix_stride, (seg - 1) * cs + 1, 0)};
+      emit(e, &in, acc, 2, NULL, 0);
+    }
   }
 }
 
+static void cfg_sfu(Em *e, int64_t mult, int64_t shift, int64_t eps) {
+  int64_t v[3] = {mult, shift, eps};
+  if (!memcmp(v, e->sf, sizeof v)) return;
+  memcpy(e->sf, v, sizeof v);
+  Insn in = mk(OP_CFG_SFU);
+  in.f[FLD_MULT] = v[0], in.f[FLD_SHIFT] = v[1], in.f[FLD_EPS] = v[2];
+  emit(e, &in, NULL, 0, NULL, 0);
+}
+
+// The special-function unit's instruction of a step (lower_sfu.c), in place on the step's ACC
+// rows: it reads what the LOADs wrote and the STOREs read what it wrote (tokens from sched.c).
+static void elt_sfu(Em *e, const MachOp *op, int64_t nN, uint64_t i) {
+  uint32_t C = e->a->cols;
+  MTile t = tile_m_at(op, &op->plan, i / (uint64_t)nN);
+  int ring = (int)(i % 2);
+  uint32_t src = e->ring_a[ring], rows = t.acc_rows;
+  uint64_t span = lower_sfu_acc_rows(op, rows, C), written = span;
+  Insn in = mk(OP_SFU_MAP);
+  Access acc[3];
+  int n = 0;
+  switch (op->sfu) {
+  case SFUK_NONE: return;
+  case SFUK_MAP:
+    cfg_sfu(e, op->sfu_mult, op->sfu_shift, e->sf[2]);
+    in.f[FLD_FN] = op->sfu_fn;
+    break;
+  case SFUK_EW:
+    in = mk(OP_SFU_EW);
+    in.f[FLD_EWOP] = op->sfu_fn, in.f[FLD_BCAST] = op->bcast, in.f[FLD_SRC2] = src + rows;
+    written = rows;
+    break;
+  case SFUK_SOFTMAX:
+    in = mk(OP_SFU_SOFTMAX);
+    in.f[FLD_LEN] = op->N, in.f[FLD_SSTRIDE] = rows;
+    in.f[FLD_SM_MULT] = op->sfu_mult, in.f[FLD_SM_SHIFT] = op->sfu_shift, in.f[FLD_SM_J] = op->sm_j;
+    break;
+  case SFUK_LAYERNORM:
+    cfg_sfu(e, e->sf[0], e->sf[1], (int64_t)op->eps);
+    in = mk(OP_SFU_LAYERNORM);
+    in.f[FLD_LEN] = op->N, in.f[FLD_SSTRIDE] = rows, in.f[FLD_PBASE] = e->ring_p[ring];
+    acc[n++] = on_chip(SMEM_PARAM, e->ring_p[ring], lower_sfu_param_rows(op, C), 0);
+    break;
+  }
+  in.f[FLD_SRC] = src, in.f[FLD_ACC_ADDR] = src, in.f[FLD_ROWS] = rows;
+  acc[n++] = on_chip(SMEM_ACC, src, span, 0);
+  acc[n++] = on_chip(SMEM_ACC, src, written, 1);
+  emit(e, &in, acc, n, NULL, 0);
+}
+
 static void elt_stores(Em *e, const MachOp *op, int64_t nN, uint64_t i) {
+  uint32_t C = e->a->cols;
   int64_t j = (int64_t)(i % (uint64_t)nN);
   MTile t = tile_m_at(op, &op->plan, i / (uint64_t)nN);
   int ring = (int)(i % 2);
-  store_tile(e, op, &t, j, e->ring_a[ring], e->ring_p[ring]);
+  for (int64_t s = 0; s < lower_sfu_segments(op, C); s++)
+    store_tile(e, op, &t, j + s, e->ring_a[ring] + (uint32_t)s * t.acc_rows, e->ring_p[ring]);
 }
 
 // ---- the program -----------------------------------------------------------------------------
@@ -494,11 +585,12 @@ static void emit_op(Em *e, const MachOp *op) {
     break;
   }
   case MOP_ELT: {
-    int64_t nN = (op->N + C - 1) / C;
+    int64_t nN = lower_sfu_channel_steps(op, C);
     uint64_t n = tile_m_count(op, &op->plan) * (uint64_t)nN;
     elt_loads(e, op, nN, 0);
     for (uint64_t i = 0; i < n && !e->oom; i++) {
       if (ahead && i + 1 < n) elt_loads(e, op, nN, i + 1);
+      elt_sfu(e, op, nN, i);
       elt_stores(e, op, nN, i);
       if (!ahead && i + 1 < n) elt_loads(e, op, nN, i + 1);
     }

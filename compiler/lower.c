@@ -598,14 +598,15 @@ static int lower_layer(Lw *w, int i, int layer_id) {
     return elt_op(w, i, layer_id, what, 0, l->rq[0]) ? 0 : oom(w);
   case LOP_MAXPOOL: case LOP_AVGPOOL: case LOP_GLOBAL_AVGPOOL: {
     const Tensor *to = &g->tensors[l->out];
-    if (!pool_fits(l))
+    int fold = l->op == LOP_GLOBAL_AVGPOOL && !pool_fits(l);   // a map over 15x15: lower_sfu.c folds it
+    if (!pool_fits(l) && !fold)
       return graph_layer_error(g, l, w->d, "pooling window %dx%d (stride %dx%d, padding %d,%d) exceeds the "
                                            "machine's pooling limits (%lld)", l->kh, l->kw, l->sh, l->sw, l->pad_t,
                                l->pad_l, (long long)isa_field_max(FLD_KH));
     if (l->op == LOP_AVGPOOL && l->n_rq > 1) return lower_avgpool_exclusive(w, i, layer_id, what);
     if (!(op = elt_op(w, i, layer_id, what, 0, l->rq[0]))) return oom(w);
     set_pool(op, l, op->in[0].h, op->in[0].w, to->dims[1], to->dims[2]);
-    return 0;
+    return fold ? lower_fold_pool(g, l, w->a, op, w->d) : 0;
   }
   case LOP_CONCAT: {
     int64_t off = 0;
@@ -620,13 +621,15 @@ static int lower_layer(Lw *w, int i, int layer_id) {
   case LOP_FLATTEN: case LOP_RESHAPE:
   case LOP_BATCHNORM: case LOP_BIAS:  // folded away by net_prepare (fold.c)
     return 0;
+  case LOP_SOFTMAX: case LOP_LAYERNORM: case LOP_GELU: case LOP_SIGMOID: case LOP_SILU:
+  case LOP_HARDSWISH: case LOP_HARDSIGMOID: case LOP_MUL: case LOP_SUB: case LOP_MUL_CONST:   // lower_sfu.c
+    if (!(op = elt_op(w, i, layer_id, what, 0, l->out_rq))) return oom(w);   // parameters: lower_sfu_op
+    if (l->n_in == 2) op->n_in = 2, op->in[1] = view_of(w->mp, w->dt[l->in[1]]);
+    return lower_sfu_op(g, l, w->a, op, w->d);
   case LOP_MATMUL:
     return lower_matmul(w, i, layer_id, what);
   case LOP_TRANSPOSE:
     return lower_transpose(w, i, layer_id, what);
-  case LOP_SOFTMAX: case LOP_LAYERNORM: case LOP_GELU: case LOP_SIGMOID: case LOP_SILU:
-  case LOP_HARDSWISH: case LOP_HARDSIGMOID: case LOP_MUL: case LOP_SUB: case LOP_MUL_CONST:
-    break;   // refused by lower_graph (sfu_refuse)
   }
   return graph_layer_error(g, l, w->d, "internal error: op %s is not lowered", graph_op_name(l->op));
 }
@@ -692,13 +695,13 @@ static int ops_encodable(const Lw *w, const Layer *l, int first) {
   return 0;
 }
 
-// The special-function unit's ops (GOPF_SFU: softmax, layernorm, gelu, ...) run in sacc ref but
-// not yet on the machine, which has no such unit (docs/SFU.md): the first one is refused by name.
+// A special-function op (GOPF_SFU) that lower_sfu.c does not lower would run in sacc ref but
+// not on the machine: the first one is refused by name (none today: it lowers every one).
 static int sfu_refuse(const Graph *g, Diag *d) {
   for (int i = 0; i < g->n_layers; i++)
-    if (graph_op_is(g->layers[i].op, GOPF_SFU))
+    if (graph_op_is(g->layers[i].op, GOPF_SFU) && !lower_sfu_lowers(g->layers[i].op))
       return graph_layer_error(g, &g->layers[i], d,
-                               "%s needs the special-function unit, which is not yet in the machine (docs/SFU.md); "
+                               "%s is not lowered onto the machine yet (docs/COMPILER.md); "
                                "sacc ref runs this network, sacc compile cannot",
                                graph_op_name(g->layers[i].op));
   return 0;
@@ -847,6 +850,8 @@ void lower_dump_ops(const MachProg *mp, FILE *f) {
         fprintf(f, " gather a byte per channel, %lld B apart", (long long)op->in[0].c_stride);
       if (op->n_in == 2)
         fprintf(f, " scales %d>>%u, %d>>%u", op->in_mult[0], op->in_shift[0], op->in_mult[1], op->in_shift[1]);
+      if (op->sfu != SFUK_NONE) fprintf(f, " %s%s", lower_sfu_name(op), op->bcast ? " bcast" : "");
+      if (op->fold_w) fprintf(f, " folded %lldx%lld", (long long)op->oh, (long long)op->fold_w);
       break;
     }
     if (op->pool != POOL_NONE)

@@ -86,6 +86,11 @@ typedef struct {
 
 typedef enum { MOP_GEMM, MOP_ELT } MopKind;
 
+// What an element-wise op does between its LOADs and its STORE (lower_sfu.c): nothing (the
+// post-processor alone: add, activations, pools, concat, mul_const), or one instruction of the
+// special-function unit on the step's accumulator rows (docs/ISA.md section 5).
+typedef enum { SFUK_NONE, SFUK_MAP, SFUK_EW, SFUK_SOFTMAX, SFUK_LAYERNORM } SfuKind;
+
 typedef struct {
   MopKind kind;
   int layer;                      // LAYER id (index in MachProg.layer_names)
@@ -112,6 +117,17 @@ typedef struct {
   unsigned pool;                  // POOL_NONE, POOL_MAX, POOL_AVG (on the op's output map)
   int pkh, pkw, psh, psw, ppt, ppl;
   int64_t poh, pow;               // pooled output map (= oh, ow without a pool)
+  // ELT on the special-function unit (lower_sfu.c; docs/COMPILER.md "Special functions")
+  SfuKind sfu;                    // SFUK_NONE: no SFU instruction
+  unsigned sfu_fn;                // SFUK_MAP: FN_*; SFUK_EW: EWOP_*
+  int bcast;                      // SFUK_EW: in[1] is one pixel per image, broadcast (BCAST=1)
+  int32_t sfu_mult;               // SFUK_MAP: CFG_SFU MULT (into Q4.11); SFUK_SOFTMAX: SM_MULT
+  uint32_t sfu_shift;             // SFUK_MAP: CFG_SFU SHIFT; SFUK_SOFTMAX: SM_SHIFT
+  uint32_t sm_j;                  // SFUK_SOFTMAX: output scale 2^-(7 + SM_J)
+  uint64_t eps;                   // SFUK_LAYERNORM: CFG_SFU EPS
+  int64_t fold_w;                 // > 0: a global average pool over a map larger than the pooling
+                                  // fields, folded into oh x fold_w accumulator rows by
+                                  // accumulating LOADs (lower_fold_pool); 0: none
   uint64_t macs;                  // useful MACs (GEMM)
   // A GEMM whose B operand is an activation (matmul, lower_mm.c): B[k][n] is the int8 at DRAM
   // address at(in[1]) + k*b_kstride + n*b_nstride (one of the two strides is 1), loaded at run
@@ -154,6 +170,30 @@ void machprog_free(MachProg *mp);
 // --dump-ir fuse|layout|lower: the fused layers, the tensors' layouts, the MachOps.
 void lower_dump_layout(const MachProg *mp, FILE *f);
 void lower_dump_ops(const MachProg *mp, FILE *f);
+// lower_sfu.c: the special-function unit's ops as element-wise MachOps. lower_sfu_lowers says
+// which graph ops it lowers; lower_sfu_op fills op (an ELT of layer l made by lower.c, its
+// inputs' views set) and returns -1 with a message naming the layer when the machine cannot run
+// the shape. The others give what a step of the op uses: channel steps per M tile (a softmax or
+// layernorm row takes all its segments in one step), ACC rows for an M tile of tile_rows pixels
+// (per slot), PARAM rows, and whether its STORE requantizes with the PARAM rows (PARAMS=1).
+int lower_sfu_lowers(LayerOp op);
+int lower_sfu_op(const Graph *g, const Layer *l, const Arch *a, MachOp *op, Diag *d);
+int64_t lower_sfu_channel_steps(const MachOp *op, uint32_t cols);
+int64_t lower_sfu_segments(const MachOp *op, uint32_t cols);   // channel tiles per step: 1, or a row's
+uint64_t lower_sfu_acc_rows(const MachOp *op, uint64_t tile_rows, uint32_t cols);
+uint32_t lower_sfu_param_rows(const MachOp *op, uint32_t cols);
+int lower_sfu_store_params(const MachOp *op);
+// 1: the op's PARAM rows are the same for every step (layernorm's affine), loaded once from PARAM
+// row 0 (they need not fit a buffer slot, only the memory), not per step into a rotating slot.
+int lower_sfu_params_once(const MachOp *op);
+// A global_avgpool whose map (in[0].h x in[0].w) exceeds the STORE's pooling window fields
+// (KH, KW at most 15): the LOADs fold pixel (y, x) onto accumulator row (y mod FH)*FW +
+// (x mod FW), accumulating, so the STORE's pool sums an FH x FW window of exact int32 partial
+// sums: the same sum, hence the same bits. FH x FW fits half the accumulator. -1 with a message
+// naming the layer when it cannot.
+int lower_fold_pool(const Graph *g, const Layer *l, const Arch *a, MachOp *op, Diag *d);
+// The SFU instruction an op runs, for dumps ("" for none).
+const char *lower_sfu_name(const MachOp *op);
 // "gemm" or "elt", as the dumps print a MachOp's kind.
 const char *lower_mop_name(MopKind k);
 // "ws", "os" or "is", as --dataflow spells it.

@@ -142,11 +142,15 @@ static void onchip_peaks(const MachProg *mp, MemPlan *m) {
         break;
       }
       break;
-    case MOP_ELT:   // the inputs accumulate in ACC; three PARAM rows
+    case MOP_ELT:   // the inputs accumulate in ACC; three PARAM rows (SFU ops: lower_sfu.c)
+      use[2] = (uint32_t)lower_sfu_acc_rows(op, acc, a->cols);
+      use[3] = lower_sfu_param_rows(op, a->cols);
       break;
     }
-    for (int k = 0; k < 4; k++)
-      if (use[k] * op->plan.slots > m->onchip_peak[k]) m->onchip_peak[k] = use[k] * op->plan.slots;
+    for (int k = 0; k < 4; k++) {
+      uint32_t slots = k == 3 && op->kind == MOP_ELT && lower_sfu_params_once(op) ? 1 : op->plan.slots;
+      if (use[k] * slots > m->onchip_peak[k]) m->onchip_peak[k] = use[k] * slots;
+    }
   }
 }
 

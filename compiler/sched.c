@@ -225,8 +225,7 @@ int64_t sched_emit(Sched *s, const Insn *in_, const Access *acc, int n_acc, cons
   Insn in = *in_;
   int self = (int)isa_ops[in.op].unit;
   if (self < NUM_UNITS) {
-    int64_t need[NUM_UNITS];
-    for (int u = 0; u < NUM_UNITS; u++) need[u] = -1;
+    int64_t need[NUM_UNITS] = {-1, -1, -1, -1};
     for (int k = 0; k < n_acc; k++) collect(s, &acc[k], self, need);
     for (int k = 0; k < n_dep; k++) collect(s, &dep_only[k], self, need);
     unsigned mask = 0;

@@ -5,10 +5,11 @@
 // instruction sees the effects of those before it. sched.c keeps, per memory interval, the last
 // writer and the last reader of each unit, and for every conflicting pair of instructions on
 // different units (read after write, write after read, write after write) makes the later one
-// pop a token that the earlier one pushes (docs/COMPILER.md "Tokens"). The three units run in
+// pop a token that the earlier one pushes (docs/COMPILER.md "Tokens"). The four units run in
 // order, so waiting for the latest conflicting instruction of a unit covers its earlier ones;
-// only LOAD, STORE and the array streams (COMPUTE, COMPUTE_OS, COMPUTE_IS) push (their ends
-// are monotonic within their unit), and every token is popped exactly once, by an instruction
+// only LOAD, STORE, the array streams (COMPUTE, COMPUTE_OS, COMPUTE_IS) and the special-function
+// unit's instructions (one at a time, docs/TIMING.md 7a) push (their ends are monotonic within
+// their unit), and every token is popped exactly once, by an instruction
 // later in program order: no deadlock. A channel's count is bounded statically against
 // tokens.max by sched_check_token_bound (docs/COMPILER.md "Token bound").
 #ifndef SACC_SCHED_H

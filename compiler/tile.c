@@ -125,6 +125,7 @@ typedef struct {
   double store_cycles;  // the store unit's cycles for it: per output row the beats, or the pool
                         // window's accumulator reads (one per cycle) when more
   double elt_beats;     // ELT: beats of one input pixel row (all N tiles, all inputs)
+  double elt_bcast_beats;   // ELT: beats of a broadcast input's one row (all N tiles)
 } OpCost;
 
 static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
@@ -155,7 +156,8 @@ static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
       Align ia = gather_align(&op->in[k], 1, 1, 0, 0, B);
       for (int64_t j = 0; j < nN; j++) {
         int64_t w = op->N - j * C < C ? op->N - j * C : C;
-        c->elt_beats += seg_beats(ia, j * C, w, B);
+        // (a broadcast operand, SFU_EW's gate, is one row per step, not one per pixel)
+        *(op->bcast && k == 1 ? &c->elt_bcast_beats : &c->elt_beats) += seg_beats(ia, j * C, w, B);
       }
     }
     break;
@@ -248,6 +250,19 @@ static double fetch_block(Dataflow df, uint32_t kc, int with_params, double pb, 
   return t;
 }
 
+// The special-function unit's cycles on one step of tm pixels (docs/TIMING.md section 7a).
+static double sfu_step_cycles(const MachOp *op, const Arch *a, double tm) {
+  uint32_t C = a->cols, L = a->sfu_lanes < C ? a->sfu_lanes : C;
+  double k = (double)cdiv(C, L > 0 ? L : 1), S = (double)cdiv(op->N, C);
+  switch (op->sfu) {
+  case SFUK_NONE: return 0;
+  case SFUK_MAP: case SFUK_EW: return tm * k + a->sfu_latency;
+  case SFUK_SOFTMAX: return tm * (3 * S * k + 17) + a->sfu_latency;
+  case SFUK_LAYERNORM: return tm * (2 * S * k + 33) + a->sfu_latency;
+  }
+  return 0;
+}
+
 // One step of a tile class: what each unit spends on it, and its instructions.
 typedef struct {
   double compute, load, store;   // cycles of the compute unit, beats read and written
@@ -334,11 +349,19 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
     st.insns += 4 + kc;   // and the step's loads, stores and configuration, roughly
     break;
   }
-  case MOP_ELT:
-    st.load = tm * oc->elt_beats / nN + 3.0 * cdiv(4 * C, B);
+  case MOP_ELT: {
+    // A channel step of an element-wise op (lower_sfu.c): its inputs, its PARAM rows (layer
+    // norm's are loaded once for the layer: left out), and the special-function unit's cycles,
+    // which run after the step's loads (a plain element-wise op has none).
+    double nsteps = (double)lower_sfu_channel_steps(op, C);
+    double tml = op->fold_w ? (double)(op->in[0].h * op->in[0].w) : tm;   // a folded pool loads the whole map
+    st.load = (tml * oc->elt_beats + oc->elt_bcast_beats) / nsteps +
+              (lower_sfu_params_once(op) ? 0 : lower_sfu_param_rows(op, C) * cdiv(4 * C, B));
     st.head = st.load;
+    st.compute = st.tail = sfu_step_cycles(op, a, tm);
     st.insns = 6;
     break;
+  }
   }
   // The DRAM channels hold at most F beats for L cycles each (docs/TIMING.md section 5): with
   // F < L a channel moves F / L beats per cycle (the tiny arch: 0.4), not one.
@@ -414,6 +437,7 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
   return (unit_end[units - 1] - unit_end[units - 1 - span]) / span;
 }
 
+
 // Evaluates plan p for op; fills the estimates. Returns 0 when it fits, -1 when not.
 static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, const OpCost *oc,
                     const MClass *cl, int ncl, uint32_t m_max, TilePlan *p) {
@@ -453,11 +477,16 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     nNG = cdiv(nN, p->g), nKC = cdiv(op->n_ktiles, p->kc);
     if (df == DF_OS) drain = 2.0 * R + C;
     break;
-  case MOP_ELT:
-    if (m_max > s->acc || s->param < 3) return -1;
-    nNG = nN;
+  case MOP_ELT: {
+    // (an SFU op's step: its ACC and PARAM rows and channel steps, lower_sfu.c; a plain
+    // element-wise op is SFUK_NONE: a step per channel tile, 3 PARAM rows)
+    uint32_t prows = lower_sfu_param_rows(op, C);
+    int once = lower_sfu_params_once(op);   // loaded once for all steps, anywhere in PARAM
+    if (lower_sfu_acc_rows(op, m_max, C) > s->acc || prows > (once ? a->param_rows : s->param)) return -1;
+    nNG = lower_sfu_channel_steps(op, C);
     drain = a->post_latency;
     break;
+  }
   }
   // A step's share of the stores: their cycles, and per STORE its CFG_STORE and the S cycles
   // before its first beat (one STORE per N tile of a group, at its last K chunk).

@@ -539,11 +539,15 @@ HAND = [("tiny_cnn", "1x8x8x3", 5, 19072, 2008, "hand-written: conv + maxpool + 
         ("residual", "1x6x6x8", 4, 41472, 1152, "hand-written: residual add of different scales, global average pool "
          "(hand-picked scales: 3% of conv_a saturates, `sacc check` 14.5 dB)"),
         ("depthwise", "1x9x9x4", 5, 6900, 276, "hand-written: depthwise, dilation, concat, avgpool without padding count "
-         "(hand-picked scales: 14% of dw saturates, 13 dB)")]
+         "(hand-picked scales: 14% of dw saturates, 13 dB)"),
+        ("fullbasic", "1x3x3x1", 4, 2432, 2432, "hand-written: the lectures' FullBasicModel (conv 1->128 3x3, relu, fc "
+         "128->10, softmax on the special-function unit), float weights, calibrated scales"),
+        ("se_block", "1x20x17x24", 8, 288, 288, "hand-written: a squeeze-excitation block (global average pool over "
+         "20x17, folded; fc, relu, fc, h-sigmoid gate, mul broadcast over the map, h-swish on the special-function unit)")]
 
 README_HEAD = """# workloads/nets: the shipped networks
 
-Every file here is a net.json (docs/NETJSON.md). All but the three hand-written examples are
+Every file here is a net.json (docs/NETJSON.md). All but the five hand-written examples are
 written by `python3 scripts/gen-nets.py` (standard library only), which also writes this page:
 edit the script, not the files. Weights and biases are seeded (`{"seed": N}`), so the files stay
 a few kilobytes; `sacc ref NET.json` prints the reference output's crc32 (the goldens are

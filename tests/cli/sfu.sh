@@ -2,13 +2,16 @@
 # sfu.sh BUILD_DIR: the special-function unit's ops (issue 16, docs/NETJSON.md "Sequences and
 # transformer ops"). tests/compiler/nets/sfu_ops.json (every op) runs on `sacc ref` with the
 # outputs of tests/golden/sfu_ops.ref.txt (the exact integer arithmetic, frozen), `sacc check`
-# accepts it, and `sacc compile` refuses it naming the first layer and the unit (exit 1).
+# accepts it, and the program `sacc compile` makes of it prints those outputs in ws, os and is
+# (the tiny arch refuses its layernorm, naming the layer; tests/cli/sfu_compile.sh has more).
 # With python3-onnx: onnx2net's errors on the new ops name the node. With PyTorch (make
 # test-onnx installs it): tests/onnx/sfu_models.py, FullBasicModel, a BERT-style encoder layer
-# and a squeeze-excitation block against torch's float output; without it, SKIP.
+# and a squeeze-excitation block against torch's float output, each compiled and run in sasim
+# (its output equal to sacc ref's); without it, SKIP.
 set -u
 B=${1:-build}
 SACC=$B/bin/sacc
+SASIM=$B/bin/sasim
 PY=/usr/bin/python3
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 CLI_PREFIX=sfu
@@ -19,8 +22,18 @@ $SACC ref $NET >"$T/ref.out" 2>&1
 if cmp -s "$T/ref.out" tests/golden/sfu_ops.ref.txt; then pass ref-golden
 else fail ref-golden "sacc ref outputs differ: $(diff tests/golden/sfu_ops.ref.txt "$T/ref.out" | head -4 | tr '\n' ' ')"; fi
 expect check 0 'sqnr' -- $SACC check $NET
-expect compile-refused 1 'sfu_ops.json: layers\[0\] "ln": error: layernorm needs the special-function unit, which is not yet in the machine' -- \
-  $SACC compile $NET -o "$T/x.bin"
+# Compiled in every dataflow, the program prints the golden outputs; on the tiny arch (8 PARAM
+# rows) the layernorm's 16 channels need 12 parameter rows: refused naming the layer.
+for df in ws os is; do
+  if $SACC compile $NET --dataflow $df -o "$T/x.bin" >"$T/err" 2>&1 && $SASIM run "$T/x.bin" >"$T/run.out" 2>"$T/err"; then
+    grep '^output ' "$T/run.out" | sort >"$T/got"; grep '^output ' tests/golden/sfu_ops.ref.txt | sort >"$T/want"
+    if cmp -s "$T/got" "$T/want"; then pass "compile-run-$df"
+    else fail "compile-run-$df" "outputs differ from tests/golden/sfu_ops.ref.txt: $(diff "$T/want" "$T/got" | head -4 | tr '\n' ' ')"; fi
+  else fail "compile-run-$df" "$(head -c 300 "$T/err")"; fi
+done
+rm -f "$T/x.bin"
+expect compile-refused-tiny 1 'sfu_ops.json: layers\[0\] "ln": error: layernorm row of 16 values needs 12 parameter rows \(3 per 4 channels\), more than arch "tiny" has \(param.rows 8\)' -- \
+  $SACC compile $NET --arch workloads/arch/tiny.json -o "$T/x.bin"
 if [ -e "$T/x.bin" ]; then fail compile-no-output "a program was written"; else pass compile-no-output; fi
 
 if ! $PY -c 'import onnx, numpy' >/dev/null 2>&1; then

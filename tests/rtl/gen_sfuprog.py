@@ -57,13 +57,17 @@ def sfu_insn(rng, A, C, PR):
         return "SFU_EW ewop=%s bcast=%d src=%d src2=%d acc_addr=%d rows=%d" % (
             turn("ewop", EWOPS), int(bcast), src, src2, dst, rows)
     ln = rng.randint(1, 3 * C + 1)
+    long_row = rng.random() < 0.15   # up to every used ACC row, one segment each
+    if long_row:
+        rows = rng.randint(1, 2)
+        ln = rng.randint(1, (A // rows) * C)
     S = (ln + C - 1) // C
     if kind == "layernorm":
         if PR < 3:
             return None
         S = min(S, PR // 3)
         ln = rng.randint((S - 1) * C + 1, S * C)
-    sstride = rng.randint(rows, rows + 3) if S > 1 else rng.randint(0, rows)
+    sstride = (rows if long_row else rng.randint(rows, rows + 3)) if S > 1 else rng.randint(0, rows)
     span = rows + (S - 1) * sstride
     if span > A:
         return None

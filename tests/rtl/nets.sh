@@ -1,6 +1,8 @@
 #!/bin/sh
 # nets.sh BUILD_DIR: compiled networks on the RTL (issue 5): small shipped networks (LeNet-5, a
-# residual block, a depthwise block and the depthwise edge case) compiled by `sacc compile` for
+# residual block, a depthwise block, the depthwise edge case, and with the special-function unit
+# the lecture's FullBasicModel (softmax) and a squeeze-excitation block (sigmoid, broadcast
+# multiply), issue 16) compiled by `sacc compile` for
 # a 4x4 (tiny) and an 8x8 (small) arch, in each dataflow (weight-, output- and input-stationary,
 # `--dataflow ws|os|is`; SA_RTL_DATAFLOWS picks), run with --engine both: the RTL and the detailed engine
 # in lockstep, compared every cycle and at the end (times, statistics, DRAM). Then the RTL's
@@ -14,7 +16,7 @@ SASIM=$B/bin/sasim
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 CLI_PREFIX=rtl-net
 . tests/cli/lib.sh
-NETS=${SA_RTL_NETS:-"lenet5 residual depthwise edge_depthwise"}
+NETS=${SA_RTL_NETS:-"lenet5 residual depthwise edge_depthwise fullbasic se_block"}
 DATAFLOWS=${SA_RTL_DATAFLOWS:-"ws os is"}
 outputs() { grep '^output ' "$1" | sort; }
 

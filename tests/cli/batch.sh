@@ -13,33 +13,18 @@ T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 CLI_PREFIX=batch
 . tests/cli/lib.sh
 
-# same NAME NET [SASIM-OPTIONS -- SACC-OPTIONS]: compiled outputs equal the reference's.
-same() {
-  name=$1 net=$2; shift 2
-  simopt=
-  while [ $# -gt 0 ] && [ "$1" != -- ]; do simopt="$simopt $1"; shift; done
-  [ $# -gt 0 ] && shift
-  if ! $SACC ref "$net" >"$T/want.all" 2>"$T/err"; then fail "$name" "sacc ref: $(head -c 300 "$T/err")"; return; fi
-  if ! $SACC compile "$net" "$@" -o "$T/b.bin" >/dev/null 2>"$T/err"; then fail "$name" "sacc compile: $(head -c 300 "$T/err")"; return; fi
-  # shellcheck disable=SC2086
-  if ! $SASIM run "$T/b.bin" $simopt >"$T/got.all" 2>"$T/err"; then fail "$name" "sasim run: $(head -c 300 "$T/err")"; return; fi
-  grep '^output ' "$T/want.all" | sort >"$T/want"; grep '^output ' "$T/got.all" | sort >"$T/got"
-  if [ ! -s "$T/want" ]; then fail "$name" "sacc ref printed no output line"
-  elif cmp -s "$T/want" "$T/got"; then pass "$name"
-  else fail "$name" "outputs differ from sacc ref: $(diff "$T/want" "$T/got" | head -4 | tr '\n' ' ')"; fi
-}
 
 for n in lenet5 tiny_cnn residual depthwise edge_channels edge_odd edge_gap_fc edge_pooling edge_concat; do
   [ -f workloads/nets/$n.json ] || { fail "$n" "no workloads/nets/$n.json"; continue; }
   batched workloads/nets/$n.json 3 "$T/$n.json"
   for df in ws os is; do
-    same "$n-n3-$df" "$T/$n.json" -- --dataflow $df
-    same "$n-n3-$df-tiny" "$T/$n.json" -- --dataflow $df --arch workloads/arch/tiny.json
+    same_as_ref "$n-n3-$df" "$T/$n.json" -- --dataflow $df
+    same_as_ref "$n-n3-$df-tiny" "$T/$n.json" -- --dataflow $df --arch workloads/arch/tiny.json
   done
 done
 for n in tiny_cnn residual depthwise; do
   for df in ws os is; do
-    same "$n-n3-$df-tiny-detailed" "$T/$n.json" --mode detailed -- --dataflow $df --arch workloads/arch/tiny.json
+    same_as_ref "$n-n3-$df-tiny-detailed" "$T/$n.json" --mode detailed -- --dataflow $df --arch workloads/arch/tiny.json
   done
 done
 

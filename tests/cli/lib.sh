@@ -61,3 +61,21 @@ help_parses() {
   done <"$T/labels"
   if [ -n "$bad" ]; then fail "$name" "listed in --help but refused:$bad"; else pass "$name"; fi
 }
+
+# same_as_ref NAME NET [SASIM-OPTIONS -- SACC-OPTIONS]: the compiled program's outputs equal sacc ref's
+# (the `output` lines, CRC32 of each). Needs SACC, SASIM and a scratch directory T.
+same_as_ref() {
+  name=$1 net=$2; shift 2
+  simopt=
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do simopt="$simopt $1"; shift; done
+  [ $# -gt 0 ] && shift
+  if ! $SACC ref "$net" >"$T/want.all" 2>"$T/err"; then fail "$name" "sacc ref: $(head -c 300 "$T/err")"; return; fi
+  if ! $SACC compile "$net" "$@" -o "$T/same.bin" >/dev/null 2>"$T/err"; then fail "$name" "sacc compile: $(head -c 300 "$T/err")"; return; fi
+  # shellcheck disable=SC2086
+  if ! $SASIM run "$T/same.bin" $simopt >"$T/got.all" 2>"$T/err"; then fail "$name" "sasim run: $(head -c 300 "$T/err")"; return; fi
+  grep '^output ' "$T/want.all" | sort >"$T/want"; grep '^output ' "$T/got.all" | sort >"$T/got"
+  if [ ! -s "$T/want" ]; then fail "$name" "sacc ref printed no output line"
+  elif cmp -s "$T/want" "$T/got"; then pass "$name"
+  else fail "$name" "outputs differ from sacc ref: $(diff "$T/want" "$T/got" | head -4 | tr '
+' ' ')"; fi
+}

@@ -18,29 +18,14 @@ CLI_PREFIX=matmul
 . tests/cli/lib.sh
 N=tests/compiler/nets
 
-# same NAME NET [SASIM-OPTIONS -- SACC-OPTIONS]: compiled outputs equal the reference's.
-same() {
-  name=$1 net=$2; shift 2
-  simopt=
-  while [ $# -gt 0 ] && [ "$1" != -- ]; do simopt="$simopt $1"; shift; done
-  [ $# -gt 0 ] && shift
-  if ! $SACC ref "$net" >"$T/want.all" 2>"$T/err"; then fail "$name" "sacc ref: $(head -c 300 "$T/err")"; return; fi
-  if ! $SACC compile "$net" "$@" -o "$T/m.bin" >/dev/null 2>"$T/err"; then fail "$name" "sacc compile: $(head -c 300 "$T/err")"; return; fi
-  # shellcheck disable=SC2086
-  if ! $SASIM run "$T/m.bin" $simopt >"$T/got.all" 2>"$T/err"; then fail "$name" "sasim run: $(head -c 300 "$T/err")"; return; fi
-  grep '^output ' "$T/want.all" | sort >"$T/want"; grep '^output ' "$T/got.all" | sort >"$T/got"
-  if [ ! -s "$T/want" ]; then fail "$name" "sacc ref printed no output line"
-  elif cmp -s "$T/want" "$T/got"; then pass "$name"
-  else fail "$name" "outputs differ from sacc ref: $(diff "$T/want" "$T/got" | head -4 | tr '\n' ' ')"; fi
-}
 
 for n in attn_mm_small attn_mm matmul_edges matmul_halo; do
   for df in ws os is; do
-    for a in default tiny; do same "$n-$df-$a" $N/$n.json -- --dataflow $df --arch workloads/arch/$a.json; done
+    for a in default tiny; do same_as_ref "$n-$df-$a" $N/$n.json -- --dataflow $df --arch workloads/arch/$a.json; done
   done
 done
 # A BERT-style layer's attention (hidden 256, 4 heads, sequence 128) on the default arch.
-for df in ws os is; do same "attn_mm_bert-$df" $N/attn_mm_bert.json -- --dataflow $df; done
+for df in ws os is; do same_as_ref "attn_mm_bert-$df" $N/attn_mm_bert.json -- --dataflow $df; done
 
 # The detailed engine: the same outputs and the same cycles as the fast one.
 for n in attn_mm_small matmul_edges; do
@@ -59,12 +44,12 @@ done
 batched $N/attn_mm_small.json 2 "$T/b2.json"
 sed 's/"max": 255/"max": 1/' workloads/arch/tiny.json >"$T/tok1.json"
 for df in ws os is; do
-  same "attn-n2-$df-tiny" "$T/b2.json" -- --dataflow $df --arch workloads/arch/tiny.json
-  same "attn-tokens-max-1-$df" $N/attn_mm_small.json -- --dataflow $df --arch "$T/tok1.json"
+  same_as_ref "attn-n2-$df-tiny" "$T/b2.json" -- --dataflow $df --arch workloads/arch/tiny.json
+  same_as_ref "attn-tokens-max-1-$df" $N/attn_mm_small.json -- --dataflow $df --arch "$T/tok1.json"
 done
 for n in attn_mm matmul_edges; do
-  same "$n-auto" $N/$n.json -- --dataflow auto
-  same "$n-no-double-buffer-tiny" $N/$n.json -- --no-double-buffer --arch workloads/arch/tiny.json
+  same_as_ref "$n-auto" $N/$n.json -- --dataflow auto
+  same_as_ref "$n-no-double-buffer-tiny" $N/$n.json -- --no-double-buffer --arch workloads/arch/tiny.json
 done
 
 # A 256x256 array: a matmul with K = 300 (input-stationary gathers a byte per K row into a SPAD
@@ -89,10 +74,10 @@ json.dump({"name": "far", "inputs": [{"name": "a", "shape": [1, 1, 1, 1100000], 
            "outputs": ["s"]}, open(d + "/far.json", "w"))
 EOF
 for df in ws os is; do
-  same "long-k-$df-wide" "$T/long_k.json" -- --dataflow $df --arch "$T/wide.json"
-  same "long-k-$df-tiny" "$T/long_k.json" -- --dataflow $df --arch workloads/arch/tiny.json
+  same_as_ref "long-k-$df-wide" "$T/long_k.json" -- --dataflow $df --arch "$T/wide.json"
+  same_as_ref "long-k-$df-tiny" "$T/long_k.json" -- --dataflow $df --arch workloads/arch/tiny.json
 done
-same "edges-wide" $N/matmul_edges.json -- --arch "$T/wide.json"
+same_as_ref "edges-wide" $N/matmul_edges.json -- --arch "$T/wide.json"
 
 # The transposes fold into the matmuls: no op for the heads (qh, kh, vh), K^T or the heads put
 # back (ob); Q K^T reads K's rows as B^T. A K^T that is also a network output (matmul_edges' bt)

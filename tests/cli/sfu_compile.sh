@@ -23,44 +23,29 @@ TINY=workloads/arch/tiny.json
 # net NAME: its file (fullbasic and se_block ship in workloads/nets, the others are tests')
 net() { case $1 in fullbasic|se_block) echo workloads/nets/$1.json ;; *) echo $N/sfu_$1.json ;; esac; }
 
-# same NAME NET [SASIM-OPTIONS -- SACC-OPTIONS]: compiled outputs equal the reference's.
-same() {
-  name=$1 net=$2; shift 2
-  simopt=
-  while [ $# -gt 0 ] && [ "$1" != -- ]; do simopt="$simopt $1"; shift; done
-  [ $# -gt 0 ] && shift
-  if ! $SACC ref "$net" >"$T/want.all" 2>"$T/err"; then fail "$name" "sacc ref: $(head -c 300 "$T/err")"; return; fi
-  if ! $SACC compile "$net" "$@" -o "$T/b.bin" >/dev/null 2>"$T/err"; then fail "$name" "sacc compile: $(head -c 300 "$T/err")"; return; fi
-  # shellcheck disable=SC2086
-  if ! $SASIM run "$T/b.bin" $simopt >"$T/got.all" 2>"$T/err"; then fail "$name" "sasim run: $(head -c 300 "$T/err")"; return; fi
-  grep '^output ' "$T/want.all" | sort >"$T/want"; grep '^output ' "$T/got.all" | sort >"$T/got"
-  if [ ! -s "$T/want" ]; then fail "$name" "sacc ref printed no output line"
-  elif cmp -s "$T/want" "$T/got"; then pass "$name"
-  else fail "$name" "outputs differ from sacc ref: $(diff "$T/want" "$T/got" | head -4 | tr '\n' ' ')"; fi
-}
 
 for n in fullbasic se_block mlp rows; do
   for df in ws os is; do
-    same "$n-$df" $(net $n) -- --dataflow $df
-    if [ $n = rows ]; then same "$n-$df-large" $(net $n) -- --dataflow $df --arch workloads/arch/large.json
-    else same "$n-$df-tiny" $(net $n) -- --dataflow $df --arch $TINY; fi
+    same_as_ref "$n-$df" $(net $n) -- --dataflow $df
+    if [ $n = rows ]; then same_as_ref "$n-$df-large" $(net $n) -- --dataflow $df --arch workloads/arch/large.json
+    else same_as_ref "$n-$df-tiny" $(net $n) -- --dataflow $df --arch $TINY; fi
   done
-  same "$n-detailed" $(net $n) --mode detailed --
-  same "$n-auto" $(net $n) -- --dataflow auto
-  same "$n-single-buffered" $(net $n) -- --no-double-buffer
+  same_as_ref "$n-detailed" $(net $n) --mode detailed --
+  same_as_ref "$n-auto" $(net $n) -- --dataflow auto
+  same_as_ref "$n-single-buffered" $(net $n) -- --no-double-buffer
 done
 for n in se_block mlp fullbasic; do
-  same "$n-tiny-detailed" $(net $n) --mode detailed -- --arch $TINY
+  same_as_ref "$n-tiny-detailed" $(net $n) --mode detailed -- --arch $TINY
   batched $(net $n) 3 "$T/$n.n3.json"   # M tiles of several images: the gate broadcast per image
-  same "$n-n3" "$T/$n.n3.json"
-  same "$n-n3-tiny" "$T/$n.n3.json" -- --arch $TINY
+  same_as_ref "$n-n3" "$T/$n.n3.json"
+  same_as_ref "$n-n3-tiny" "$T/$n.n3.json" -- --arch $TINY
 done
 # tokens.max 1: the SFU's channels get spacers like the others (docs/COMPILER.md "Token bound")
 for a in default tiny; do
   sed "s/\"max\": 255/\"max\": 1/" workloads/arch/$a.json >"$T/tok.json"
   for n in se_block mlp; do
-    same "$n-tokens-max-1-$a" $(net $n) -- --arch "$T/tok.json"
-    same "$n-tokens-max-1-$a-detailed" $(net $n) --mode detailed -- --arch "$T/tok.json"
+    same_as_ref "$n-tokens-max-1-$a" $(net $n) -- --arch "$T/tok.json"
+    same_as_ref "$n-tokens-max-1-$a-detailed" $(net $n) --mode detailed -- --arch "$T/tok.json"
   done
 done
 

@@ -17,7 +17,7 @@ import os
 import re
 import sys
 
-UNITS = ("load", "compute", "store")
+UNITS = ("load", "compute", "store", "sfu")
 RUN_KEYS = ("cycles", "useful_macs", "array_macs", "array_slots", "utilization", "fetch_stall")
 DRAM_KEYS = ("read_bytes", "write_bytes", "read_beats", "write_beats")
 UNIT_KEYS = ("insns", "busy", "wait_token", "wait_resource", "idle")

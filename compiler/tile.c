@@ -20,6 +20,8 @@
 // or the instruction fields are skipped.
 #include "tile.h"
 
+#include "../isa/sfu_cycles.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,17 +252,17 @@ static double fetch_block(Dataflow df, uint32_t kc, int with_params, double pb, 
   return t;
 }
 
-// The special-function unit's cycles on one step of tm pixels (docs/TIMING.md section 7a).
+// The special-function unit's cycles on one step of tm pixels (isa/sfu_cycles.h, TIMING 7a).
 static double sfu_step_cycles(const MachOp *op, const Arch *a, double tm) {
-  uint32_t C = a->cols, L = a->sfu_lanes < C ? a->sfu_lanes : C;
-  double k = (double)cdiv(C, L > 0 ? L : 1), S = (double)cdiv(op->N, C);
+  Opcode insn = OP_HALT;   // (no rows)
   switch (op->sfu) {
   case SFUK_NONE: return 0;
-  case SFUK_MAP: case SFUK_EW: return tm * k + a->sfu_latency;
-  case SFUK_SOFTMAX: return tm * (3 * S * k + 17) + a->sfu_latency;
-  case SFUK_LAYERNORM: return tm * (2 * S * k + 33) + a->sfu_latency;
+  case SFUK_MAP: insn = OP_SFU_MAP; break;
+  case SFUK_EW: insn = OP_SFU_EW; break;
+  case SFUK_SOFTMAX: insn = OP_SFU_SOFTMAX; break;
+  case SFUK_LAYERNORM: insn = OP_SFU_LAYERNORM; break;
   }
-  return 0;
+  return tm * (double)sfu_row_cycles_of(a, insn, (uint64_t)cdiv(op->N, a->cols)) + a->sfu_latency;
 }
 
 // One step of a tile class: what each unit spends on it, and its instructions.

@@ -11,11 +11,6 @@ void sfu_regs_set(SfuRegs *r, const Insn *cfg) {
   r->eps = (uint64_t)cfg->f[FLD_EPS];
 }
 
-uint64_t sfu_lane_cycles(const Arch *a) {
-  uint64_t C = a->cols, L = a->sfu_lanes < a->cols ? a->sfu_lanes : a->cols;
-  if (!L) L = 1;
-  return (C + L - 1) / L;
-}
 
 static int is_row_op(Opcode op) { return op == OP_SFU_SOFTMAX || op == OP_SFU_LAYERNORM || op == OP_SFU_REDUCE; }
 
@@ -24,29 +19,7 @@ uint64_t sfu_segments(const Arch *a, const Insn *in) {
   return ((uint64_t)in->f[FLD_LEN] + a->cols - 1) / a->cols;
 }
 
-uint64_t sfu_row_cycles(const Arch *a, const Insn *in) {
-  uint64_t k = sfu_lane_cycles(a), S = sfu_segments(a, in);
-  switch (in->op) {
-  case OP_SFU_MAP:
-  case OP_SFU_EW: return k;
-  case OP_SFU_SOFTMAX: return 3 * S * k + 17;     // max; exps and sum; 17 reciprocal steps; normalise
-  case OP_SFU_LAYERNORM: return 2 * S * k + 33;   // sums; 16 root + 17 quotient steps; normalise
-  case OP_SFU_REDUCE: return S * k;
-  case OP_CFG_SFU:
-  case OP_LOAD:
-  case OP_CFG_LOAD:
-  case OP_PRELOAD:
-  case OP_COMPUTE:
-  case OP_COMPUTE_OS:
-  case OP_COMPUTE_IS:
-  case OP_STORE:
-  case OP_CFG_STORE:
-  case OP_CFG_POOL:
-  case OP_LAYER:
-  case OP_HALT: break;   // no rows
-  }
-  return 0;
-}
+uint64_t sfu_row_cycles(const Arch *a, const Insn *in) { return sfu_row_cycles_of(a, in->op, sfu_segments(a, in)); }
 
 uint64_t sfu_duration(const Arch *a, const Insn *in) {
   uint64_t per = sfu_row_cycles(a, in);

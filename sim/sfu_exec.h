@@ -15,6 +15,7 @@
 
 #include "../isa/arch.h"
 #include "../isa/isa.h"
+#include "../isa/sfu_cycles.h"
 #include "sim.h"
 
 // The accumulator as an engine keeps it: value (row, c) at acc[row * row_step + c * col_step]
@@ -34,11 +35,9 @@ typedef struct {
 
 // CFG_SFU: the registers it sets.
 void sfu_regs_set(SfuRegs *r, const Insn *cfg);
-// k = ceil(C / min(L, C)): cycles a row of C values takes through the lanes.
-uint64_t sfu_lane_cycles(const Arch *a);
 // Segments S = ceil(LEN / C) of a row instruction's row; 1 for SFU_MAP and SFU_EW.
 uint64_t sfu_segments(const Arch *a, const Insn *in);
-// Cycles of one row (TIMING 7a): k; 3 S k + 17; 2 S k + 33; S k.
+// Cycles of one row of `in` (isa/sfu_cycles.h, TIMING 7a).
 uint64_t sfu_row_cycles(const Arch *a, const Insn *in);
 // D = ROWS x sfu_row_cycles + P: ready = s + D, e = s + D - 1. 1 for CFG_SFU (and LAYER).
 uint64_t sfu_duration(const Arch *a, const Insn *in);

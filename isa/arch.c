@@ -35,6 +35,9 @@ static const ArchKey arch_keys[] = {
     U32("dram", "bus_bytes", bus_bytes, 1, ARCH_MAX_BUS_BYTES, "bytes per beat (power of two); one beat per cycle per channel"),
     U32("dram", "latency", dram_latency, 1, 100000, "cycles from request to response"),
     U32("dram", "max_inflight", dram_inflight, 1, 4096, "requests in flight per channel"),
+    U32("gbuf", "bytes", gbuf_bytes, 0, ARCH_MAX_GBUF_BYTES, "on-chip global buffer bytes (0: none), addressed by LOAD/STORE with GBUF=1"),
+    U32("gbuf", "bus_bytes", gbuf_bus_bytes, 1, ARCH_MAX_BUS_BYTES, "global buffer bytes per beat (power of two); one beat per cycle per port"),
+    U32("gbuf", "latency", gbuf_latency, 1, 64, "global buffer cycles from request to response"),
     U32("queues", "load", queue_depth[UNIT_LOAD], 1, 1024, "load instruction queue depth"),
     U32("queues", "compute", queue_depth[UNIT_COMPUTE], 1, 1024, "compute instruction queue depth"),
     U32("queues", "store", queue_depth[UNIT_STORE], 1, 1024, "store instruction queue depth"),
@@ -74,6 +77,9 @@ void arch_default(Arch *a) {
   a->bus_bytes = 16;
   a->dram_latency = 100;
   a->dram_inflight = 128;
+  a->gbuf_bytes = 128u << 10;
+  a->gbuf_bus_bytes = 16;
+  a->gbuf_latency = 2;
   for (int u = 0; u < NUM_UNITS; u++) a->queue_depth[u] = 16;
   a->store_fifo_rows = 4;
   a->post_latency = 3;
@@ -184,6 +190,8 @@ int arch_validate(const Arch *a, const char *file, Diag *d) {
   }
   if (a->bus_bytes & (a->bus_bytes - 1))
     return diag_error(d, "%s: dram.bus_bytes: error: %u is not a power of two", file, a->bus_bytes);
+  if (a->gbuf_bus_bytes & (a->gbuf_bus_bytes - 1))
+    return diag_error(d, "%s: gbuf.bus_bytes: error: %u is not a power of two", file, a->gbuf_bus_bytes);
   if (!(a->clock_mhz >= 1.0 && a->clock_mhz <= 100000.0))
     return diag_error(d, "%s: clock_mhz: error: %g is out of range [1, 100000]", file, a->clock_mhz);
   if (a->param_rows < 3)

@@ -22,6 +22,9 @@ typedef struct {
   uint32_t bus_bytes;         // DRAM beat: bytes per request, one request per cycle per channel
   uint32_t dram_latency;      // cycles from a request's acceptance to its response
   uint32_t dram_inflight;     // requests in flight per channel at most
+  uint32_t gbuf_bytes;        // on-chip global buffer, byte-addressed by LOAD/STORE with GBUF=1; 0: none
+  uint32_t gbuf_bus_bytes;    // global buffer beat: bytes per request, one request per cycle per port
+  uint32_t gbuf_latency;      // cycles from a global-buffer request to its response (never stalls)
   uint32_t queue_depth[NUM_UNITS];  // instruction queue depths, per unit: load, compute, store, sfu
   uint32_t store_fifo_rows;   // post-processed rows buffered between the post-processor and write channel
   uint32_t post_latency;       // post-processing pipeline latency, cycles
@@ -35,6 +38,7 @@ typedef struct {
 #define ARCH_MAX_DIM 256
 #define ARCH_MAX_MEM_ROWS 65536
 #define ARCH_MAX_BUS_BYTES 128
+#define ARCH_MAX_GBUF_BYTES (4u << 20)   // the race checker tracks every byte (20 B of state each)
 
 // Fills *a from JSON text. `file` names the source in messages. Unknown keys are errors.
 int arch_parse(const char *text, size_t len, const char *file, Arch *a, Diag *d);

@@ -319,10 +319,10 @@ static void layout_free(Layout *l) {
   for (int k = 0; k < SEC_END; k++) free(l->sec[k].p);
 }
 
-// The oldest format version that carries the file (docs/BINARY.md §3): 1.3, since every ARCH
-// section now names the special-function unit's keys (sfu.*, queues.sfu, store.post_latency),
-// which a 1.2 reader rejects as unknown. (1.2 was written for OVERLAP, 1.1 for a MACS section.)
-static unsigned oldest_minor(void) { return 3; }
+// The oldest format version that carries the file (docs/BINARY.md §3): 1.4, since every ARCH
+// section now names the global buffer's keys (gbuf.*), which a 1.3 reader rejects as unknown.
+// (1.3 was written for the special-function unit, 1.2 for OVERLAP, 1.1 for a MACS section.)
+static unsigned oldest_minor(void) { return 4; }
 
 static int layout_build(const Program *p, int compress, Layout *l, Diag *d) {
   memset(l, 0, sizeof *l);
@@ -716,7 +716,10 @@ static int read_arch(const Reader *r, Section *s, Arch *a) {
   char loc[64], label[512];
   sec_loc(s, 0, loc, sizeof loc);
   snprintf(label, sizeof label, "%s: %s: section ARCH", r->file, loc);
-  return arch_parse((const char *)s->data, (size_t)s->raw, label, a, r->d);
+  if (arch_parse((const char *)s->data, (size_t)s->raw, label, a, r->d)) return -1;
+  // Before 1.4 the machine had no global buffer: a missing gbuf.bytes means none, not the default's.
+  if (get_u16(r->buf + HDR_VERSION_MAJOR) == 1 && get_u16(r->buf + HDR_VERSION_MINOR) < 4) a->gbuf_bytes = 0;
+  return 0;
 }
 
 static int read_code(const Reader *r, Section *s, Program *p) {

@@ -10,7 +10,7 @@ _Static_assert(FP_SPAD == (int)MEM_SPAD, "FP_SPAD is MEM_SPAD");
 _Static_assert(FP_WBUF == (int)MEM_WBUF, "FP_WBUF is MEM_WBUF");
 _Static_assert(FP_ACC == (int)MEM_ACC, "FP_ACC is MEM_ACC");
 _Static_assert(FP_PARAM == (int)MEM_PARAM, "FP_PARAM is MEM_PARAM");
-_Static_assert(FP_DRAM == (int)MEM_PARAM + 1, "every MEM value has a space, and DRAM follows them");
+_Static_assert(FP_GBUF == (int)MEM_PARAM + 1, "every MEM value has a space, and GBUF follows them");
 
 // --- Building accesses --------------------------------------------------------------------------
 
@@ -57,8 +57,8 @@ void fp_insn(const Arch *a, const ProgCheckState *st, const Insn *in, Footprint 
   out->n = 0;
   switch (in->op) {
   case OP_LOAD: {
-    // DRAM: row r = o*INNER + i gathers NSEG segments of SEGLEN bytes.
-    FpAccess *x = add(a, out, FP_DRAM, 0, u(f[FLD_DRAM_ADDR]), u(f[FLD_SEGLEN]));
+    // DRAM (GBUF): row r = o*INNER + i gathers NSEG segments of SEGLEN bytes.
+    FpAccess *x = add(a, out, f[FLD_GBUF] ? FP_GBUF : FP_DRAM, 0, u(f[FLD_DRAM_ADDR]), u(f[FLD_SEGLEN]));
     add_level(x, u(f[FLD_OUTER]), u(st->ld_stride_outer));
     add_level(x, u(f[FLD_INNER]), u(st->ld_stride_inner));
     add_level(x, u(f[FLD_NSEG]), u(st->ld_seg_stride));
@@ -105,7 +105,7 @@ void fp_insn(const Arch *a, const ProgCheckState *st, const Insn *in, Footprint 
     uint64_t rows = raw || st->pool == POOL_NONE ? u(f[FLD_OUTER]) * u(f[FLD_INNER]) : u(st->in_h) * u(st->in_w);
     add(a, out, FP_ACC, 0, u(f[FLD_SRC]), rows)->col_count = (uint32_t)cols;
     if (!raw && st->st_params) add(a, out, FP_PARAM, 0, u(st->st_prow), 3)->col_count = (uint32_t)cols;
-    FpAccess *x = add(a, out, FP_DRAM, 1, u(f[FLD_DRAM_ADDR]), cols * (raw ? 4 : 1));
+    FpAccess *x = add(a, out, f[FLD_GBUF] ? FP_GBUF : FP_DRAM, 1, u(f[FLD_DRAM_ADDR]), cols * (raw ? 4 : 1));
     add_level(x, u(f[FLD_OUTER]), u(st->st_stride_outer));
     add_level(x, u(f[FLD_INNER]), u(st->st_stride_inner));
     break;
@@ -152,6 +152,7 @@ const char *fp_space_name(FpSpace sp) {
   case FP_WBUF: return "WBUF";
   case FP_ACC: return "ACC";
   case FP_PARAM: return "PARAM";
+  case FP_GBUF: return "GBUF";
   case FP_DRAM: return "DRAM";
   case FP_NUM_SPACES: /* not a space */ break;
   }

@@ -24,9 +24,10 @@
 #include "isa.h"
 #include "program.h"
 
-// The memories. The on-chip ones are numbered as the MEM field's values (static asserts in
-// footprint.c), so a LOAD's MEM field names its space.
-typedef enum { FP_SPAD, FP_WBUF, FP_ACC, FP_PARAM, FP_DRAM, FP_NUM_SPACES } FpSpace;
+// The memories. The on-chip ones a LOAD writes are numbered as the MEM field's values (static
+// asserts in footprint.c), so a LOAD's MEM field names its space. The global buffer (GBUF=1 on a
+// LOAD or STORE) is on chip and, like DRAM, byte-addressed: its elements are bytes.
+typedef enum { FP_SPAD, FP_WBUF, FP_ACC, FP_PARAM, FP_GBUF, FP_DRAM, FP_NUM_SPACES } FpSpace;
 
 #define FP_MAX_LEVELS 3     // LOAD's DRAM gather: OUTER, INNER, NSEG
 #define FP_MAX_ACCESSES 6   // COMPUTE_IS, COMPUTE_OS and SFU_LAYERNORM use 5
@@ -61,28 +62,30 @@ void fp_insn(const Arch *a, const ProgCheckState *st, const Insn *in, Footprint 
 
 // The space of a MEM field value (MEM_SPAD ... MEM_PARAM).
 static inline FpSpace fp_mem_space(int64_t mem) { return (FpSpace)mem; }
-// "SPAD", "WBUF", "ACC", "PARAM", "DRAM".
+// "SPAD", "WBUF", "ACC", "PARAM", "GBUF", "DRAM".
 const char *fp_space_name(FpSpace sp);
-// Rows of an on-chip space in arch a; for FP_DRAM, its bytes.
+// Rows of an on-chip space in arch a; for FP_GBUF and FP_DRAM, their bytes.
 static inline uint64_t fp_space_size(const Arch *a, FpSpace sp) {
   switch (sp) {
   case FP_SPAD: return a->spad_rows;
   case FP_WBUF: return a->wbuf_rows;
   case FP_ACC: return a->acc_rows;
   case FP_PARAM: return a->param_rows;
+  case FP_GBUF: return a->gbuf_bytes;
   case FP_DRAM: return a->dram_bytes;
   case FP_NUM_SPACES: /* not a space */ break;
   }
   return 0;
 }
 // Columns of a row of an on-chip space (SPAD rows hold ARRAY_ROWS values, the others
-// ARRAY_COLS); 1 for DRAM.
+// ARRAY_COLS); 1 for the byte-addressed GBUF and DRAM.
 static inline uint32_t fp_space_cols(const Arch *a, FpSpace sp) {
   switch (sp) {
   case FP_SPAD: return a->rows;
   case FP_WBUF:
   case FP_ACC:
   case FP_PARAM: return a->cols;
+  case FP_GBUF:
   case FP_DRAM: return 1;
   case FP_NUM_SPACES: /* not a space */ break;
   }

@@ -36,6 +36,7 @@ static const char *space_key(FpSpace sp) {
   case FP_WBUF: return "wbuf.rows";
   case FP_ACC: return "acc.rows";
   case FP_PARAM: return "param.rows";
+  case FP_GBUF: return "gbuf.bytes";
   case FP_DRAM: return "dram.bytes";
   case FP_NUM_SPACES: /* not a space */ break;
   }
@@ -50,6 +51,7 @@ static uint64_t space_row_bytes(const Arch *a, FpSpace sp) {
   case FP_WBUF:
   case FP_ACC: return a->cols;
   case FP_PARAM: return 4ull * a->cols;
+  case FP_GBUF:         /* not loaded into */
   case FP_DRAM:         /* not loaded into */
   case FP_NUM_SPACES:   /* not a space */
     break;
@@ -105,15 +107,20 @@ static int check_access(const Arch *a, const Foot *ft, FpSpace sp, int write, co
   return check_rows(where, what, fp_space_name(sp), r.first, r.end - r.first, limit, space_key(sp), d);
 }
 
-// Checks fp's DRAM read or write: its bounding range must end inside DRAM.
+// Checks fp's DRAM or global-buffer read or write: its bounding range must end inside the memory.
 static int check_dram(const Arch *a, const Foot *ft, int write, const char *where, const char *what, Diag *d) {
   for (unsigned k = 0; !ft->inside && k < ft->fp.n; k++) {
     const FpAccess *x = &ft->fp.a[k];
-    if (x->space != FP_DRAM || x->write != write) continue;
+    if ((x->space != FP_DRAM && x->space != FP_GBUF) || x->write != write) continue;
     FpRange b = fp_bounds(x);
-    if (b.end <= a->dram_bytes) continue;
-    return diag_error(d, "%s: error: %s DRAM bytes 0x%llx..0x%llx, beyond dram.bytes=0x%llx", where, what,
-                      (unsigned long long)b.first, (unsigned long long)(b.end - 1), (unsigned long long)a->dram_bytes);
+    uint64_t size = fp_space_size(a, x->space);
+    if (b.end <= size) continue;
+    if (x->space == FP_GBUF && size == 0)
+      return diag_error(d, "%s: error: %s the global buffer (GBUF=1), but this arch has none (gbuf.bytes=0)", where,
+                        what);
+    return diag_error(d, "%s: error: %s %s bytes 0x%llx..0x%llx, beyond %s=0x%llx", where, what,
+                      fp_space_name(x->space), (unsigned long long)b.first, (unsigned long long)(b.end - 1),
+                      space_key(x->space), (unsigned long long)size);
   }
   return 0;
 }

@@ -13,7 +13,7 @@
 
 #define PROG_MAGIC "SAPROG\r\n"       // 8 bytes; \r\n catches text-mode mangling
 #define PROG_VERSION_MAJOR 1          // readers refuse a newer major version
-#define PROG_VERSION_MINOR 3          // 1.1 added the MACS section, 1.2 the OVERLAP bit, 1.3 the SFU (a file is written
+#define PROG_VERSION_MINOR 4          // 1.1 added the MACS section, 1.2 the OVERLAP bit, 1.3 the SFU, 1.4 the GBUF (a file is written
                                       // in the oldest version that carries it: binfmt.c)
 #define PROG_NAME_MAX 64              // tensor and layer names, including the NUL
 #define PROG_MAX_DIMS 8

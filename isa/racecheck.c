@@ -21,6 +21,7 @@ static const char *elems_name(FpSpace sp) {
   case FP_WBUF: return "WBUF rows";
   case FP_ACC: return "ACC rows";
   case FP_PARAM: return "PARAM rows";
+  case FP_GBUF: return "GBUF bytes";
   case FP_DRAM: return "DRAM bytes";
   case FP_NUM_SPACES: /* not a space */ break;
   }
@@ -374,7 +375,7 @@ int rc_is_dominating(const RcTracker *t, int v, Opcode op, int32_t k_own) {
   case OP_CFG_LOAD:
   case OP_CFG_STORE:
   case OP_CFG_POOL:
-    return t->a->dram_latency <= 1 || t->last_dma[v] <= k_own;
+    return (t->a->dram_latency <= 1 && t->a->gbuf_latency <= 1) || t->last_dma[v] <= k_own;
   case OP_PRELOAD:
     // With one column a PRELOAD behind a stream ends no earlier than it (TIMING §6), unless the
     // stream has OVERLAP: then the PRELOAD starts under it and may end first.
@@ -643,9 +644,10 @@ static void put_insn(Out *o, const Program *p, uint32_t i, const uint32_t *lines
 }
 
 static void put_range(Out *o, FpSpace sp, uint64_t first, uint64_t last) {
-  if (sp == FP_DRAM) {
-    if (first == last) put(o, "DRAM byte 0x%llx", (unsigned long long)first);
-    else put(o, "DRAM bytes 0x%llx..0x%llx", (unsigned long long)first, (unsigned long long)last);
+  if (sp == FP_DRAM || sp == FP_GBUF) {
+    const char *m = fp_space_name(sp);
+    if (first == last) put(o, "%s byte 0x%llx", m, (unsigned long long)first);
+    else put(o, "%s bytes 0x%llx..0x%llx", m, (unsigned long long)first, (unsigned long long)last);
   } else if (first == last) {
     put(o, "%s row %llu", fp_space_name(sp), (unsigned long long)first);
   } else {

@@ -141,7 +141,7 @@ package sa_isa_pkg;
   localparam int unsigned NSEG_LSB = 88;  // segments gathered into each LOAD row
   localparam int unsigned NSEG_W = 8;
   localparam int unsigned SEGLEN_LSB = 96;  // bytes per LOAD segment
-  localparam int unsigned SEGLEN_W = 16;
+  localparam int unsigned SEGLEN_W = 15;
   localparam int unsigned COLS_LSB = 88;  // columns (channels) written per STORE row, or array columns whose results COMPUTE_IS writes (<= array cols)
   localparam int unsigned COLS_W = 16;
   localparam int unsigned WSRC_LSB = 64;  // first WBUF row streamed by COMPUTE_OS (row k holds B[k][0..ARRAY_COLS-1])
@@ -176,6 +176,8 @@ package sa_isa_pkg;
   localparam int unsigned EPS_W = 48;
   localparam int unsigned SEG_STRIDE_LSB = 108;  // DRAM byte stride between the segments of one LOAD row
   localparam int unsigned SEG_STRIDE_W = 20;
+  localparam int unsigned GBUF_LSB = 111;  // 1: DRAM_ADDR is a byte address in the on-chip global buffer (GBUF), not in DRAM
+  localparam int unsigned GBUF_W = 1;
 
   // Bits each format uses (OP included); every other bit must be 0.
   localparam logic [INSN_W-1:0] FMT_LOAD_MASK = 128'hffffffffffffffff_ffffffffffffffff;
@@ -184,7 +186,7 @@ package sa_isa_pkg;
   localparam logic [INSN_W-1:0] FMT_COMPUTE_MASK = 128'h0000000000000000_ffffffffffffcfff;
   localparam logic [INSN_W-1:0] FMT_COMPUTE_OS_MASK = 128'h0000ffffffffffff_ffffffffffff4fff;
   localparam logic [INSN_W-1:0] FMT_COMPUTE_IS_MASK = 128'h000000ffff00ffff_ffffffffffffcfff;
-  localparam logic [INSN_W-1:0] FMT_STORE_MASK = 128'h000000ffffffffff_ffffffffffff4fff;
+  localparam logic [INSN_W-1:0] FMT_STORE_MASK = 128'h000080ffffffffff_ffffffffffff4fff;
   localparam logic [INSN_W-1:0] FMT_CFG_STORE_MASK = 128'h00000fffffffffff_0000ffffffff7fff;
   localparam logic [INSN_W-1:0] FMT_CFG_POOL_MASK = 128'h0000000000000000_ffffffffffff3fff;
   localparam logic [INSN_W-1:0] FMT_CFG_SFU_MASK = 128'h0000ffffffffffff_ffffffff00fc0fff;

@@ -499,7 +499,7 @@ static void test_errors(void) {
                           "push accum overlap src acc_addr rows)");
   expect_error_after_head("LOAD mem=wbuf dram_adr=0\n",
                           "t.s:5:15: error: unknown operand 'dram_adr' for LOAD (did you mean dram_addr?; operands: pop "
-                          "push mem accum transpose dst dram_addr outer inner nseg seglen tstride)");
+                          "push mem accum transpose dst dram_addr outer inner nseg seglen tstride gbuf)");
   expect_error_after_head("COMPUTE rows=1 bogus=3\n",
                           "t.s:5:16: error: unknown operand 'bogus' for COMPUTE (operands: pop push accum overlap src "
                           "acc_addr rows)");

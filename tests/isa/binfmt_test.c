@@ -489,8 +489,8 @@ static void test_header(void) {
   f.p[8] = PROG_VERSION_MAJOR + 1;   // newer major, correct header CRC
   fix_crcs(f);
   char want[96];
-  int minor = f.p[10];   // 3: every file is written as 1.3 (its ARCH names the SFU's keys)
-  CHECK(minor == 3, "a program without useful MACs written as 1.%d", minor);
+  int minor = f.p[10];   // 4: every file is written as 1.4 (its ARCH names the global buffer's keys)
+  CHECK(minor == 4, "a program without useful MACs written as 1.%d", minor);
   snprintf(want, sizeof want, "+0x8: error: format version %d.%d is newer than this reader's", PROG_VERSION_MAJOR + 1,
            minor);
   expect_reject(f, want);
@@ -757,12 +757,12 @@ static void test_deflate(void) {
 
 // ---- fuzz seeds ----
 
-// MACS (format 1.1): written only when the program declares useful MACs (every file is 1.3
+// MACS (format 1.1): written only when the program declares useful MACs (every file is 1.4
 // now); read back; its count must be the LAYERS section's and its sum must fit 63 bits.
 static void test_macs(void) {
   Program *p = rich_program();
   File f = file_of(p, 0);
-  CHECK(f.p[10] == 3 && rd32(f.p + H_NSECT) == 6, "version 1.%u, %u sections", f.p[10], rd32(f.p + H_NSECT));
+  CHECK(f.p[10] == 4 && rd32(f.p + H_NSECT) == 6, "version 1.%u, %u sections", f.p[10], rd32(f.p + H_NSECT));
   CHECK(rd32(section_of(f, K_MACS)) == 2 && rd64(section_of(f, K_MACS) + 4) == 48, "MACS section contents");
   Program *q = expect_accept(f);
   if (q) check_same(p, q);
@@ -783,9 +783,9 @@ static void test_macs(void) {
   g = file_of(p, 0);
   expect_reject(g, "layer 1: the useful MACs add up past 2^63");
   free(g.p);
-  prog_set_layer_macs(p, NULL);   // no declaration: no MACS section, 5 sections (still 1.3)
+  prog_set_layer_macs(p, NULL);   // no declaration: no MACS section, 5 sections (still 1.4)
   g = file_of(p, 0);
-  CHECK(g.p[10] == 3 && rd32(g.p + H_NSECT) == 5, "undeclared: version 1.%u, %u sections", g.p[10], rd32(g.p + H_NSECT));
+  CHECK(g.p[10] == 4 && rd32(g.p + H_NSECT) == 5, "undeclared: version 1.%u, %u sections", g.p[10], rd32(g.p + H_NSECT));
   q = expect_accept(g);
   CHECK(q && !q->layer_macs, "undeclared MACs read back as declared");
   prog_free(q);
@@ -794,15 +794,17 @@ static void test_macs(void) {
   check_case("macs_section");
 }
 
-// Files written by older writers (1.0, 1.1, 1.2; kept in the fuzz corpus, written before the SFU)
-// still read, and are written back as 1.3 meaning the same program.
+// Files written by older writers (1.0 to 1.3; kept in the fuzz corpus) still read, with no global
+// buffer (their ARCH sections name none, and a missing gbuf.bytes would otherwise take the
+// default's), and are written back as 1.4 meaning the same program.
 static void test_older_versions(void) {
   static const struct {
     const char *path;
     int minor;
   } olds[] = {{"tests/fuzz/corpus/loader/gemm_plain.bin", 0},
               {"tests/fuzz/corpus/loader/rich_deflate.bin", 1},
-              {"tests/fuzz/corpus/loader/overlap_v12.bin", 2}};
+              {"tests/fuzz/corpus/loader/overlap_v12.bin", 2},
+              {"tests/fuzz/corpus/loader/sfu_all.bin", 3}};
   for (size_t i = 0; i < sizeof olds / sizeof olds[0]; i++) {
     FILE *fp = fopen(olds[i].path, "rb");
     CHECK(fp != NULL, "%s: cannot open (run from the repository root)", olds[i].path);
@@ -813,8 +815,10 @@ static void test_older_versions(void) {
     CHECK(f.len > 16 && f.p[10] == olds[i].minor, "%s: not a 1.%d file", olds[i].path, olds[i].minor);
     Program *q = expect_accept(f);
     if (!q) continue;
+    CHECK(q->arch.gbuf_bytes == 0, "%s: a 1.%d file read with gbuf.bytes=%u", olds[i].path, olds[i].minor,
+          q->arch.gbuf_bytes);
     File g = file_of(q, 0);
-    CHECK(g.p && g.p[10] == 3, "%s: rewritten as 1.%u", olds[i].path, g.p ? g.p[10] : 0u);
+    CHECK(g.p && g.p[10] == 4, "%s: rewritten as 1.%u", olds[i].path, g.p ? g.p[10] : 0u);
     Program *r = g.p ? expect_accept(g) : NULL;
     if (r) check_same(q, r);
     prog_free(r);

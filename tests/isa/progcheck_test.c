@@ -11,6 +11,9 @@
 #include "../common/insnbuild.h"
 
 #define DRAM 4096
+#define GBUF 2048
+
+static uint32_t gbuf_bytes = GBUF;   // the global buffer of small_arch (0: none)
 
 static Arch small_arch(void) {
   Arch a;
@@ -22,6 +25,7 @@ static Arch small_arch(void) {
   a.acc_rows = 40;
   a.param_rows = 6;
   a.dram_bytes = DRAM;
+  a.gbuf_bytes = gbuf_bytes;
   return a;
 }
 
@@ -177,6 +181,35 @@ static void test_load_dram(void) {
   expect("load_uses_latest_cfg", later, N(later), NULL);
   Insn first[] = {cfg_load(1, 0, 0), cfg_load(4093, 0, 0), insn_load(MEM_SPAD, 0, 0, 2, 1, 1, 4)};
   expect("load_uses_latest_cfg_bad", first, N(first), "beyond dram.bytes");
+}
+
+// GBUF=1: the same address arithmetic against gbuf.bytes, and none at all without a buffer.
+static void test_gbuf(void) {
+  Insn ok[] = {cfg_load(100, 10, 3), insn_load(MEM_SPAD, 0, GBUF - 235, 3, 4, 2, 2)};
+  ok[1].f[FLD_GBUF] = 1;
+  expect("load_gbuf_exact_fit", ok, N(ok), NULL);
+  Insn bad[] = {cfg_load(100, 10, 3), insn_load(MEM_SPAD, 0, GBUF - 234, 3, 4, 2, 2)};
+  bad[1].f[FLD_GBUF] = 1;
+  expect("load_gbuf_end", bad, N(bad), "LOAD reads GBUF bytes 0x716..0x800, beyond gbuf.bytes=0x800");
+  Insn dram_ok[] = {cfg_load(100, 10, 3), insn_load(MEM_SPAD, 0, DRAM - 235, 3, 4, 2, 2)};
+  expect("load_gbuf0_reads_dram", dram_ok, N(dram_ok), NULL);   // GBUF=0 past gbuf.bytes: DRAM
+  Insn st_ok[] = {cfg_store(ACT_NONE, 0, 0, 0, 0, 300, 30), insn_store(0, GBUF - 1416, 5, 8, 6, 0)};
+  st_ok[1].f[FLD_GBUF] = 1;
+  expect("store_gbuf_exact_fit", st_ok, N(st_ok), NULL);
+  Insn st_bad[] = {cfg_store(ACT_NONE, 0, 0, 0, 0, 300, 30), insn_store(0, GBUF - 1415, 5, 8, 6, 0)};
+  st_bad[1].f[FLD_GBUF] = 1;
+  expect("store_gbuf_end", st_bad, N(st_bad), "STORE writes GBUF bytes 0x279..0x800, beyond gbuf.bytes=0x800");
+  Insn raw[] = {insn_store(0, GBUF - 23, 1, 1, 6, 1)};
+  raw[0].f[FLD_GBUF] = 1;
+  expect("store_raw32_gbuf_end", raw, N(raw), "beyond gbuf.bytes=0x800");
+  gbuf_bytes = 0;
+  Insn none[] = {insn_load(MEM_SPAD, 0, 0, 1, 1, 1, 1)};
+  none[0].f[FLD_GBUF] = 1;
+  expect("load_gbuf_none", none, N(none), "LOAD reads the global buffer (GBUF=1), but this arch has none (gbuf.bytes=0)");
+  Insn st_none[] = {insn_store(0, 0, 1, 1, 1, 0)};
+  st_none[0].f[FLD_GBUF] = 1;
+  expect("store_gbuf_none", st_none, N(st_none), "STORE writes the global buffer (GBUF=1), but this arch has none");
+  gbuf_bytes = GBUF;
 }
 
 static void test_preload_compute(void) {
@@ -501,6 +534,7 @@ int main(void) {
   test_load_row_bytes();
   test_load_accum();
   test_load_dram();
+  test_gbuf();
   test_preload_compute();
   test_compute_os();
   test_input_stationary();

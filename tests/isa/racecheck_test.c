@@ -54,8 +54,8 @@ static void put_idx(char *b, size_t n, const char *key, uint32_t i) {
 static void report_key(const RcReport *r, char *b, size_t n) {
   static const char *const hz[] = {[RC_RAW] = "RAW", [RC_WAR] = "WAR", [RC_WAW] = "WAW"};
   if (r->kind == RC_RACE) {
-    if (r->space == FP_DRAM)
-      snprintf(b, n, "race %s DRAM 0x%llx..0x%llx", hz[r->hazard], (unsigned long long)r->first,
+    if (r->space == FP_DRAM || r->space == FP_GBUF)   // byte-addressed: hexadecimal
+      snprintf(b, n, "race %s %s 0x%llx..0x%llx", hz[r->hazard], fp_space_name(r->space), (unsigned long long)r->first,
                (unsigned long long)r->last);
     else
       snprintf(b, n, "race %s %s %llu..%llu", hz[r->hazard], fp_space_name(r->space), (unsigned long long)r->first,

@@ -35,7 +35,7 @@ endif
 comma   := ,
 DEP_CFLAGS := $(strip $(JANSSON_CFLAGS) $(ZLIB_CFLAGS))
 DEP_RPATH  := $(patsubst -L%,-Wl$(comma)-rpath$(comma)%,$(filter -L%,$(JANSSON_LIBS) $(ZLIB_LIBS)))
-LDLIBS  := $(strip $(JANSSON_LIBS) $(ZLIB_LIBS) -lm $(DEP_RPATH))
+LDLIBS  := $(strip $(JANSSON_LIBS) $(ZLIB_LIBS) -lm -pthread $(DEP_RPATH))
 BUILD   ?= build
 SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
@@ -197,6 +197,7 @@ fuzz:
 
 bench: $(SASIM) $(SACC)
 	@sh bench/sim-speed
+	@sh bench/scalesim-speed
 	@BUILD=$(BUILD) sh bench/compile
 	@BUILD=$(BUILD) sh bench/targets
 	@BUILD=$(BUILD) sh bench/batch

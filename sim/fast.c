@@ -13,6 +13,7 @@
 
 #include "../isa/grow.h"
 #include "../isa/numerics.h"
+#include "fast_par.h"
 #include "sfu_exec.h"
 #include "sim_internal.h"
 #include "stats.h"
@@ -88,6 +89,8 @@ typedef struct {
   uint8_t *bytes;                      // scratch: one post-processed row
   uint8_t *tile;                       // scratch: the rows gathered by one LOAD
   uint64_t tile_cap;                   // bytes allocated for tile
+  FastPar *par;                        // the second thread of the bulk kernel, started on first need
+  int par_failed;                      // it could not be started: one thread
 } Fast;
 
 static int chan_push(Fast *f, int ch, uint64_t visible) {
@@ -393,28 +396,65 @@ static void gemm_columns(uint32_t *acc0, size_t acc_stride, int ncols, const int
     }
 }
 
+// Columns [lo, hi) of one COMPUTE or COMPUTE_IS: out[c][m] (+)= sum over r of w[r][c] * x[r][m]
+// (the bulk kernel), each column first started from, or offset by, the pairs' bias. Columns are
+// independent, so a job may be split between two threads (fast_par.h) with the same result.
+typedef struct {
+  uint32_t *out;          // column c's M sums at out + c * out_stride
+  size_t out_stride;
+  const int8_t *x0;       // the streamed rows, transposed (spad_t + SRC)
+  size_t xs;
+  const int16_t *w;       // the bank, [r][c]
+  uint32_t R, C, M, bias;
+  int accum;              // 1: add onto the sums there; 0: start from zero
+  uint32_t cols;          // columns 0 .. cols-1
+} ColJob;
+
+static void col_range(const ColJob *j, uint32_t lo, uint32_t hi) {
+  for (uint32_t c = lo; c < hi; c++) {
+    uint32_t *col = j->out + (size_t)c * j->out_stride;
+    if (j->accum)
+      for (uint32_t m = 0; m < j->M; m++) col[m] -= j->bias;
+    else
+      for (uint32_t m = 0; m < j->M; m++) col[m] = 0u - j->bias;
+  }
+  for (uint32_t c = lo; c < hi;) {
+    int ncols = c + 2 <= hi ? 2 : 1;
+    gemm_columns(j->out + (size_t)c * j->out_stride, j->out_stride, ncols, j->x0, j->xs, j->w + c, j->R, j->C, j->M);
+    c += (uint32_t)ncols;
+  }
+}
+
+// Chunk k of a job: the columns 2k and 2k + 1 (the kernel's pair), for fast_par_run.
+static void col_chunk(void *ctx, uint32_t k) {
+  const ColJob *j = ctx;
+  uint32_t hi = 2 * k + 2 <= j->cols ? 2 * k + 2 : j->cols;
+  col_range(j, 2 * k, hi);
+}
+
+// Runs a job over its columns, on two threads when it is big enough to pay for the hand-over
+// (under a microsecond) and the run allows a second thread.
+#define PAR_MIN_MACS 32768u
+static void run_cols(Fast *f, const ColJob *j) {
+  if (f->s->threads > 1 && j->cols >= 4 && (uint64_t)j->M * j->R * j->cols >= PAR_MIN_MACS) {
+    if (!f->par && !f->par_failed && !(f->par = fast_par_new())) f->par_failed = 1;
+    if (f->par) {
+      fast_par_run(f->par, col_chunk, (void *)j, (j->cols + 1) / 2);
+      return;
+    }
+  }
+  col_range(j, 0, j->cols);
+}
+
 // ACC[acc_addr + m] (+)= SPAD[src + m] x W for m < M: the bulk kernel, column by column over the
 // transposed memories, so its inner loops run along the M rows as a host GEMM's do.
 static void exec_compute(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   const Arch *a = f->a;
   int b = (int)((f->n_preloads - 1) % 2);
   uint32_t R = a->rows, C = a->cols, M = (uint32_t)in->f[FLD_ROWS];
-  const int16_t *w = f->bank16[b];
-  const int8_t *x0 = f->spad_t + in->f[FLD_SRC];
-  uint32_t bias = (R / 2) * PAIR_BIAS;
-  for (uint32_t c = 0; c < C; c++) {
-    uint32_t *acc = f->acc_t + (size_t)c * f->acc_stride + in->f[FLD_ACC_ADDR];
-    if (in->f[FLD_ACCUM])
-      for (uint32_t m = 0; m < M; m++) acc[m] -= bias;
-    else
-      for (uint32_t m = 0; m < M; m++) acc[m] = 0u - bias;
-  }
-  for (uint32_t c = 0; c < C;) {
-    int ncols = c + 2 <= C ? 2 : 1;
-    gemm_columns(f->acc_t + (size_t)c * f->acc_stride + in->f[FLD_ACC_ADDR], f->acc_stride, ncols, x0,
-                 f->spad_stride, w + c, R, C, M);
-    c += (uint32_t)ncols;
-  }
+  ColJob j = {f->acc_t + in->f[FLD_ACC_ADDR], f->acc_stride, f->spad_t + in->f[FLD_SRC], f->spad_stride,
+              f->bank16[b], R, C, M, (R / 2) * PAIR_BIAS, in->f[FLD_ACCUM] != 0, C};
+  run_cols(f, &j);
   stream_times(f, in, t, b, M);
   uint64_t macs = (uint64_t)M * f->bank_k[b] * C;
   ls->macs += macs;
@@ -485,13 +525,9 @@ static int exec_compute_is(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls)
     f->is_sum = n;
     f->is_sum_cap = need;
   }
-  uint32_t *sum = f->is_sum, bias = (R / 2) * PAIR_BIAS;
-  for (size_t i = 0; i < need; i++) sum[i] = 0u - bias;
-  for (uint32_t c = 0; c < cols;) {
-    int ncols = c + 2 <= cols ? 2 : 1;
-    gemm_columns(sum + (size_t)c * M, M, ncols, f->spad_t + in->f[FLD_SRC], f->spad_stride, f->bank16[b] + c, R, C, M);
-    c += (uint32_t)ncols;
-  }
+  uint32_t *sum = f->is_sum;
+  ColJob j = {sum, M, f->spad_t + in->f[FLD_SRC], f->spad_stride, f->bank16[b], R, C, M, (R / 2) * PAIR_BIAS, 0, cols};
+  run_cols(f, &j);
   int accum = (int)in->f[FLD_ACCUM];
   uint64_t acc0 = (uint64_t)in->f[FLD_ACC_ADDR], astride = (uint64_t)in->f[FLD_ASTRIDE];
   for (uint32_t m = 0; m < M; m++) {
@@ -926,6 +962,7 @@ static void fast_free(Fast *f) {
   free(f->os_sum);
   free(f->is_sum);
   free(f->sfu_out);
+  fast_par_free(f->par);
 }
 
 static int fast_loop(Fast *f) {

@@ -43,6 +43,7 @@ typedef struct {
   int n_prints;
   int allow_races;                   // --allow-races: run a program the race check refuses, with a warning
   unsigned long long max_cycles;
+  unsigned long long threads;        // --threads (0: 2 when two processors are online, else 1)
   SimMode mode;
   RunEngineKind engine;
   const char *vcd;                   // RTL engines: waveform file, or NULL

@@ -64,6 +64,9 @@ static const CliOpt run_opts[] = {
      .help = "(rtl) trace only these scopes, comma-separated (docs/RTL.md)"},
     {.id = RUNOPT_MAX_CYCLES, .names = {"--max-cycles"}, .metavar = "N",
      .help = "stop with an error instead of simulating past N cycles"},
+    {.id = RUNOPT_THREADS, .names = {"--threads"}, .metavar = "N",
+     .help = "(fast mode) host threads computing the values, 1 or 2 (default 2 when the host\n"
+             "has two processors online); cycles, stats and outputs do not depend on it"},
     {.id = RUNOPT_ARCH, .names = {"--arch"}, .metavar = "ARCH",
      .help = "refuse to run unless the program was compiled for this arch (a file, or a\n"
              "shipped arch's name: tiny, small, ...)"},

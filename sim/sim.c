@@ -141,6 +141,7 @@ void sim_set_window(Sim *s, uint64_t from, uint64_t to) {
 }
 void sim_set_progress(Sim *s, FILE *f) { s->progress = f; }
 void sim_set_max_cycles(Sim *s, uint64_t max_cycles) { s->max_cycles = max_cycles; }
+void sim_set_threads(Sim *s, unsigned threads) { s->threads = threads; }
 
 int sim_cycle_limit_error(const Sim *s, Diag *d) {
   return diag_error(d, "sim: error: cycle limit %llu reached (--max-cycles)", (unsigned long long)s->max_cycles);

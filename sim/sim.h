@@ -109,6 +109,9 @@ void sim_set_window(Sim *s, uint64_t from, uint64_t to);
 void sim_set_progress(Sim *s, FILE *f);
 // Makes sim_run fail ("cycle limit N reached") rather than simulate past max_cycles (0: no limit).
 void sim_set_max_cycles(Sim *s, uint64_t max_cycles);
+// Fast mode: compute the values of big COMPUTEs on `threads` host threads (1 or 2; default 1).
+// Cycles, statistics and outputs do not depend on it.
+void sim_set_threads(Sim *s, unsigned threads);
 // Runs to completion. Runtime errors (deadlock, token overflow) return -1 with a message.
 int sim_run(Sim *s, Diag *d);
 const SimStats *sim_stats(const Sim *s);

@@ -36,6 +36,7 @@ struct Sim {
   struct PeTrace *pe_trace;                // sim_set_pe_trace's observer (owned), or NULL
   FILE *progress;           // detailed mode: a progress line every SIM_PROGRESS_CYCLES, or NULL
   uint64_t max_cycles;      // stop with an error past this many cycles; 0: no limit
+  unsigned threads;         // fast mode: threads for the value computation (1 or 2; 0 counts as 1)
   int ran;                  // sim_run was called
 };
 

@@ -12,7 +12,7 @@
 #include "../common/check.h"
 
 // The engines checked (the detailed one models every beat, cycle by cycle).
-static const SimMode modes[] = {SIM_FAST};   // the detailed engine follows
+static const SimMode modes[] = {SIM_FAST, SIM_DETAILED};
 #define N_MODES (int)(sizeof modes / sizeof modes[0])
 
 typedef struct {

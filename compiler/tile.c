@@ -288,6 +288,10 @@ typedef struct {
   double fetch_late;             // share of the compute done before fetch reaches the STOREs after it
   double early;                  // cycles before its last stream ends that its slot starts to free
   double insns;                  // instructions
+  double lat_head, lat_load;     // from the last beat of its head / of its loads issued to the
+                                 // data landed: L, or less when global-buffer beats come last
+                                 // (responses in issue order, TIMING 5a: max(L - G, L_g) for G
+                                 // GBUF beats after the last DRAM one)
 } Step;
 
 // The cost of one step of a tile of tm accumulator rows over a K chunk of kc tiles (the plan's
@@ -302,7 +306,7 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
   // F < L a channel moves F / L beats per cycle (the tiny arch: 0.4), not one. The global
   // buffer's beats (g_load of the loads, g_head of the head) go one a cycle (TIMING 5a).
   double slow = a->dram_inflight < a->dram_latency ? (double)a->dram_latency / a->dram_inflight : 1.0;
-  double g_load = 0, g_head = 0;
+  double g_load = 0, g_head = 0, g_tail = 1;   // (g_tail 0: GBUF beats not last in the step)
   switch (op->kind) {
   case MOP_GEMM: {
     double g_avg = (double)nN / nNG, kc_avg = kc, k_rows = (double)op->K * kc / op->n_ktiles;
@@ -380,13 +384,26 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
               (lower_sfu_params_once(op) ? 0 : lower_sfu_param_rows(op, C) * cdiv(4 * C, B));
     st.head = st.load;
     g_load = g_head = (tml * oc->elt_gbeats + oc->elt_bcast_gbeats) / nsteps;
+    if (!op->in_gbuf[op->n_in - 1]) g_tail = 0;   // (a DRAM input loaded last: its latency shows)
     st.compute = st.tail = sfu_step_cycles(op, a, tm);
     st.insns = 6;
     break;
   }
   }
   st.beats = st.load - g_load;   // DRAM's
-  st.load = (st.load - g_load) * slow + g_load, st.head = (st.head - g_head) * slow + g_head;
+  double L = a->dram_latency, Lg = a->gbuf_latency;
+  st.lat_head = g_head > 0 && g_tail ? (st.head > g_head ? fmax(L - g_head, Lg) : Lg) : L;
+  st.lat_load = g_load > 0 && g_tail ? (st.load > g_load ? fmax(L - g_load, Lg) : Lg) : L;
+  // (with F < L the last F DRAM beats issue L - F cycles before the slot rule lets the next DRAM
+  // beat go: GBUF beats after them use those cycles first)
+  double dram_issue = (st.load - g_load) * slow, hidden = 0;
+  if (slow > 1 && st.load > g_load) hidden = fmin(g_load, L - a->dram_inflight);
+  st.load = dram_issue + g_load - hidden;
+  // (the head's GBUF beats follow its last DRAM beat, which issues L - F cycles before the slot
+  // rule's next one: the head lands L after that beat or L_g after its own, whichever is later)
+  double dram_head = (st.head - g_head) * slow;
+  if (g_head > 0 && slow > 1 && st.head > g_head) dram_head = fmax(st.head - g_head, dram_head - (L - a->dram_inflight));
+  st.head = dram_head + g_head;
   st.block[0] *= slow, st.block[1] *= slow;   // (stores: the caller)
   return st;
 }
@@ -408,7 +425,7 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
 #define SIM_OP_UNITS 4
 #define SIM_OPS 3
 #define SIM_MAX_UNITS (SIM_OPS * SIM_OP_UNITS)
-static double unit_sim(const Step *const *seq, int n, int group_len, double group_store, double stores, double lat,
+static double unit_sim(const Step *const *seq, int n, int group_len, double group_store, double stores, double lat_st,
                        double drain, double post, int64_t op_units, double *first /* OUT */) {
   if (n > SIM_MAX_STEPS || n < 1) return -1;
   // An op of few units runs as whole ops (SIM_OPS of them): at an op's end the next op's first
@@ -435,20 +452,20 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
       ls[j + 1] = t;
       if (!bnd && st1->block[starts1] > 0) fetch = t + st1->block[starts1] + 1;
     }
-    double cs = fmax(fmax(cfree, ls[j] + st->head + lat), fetch);
+    double cs = fmax(fmax(cfree, ls[j] + st->head + st->lat_head), fetch);
     if (j % group_len == 0 && grp >= 2) cs = fmax(cs, send1[grp - 2]);
     // (fetch reaches the loads of step j+2, or at an op's end those of step j+1, only after
     // these computes, the same way as the STOREs below: with more than the compute queue holds,
     // once the unit starts the one Q_compute from the end)
     fetched = cs + st->compute * st->fetch_late;
     if (bnd && j + 1 < total) ls[j + 1] = fmax(t, fetched);
-    double ce = fmax(cs + st->compute, ls[j] + st->load + lat + st->tail);
+    double ce = fmax(cs + st->compute, ls[j] + st->load + st->lat_load + st->tail);
     cfree = ce, crel[j] = ce + drain;
     if (j % group_len == group_len - 1) {
       // (a STORE waits for its own N tile's streams: the first one ends when the first N tile's do)
       double ss = fmax(fmax(sfree, crel[j] - st->compute * (1 - 1 / stores) + post), cs + st->compute * st->fetch_late);
       sfree = fmax(ss + group_store, crel[j] + post + group_store / stores);
-      send[grp] = sfree + lat, send1[grp] = ss + group_store / stores + lat;
+      send[grp] = sfree + lat_st, send1[grp] = ss + group_store / stores + lat_st;
     }
     if (pos == n - 1) unit_end[j / n] = ce;
   }
@@ -474,6 +491,7 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     return -1;
   int64_t nN = cdiv(op->N, C);
   double lat = a->dram_latency, drain = R + C;
+  double lat_st = op->out_gbuf ? a->gbuf_latency : lat;   // a STORE's last acknowledgement
   int64_t nNG = 1, nKC = 1;   // N groups, K chunks
   switch (op->kind) {
   case MOP_GEMM:
@@ -517,7 +535,7 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   // K chunks: nKC - 1 of kc tiles and a last one of the rest, costed apart like the M classes
   // (a 9-tile K in chunks of 8 is a long step and a short one, not two of 4.5).
   uint32_t kc_last = op->kind == MOP_GEMM ? op->n_ktiles - (uint32_t)(nKC - 1) * p->kc : 1;
-  double first_head = 0, last_store = (double)nKC * step_store;
+  double first_head = 0, first_lat = lat, last_store = (double)nKC * step_store;
   for (int c = 0; c < ncl; c++) {
     // One unit: an (M tile, N group) of the class, its nKC steps; with one K chunk and several
     // N groups, an M tile: its groups' steps, the first with the gather (the rows stay in SPAD for
@@ -528,7 +546,7 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     last = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 1);
     if (one_gather) bare = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 0);
     double nf = (double)(nKC - 1), units = cl[c].count * nNG, unit;
-    if (c == 0) first_head = nKC > 1 ? full.head : last.head;
+    if (c == 0) first_head = nKC > 1 ? full.head : last.head, first_lat = (nKC > 1 ? full : last).lat_head;
     double load = nf * full.load + last.load, compute = nf * full.compute + last.compute;
     double beats = nf * full.beats + last.beats, unit_insns = nf * full.insns + last.insns;
     if (one_gather) {   // per N group, on average
@@ -547,10 +565,10 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       // two units (half the sum each). When every step loads parameters (one K chunk, or an
       // element-wise op), the parameter LOAD of step j+2 waits for step j's STOREs: w(j) grows
       // by the post-processing, the store and its latency.
-      double extra = (op->kind == MOP_ELT || nKC == 1) ? (op->kind == MOP_GEMM ? a->post_latency : 0) + step_store + lat : 0;
-      double wf = full.load + lat + full.tail + drain, wl = last.load + lat + last.tail + drain + extra;
-      double hf = full.head + lat + full.compute + drain - full.early;
-      double hl = last.head + lat + last.compute + drain - last.early;
+      double extra = (op->kind == MOP_ELT || nKC == 1) ? (op->kind == MOP_GEMM ? a->post_latency : 0) + step_store + lat_st : 0;
+      double wf = full.load + full.lat_load + full.tail + drain, wl = last.load + last.lat_load + last.tail + drain + extra;
+      double hf = full.head + full.lat_head + full.compute + drain - full.early;
+      double hl = last.head + last.lat_head + last.compute + drain - last.early;
       double wchain, hchain;
       if (nKC % 2 == 0) {   // steps 0, 2, .. nKC-2 full; 1, 3, .. nKC-3 full and nKC-1 the last
         wchain = fmax(nKC / 2 * wf, (nKC / 2 - 1) * wf + wl);
@@ -564,10 +582,10 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       for (int k = 0; k < n && k < SIM_MAX_STEPS; k++)
         seq[k] = one_gather ? (k ? &bare : &last) : (k == nKC - 1 ? &last : &full);
       unit = unit_sim(seq, n, one_gather ? 1 : (int)nKC, (double)nKC * step_store,
-                      op->kind == MOP_GEMM && df != DF_IS ? (double)nN / nNG : 1.0, lat, drain, post,
+                      op->kind == MOP_GEMM && df != DF_IS ? (double)nN / nNG : 1.0, lat_st, drain, post,
                       one_gather ? (int64_t)nm : (int64_t)nm * nNG, &first_end);
       if (unit >= 0 && one_gather) unit /= (double)nNG, first_end -= unit * (double)(nNG - 1);
-      if (c == 0 && unit >= 0) first_head = fmax(0, first_end - unit - lat);
+      if (c == 0 && unit >= 0) first_head = fmax(0, first_end - unit - (nKC > 1 ? full : last).lat_head);
       if (unit < 0)
         unit = fmax(fmax(fmax(load, compute + nf * full.stall + last.stall), (double)nKC * step_store),
                     fmax(wchain, hchain));
@@ -576,16 +594,16 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       unit = fmax(unit, fmax(fmax(load, one_gather ? (last.compute + (nNG - 1) * bare.compute) / nNG : compute),
                              (double)nKC * step_store));
     } else {   // one slot: everything in series
-      unit = load + compute + (double)nKC * (2 * lat + drain + step_store);
+      unit = load + compute + (double)nKC * (last.lat_load + lat_st + drain + step_store);
     }
     total += units * unit;
   }
   // Fill: an op's first loads run under the previous op's last step, its last stores under the
   // next op's first: in a sequence of ops what shows is the array's drain.
   p->est_cycles = total + drain;
-  p->est_start = first_head + lat;
+  p->est_start = first_head + first_lat;
   p->est_head = first_head;
-  p->est_end = last_store + (op->kind == MOP_GEMM ? a->post_latency : 0) + lat;
+  p->est_end = last_store + (op->kind == MOP_GEMM ? a->post_latency : 0) + lat_st;
   p->est_read_bytes = reads * B;
   p->est_write_bytes = op->out_gbuf ? 0 : oc->store_beats * B;
   p->est_insns = insns;

@@ -14,6 +14,7 @@ void compile_options_default(CompileOptions *o) {
   memset(o, 0, sizeof *o);
   o->double_buffer = 1;
   o->preload_overlap = 1;
+  o->fuse_layers = 1;
   o->dataflow = DF_WS;
   o->input_seed = 1;
 }
@@ -89,6 +90,7 @@ static TensorInfo tensor_info(const DTensor *t) {
 static int add_tensors(const MachProg *mp, const Graph *g, const CompileOptions *o, Program *p) {
   for (int i = 0; i < mp->n_tensors; i++) {
     const DTensor *t = &mp->tensors[i];
+    if (mp->tensors[dt_owner(mp, i)].gbuf) continue;   // on chip (fusion): not in DRAM, not in the map
     TensorInfo ti = tensor_info(t);
     if (t->permuted) {   // a transpose folded into matmuls: its owner's bytes, axes permuted
       int64_t st[4];
@@ -250,10 +252,20 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
   mp.no_preload_overlap = !o->preload_overlap;
   if (wants(o, "layout") || wants(o, "fuse")) lower_dump_layout(&mp, f);
   if (wants(o, "lower") || wants(o, "fuse")) lower_dump_ops(&mp, f);
+  mp.fuse_layers = o->fuse_layers;
   if (tile_plan_all(&mp, o->double_buffer, d)) goto fail;
+  // Fusion: the activations kept in the global buffer are chosen on the plans' traffic; the ops
+  // that touch them are then tiled again with their GBUF beats (the buffer's beat, latency and
+  // no DRAM channel).
+  int fused = memplan_fuse(&mp, d);
+  if (fused < 0) goto fail;
+  if (fused && tile_plan_all(&mp, o->double_buffer, d)) goto fail;
   if (wants(o, "tiling")) tile_dump(&mp, o->double_buffer, f);
   if (memplan_run(&mp, &st->mem, d)) goto fail;
-  if (wants(o, "memplan")) memplan_dump(&mp, &st->mem, f);
+  if (wants(o, "memplan")) {
+    memplan_dump(&mp, &st->mem, f);
+    memplan_fuse_dump(&mp, f);
+  }
   if (!(p = prog_new(a))) {
     diag_error(d, "sacc: error: out of memory");
     goto fail;
@@ -271,7 +283,9 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
   st->layer_names = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_names);
   st->layer_est_cycles = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_est_cycles);
   st->layer_dataflows = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_dataflows);
-  if (!st->layer_macs || !st->layer_slots || !st->layer_names || !st->layer_est_cycles || !st->layer_dataflows)
+  st->layer_fuse_saved = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_fuse_saved);
+  if (!st->layer_macs || !st->layer_slots || !st->layer_names || !st->layer_est_cycles || !st->layer_dataflows ||
+      !st->layer_fuse_saved)
     goto oom;
   st->n_layer_macs = mp.n_layers;
   memcpy(st->layer_names, mp.layer_names, (size_t)mp.n_layers * sizeof *st->layer_names);
@@ -280,6 +294,8 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
     st->layer_macs[mp.ops[i].layer] += mp.ops[i].macs;
     st->layer_est_cycles[mp.ops[i].layer] += mp.ops[i].plan.est_cycles;
     if (mp.ops[i].kind == MOP_GEMM) st->layer_dataflows[mp.ops[i].layer] |= 1u << mp.ops[i].df;
+    st->layer_fuse_saved[mp.ops[i].layer][0] += mp.ops[i].fuse_rd;
+    st->layer_fuse_saved[mp.ops[i].layer][1] += mp.ops[i].fuse_wr;
   }
   for (int i = 1; i < mp.n_ops; i++) {   // an op that waits for the whole output of the one before
     double h = tile_handover(&mp, i);
@@ -327,6 +343,11 @@ void compile_stats_print(const CompileStats *st, const Arch *a, FILE *f) {
   fprintf(f, "  DRAM    %12llu B  (constants %llu, inputs %llu, activations %llu at peak, %llu without reuse)\n",
           (unsigned long long)m->dram_top, (unsigned long long)m->const_bytes, (unsigned long long)m->input_bytes,
           (unsigned long long)m->act_peak_bytes, (unsigned long long)m->act_total_bytes);
+  if (m->gbuf_tensors)
+    fprintf(f, "  GBUF    %12llu B  (%u activations kept on chip by fusion, of gbuf.bytes %u; DRAM saved %llu B read, "
+               "%llu B written)\n",
+            (unsigned long long)m->gbuf_top, m->gbuf_tensors, a->gbuf_bytes, (unsigned long long)m->gbuf_saved_rd,
+            (unsigned long long)m->gbuf_saved_wr);
   static const char *names[4] = {"SPAD", "WBUF", "ACC", "PARAM"};
   uint32_t rows[4] = {a->spad_rows, a->wbuf_rows, a->acc_rows, a->param_rows};
   uint32_t row_bytes[4] = {a->rows, a->cols, 4 * a->cols, 4 * a->cols};
@@ -341,7 +362,8 @@ void compile_stats_json(const CompileStats *st, FILE *f) {
           "{\"layers\": %d, \"ops\": %d, \"macs\": %llu, \"useful_macs\": %llu, \"array_slots\": %llu, "
           "\"mapping_efficiency\": %.6f, \"est_cycles\": %.0f, \"insns\": [%llu, %llu, %llu], "
           "\"dram\": {\"top\": %llu, \"constants\": %llu, \"inputs\": %llu, \"activations_peak\": %llu, "
-          "\"activations_no_reuse\": %llu}, \"onchip_peak_rows\": {\"spad\": %u, \"wbuf\": %u, \"acc\": %u, "
+          "\"activations_no_reuse\": %llu}, \"gbuf\": {\"tensors\": %u, \"top\": %llu, \"saved_read_bytes\": %llu, "
+          "\"saved_write_bytes\": %llu}, \"onchip_peak_rows\": {\"spad\": %u, \"wbuf\": %u, \"acc\": %u, "
           "\"param\": %u}, \"layers\": [",
           st->n_layers, st->n_ops, (unsigned long long)st->macs, (unsigned long long)st->macs,
           (unsigned long long)st->array_slots, st->array_slots ? (double)st->macs / (double)st->array_slots : 0.0,
@@ -349,13 +371,16 @@ void compile_stats_json(const CompileStats *st, FILE *f) {
           (unsigned long long)st->emit.insns[0], (unsigned long long)st->emit.insns[1],
           (unsigned long long)st->emit.insns[2], (unsigned long long)m->dram_top, (unsigned long long)m->const_bytes,
           (unsigned long long)m->input_bytes, (unsigned long long)m->act_peak_bytes,
-          (unsigned long long)m->act_total_bytes, m->onchip_peak[0], m->onchip_peak[1], m->onchip_peak[2],
+          (unsigned long long)m->act_total_bytes, m->gbuf_tensors, (unsigned long long)m->gbuf_top,
+          (unsigned long long)m->gbuf_saved_rd, (unsigned long long)m->gbuf_saved_wr, m->onchip_peak[0], m->onchip_peak[1], m->onchip_peak[2],
           m->onchip_peak[3]);
   for (int i = 0; i < st->n_layer_macs; i++) {
     fprintf(f, "%s{\"name\": \"%s\", \"macs\": %llu, \"useful_macs\": %llu, \"array_slots\": %llu, "
-               "\"est_cycles\": %.0f, \"dataflow\": ",
+               "\"est_cycles\": %.0f, \"fuse_saved_read_bytes\": %llu, \"fuse_saved_write_bytes\": %llu, \"dataflow\": ",
             i ? ", " : "", st->layer_names[i], (unsigned long long)st->layer_macs[i],
-            (unsigned long long)st->layer_macs[i], (unsigned long long)st->layer_slots[i], st->layer_est_cycles[i]);
+            (unsigned long long)st->layer_macs[i], (unsigned long long)st->layer_slots[i], st->layer_est_cycles[i],
+            (unsigned long long)(st->layer_fuse_saved ? st->layer_fuse_saved[i][0] : 0),
+            (unsigned long long)(st->layer_fuse_saved ? st->layer_fuse_saved[i][1] : 0));
     // The dataflow of the layer's GEMMs ("ws", or "ws,is" when they differ), null for a layer without one.
     unsigned set = st->layer_dataflows ? st->layer_dataflows[i] : 0;
     if (!set) fprintf(f, "null}");
@@ -375,6 +400,8 @@ void compile_stats_free(CompileStats *st) {
   free(st->layer_names);
   free(st->layer_est_cycles);
   free(st->layer_dataflows);
+  free(st->layer_fuse_saved);
+  st->layer_fuse_saved = NULL;
   st->layer_macs = NULL, st->layer_slots = NULL, st->layer_names = NULL, st->layer_est_cycles = NULL;
   st->layer_dataflows = NULL;
 }

@@ -16,6 +16,7 @@
 typedef struct {
   int double_buffer;          // 1 (default): two buffer halves; 0: --no-double-buffer
   int preload_overlap;        // 1 (default): PRELOADs shift in under streams; 0: --no-preload-overlap
+  int fuse_layers;            // 1 (default): activations may stay in the global buffer; 0: --no-fuse-layers
   Dataflow dataflow;          // --dataflow: DF_WS (default), DF_OS or DF_IS
   int dataflow_auto;          // --dataflow auto: each GEMM's dataflow chosen by the cost model
   int n_layer_df;             // --layer-dataflow NAME=DF (the layer's GEMMs in DF, whatever --dataflow says)
@@ -35,6 +36,7 @@ typedef struct {
   uint64_t *layer_slots;      // array slots per layer id (owned, likewise)
   double *layer_est_cycles;   // the cost model's cycles per layer id: its ops' sum (owned, likewise)
   unsigned *layer_dataflows;  // per layer id: a bit (1 << Dataflow) per dataflow its GEMMs run in (owned)
+  uint64_t (*layer_fuse_saved)[2];   // per layer id: DRAM bytes read, written that fusion saves (owned)
   char (*layer_names)[PROG_NAME_MAX];
   MemPlan mem;
   EmitStats emit;

@@ -53,7 +53,7 @@ python3 - "$T/d.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 e, a = d["energy"], d["area"]
-comps = ["mac", "pe_regs", "spad", "wbuf", "acc", "param", "dram", "post", "sfu", "leakage"]
+comps = ["mac", "pe_regs", "spad", "wbuf", "acc", "param", "gbuf", "dram", "post", "sfu", "leakage"]
 why = []
 if sorted(e["components"]) != sorted(comps): why.append("energy components %s" % sorted(e["components"]))
 if abs(sum(e["components"].values()) - e["total_pj"]) > 1e-6 * e["total_pj"]: why.append("components do not add up")
@@ -61,7 +61,8 @@ for k in ("node", "total_pj", "power_mw", "tops_per_w"):
     if k not in e: why.append("no energy." + k)
 if abs(e["tops_per_w"] - 2 * d["array_macs"] / e["total_pj"]) > 1e-9 * e["tops_per_w"]: why.append("tops_per_w")
 if abs(e["power_mw"] - e["total_pj"] / d["time_us"] / 1000) > 1e-9 * e["power_mw"]: why.append("power_mw")
-if sorted(a["components"]) != sorted(["pe_array", "spad", "wbuf", "acc", "param", "post", "sfu", "control"]): why.append("area components")
+if sorted(a["components"]) != sorted(["pe_array", "spad", "wbuf", "acc", "param", "gbuf", "post", "sfu", "control"]): why.append("area components")
+if e["components"]["gbuf"] != 0 or e["dram_saved_pj"] != 0 or d["gbuf"]["dram_saved_bytes"] != 0: why.append("gbuf energy or saving in a program without GBUF instructions")
 if e["components"]["sfu"] != 0: why.append("sfu energy %s in a program without SFU instructions" % e["components"]["sfu"])
 if a["node"] != "45nm" or abs(sum(a["components"].values()) - a["total_mm2"]) > 1e-9: why.append("area total/node")
 c = d["clock"]
@@ -70,9 +71,10 @@ if sorted(c["block_ps"]) != ["pe_array", "post", "rotator"] or abs(1e6 / max(c["
 if c["critical_block"] != max(c["block_ps"], key=c["block_ps"].get): why.append("critical block")
 for l in d["layers"]:
     if "energy_pj" not in l or sorted(l.get("energy_components", {})) != sorted(comps): why.append("layer " + l["name"])
+    if l.get("dram_saved_bytes") != 0 or l.get("dram_saved_pj") != 0: why.append("layer %s dram_saved" % l["name"])
 print("FAIL energy-json-keys: " + "; ".join(why) if why else "PASS energy-json-keys")
 EOF
-head -n 1 "$T/d.csv" | grep -q ',energy_pj,energy_mac_pj,energy_pe_regs_pj,.*,energy_leakage_pj$' && pass csv-columns ||
+head -n 1 "$T/d.csv" | grep -q ',dram_saved_bytes,energy_pj,energy_mac_pj,energy_pe_regs_pj,.*,energy_gbuf_pj,.*,energy_leakage_pj,dram_saved_pj$' && pass csv-columns ||
   fail csv-columns "header: $(head -n 1 "$T/d.csv")"
 
 # --energy: MAC energy doubled; everything else as before.

@@ -13,6 +13,19 @@ int report_gbuf_used(const Program *p) {
   return 0;
 }
 
+// An energy in the unit that keeps it readable: pJ, nJ, uJ or mJ.
+static const char *energy_text(double pj, char *buf, size_t n) {
+  if (pj < 1e3)
+    snprintf(buf, n, "%.1f pJ", pj);
+  else if (pj < 1e6)
+    snprintf(buf, n, "%.3f nJ", pj * 1e-3);
+  else if (pj < 1e9)
+    snprintf(buf, n, "%.3f uJ", pj * 1e-6);
+  else
+    snprintf(buf, n, "%.3f mJ", pj * 1e-9);
+  return buf;
+}
+
 void report_gbuf_text(FILE *out, const Arch *a, const SimStats *st, const EnergyTable *t, const EnergyReport *e) {
   fprintf(out, "GBUF           read %llu B in %llu beats, write %llu B in %llu beats (%u KiB, %u B/beat)\n",
           (unsigned long long)st->gbuf_read_bytes, (unsigned long long)st->gbuf_read_beats,
@@ -20,9 +33,10 @@ void report_gbuf_text(FILE *out, const Arch *a, const SimStats *st, const Energy
           a->gbuf_bus_bytes);
   fprintf(out, "DRAM saved     %llu B kept on chip (GBUF read + written)",
           (unsigned long long)(st->gbuf_read_bytes + st->gbuf_write_bytes));
+  char b1[32], b2[32], b3[32];
   if (e)
-    fprintf(out, ": %.3f uJ of DRAM at %g pJ/B, less %.3f uJ in the GBUF = %.3f uJ saved",
-            e->run.dram_avoided_pj * 1e-6, t->dram_byte_pj * t->scale_energy, e->run.pj[EN_GBUF] * 1e-6,
-            e->run.dram_saved_pj * 1e-6);
+    fprintf(out, ": %s of DRAM at %g pJ/B, less %s in the GBUF = %s saved",
+            energy_text(e->run.dram_avoided_pj, b1, sizeof b1), t->dram_byte_pj * t->scale_energy,
+            energy_text(e->run.pj[EN_GBUF], b2, sizeof b2), energy_text(e->run.dram_saved_pj, b3, sizeof b3));
   fprintf(out, "\n");
 }

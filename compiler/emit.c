@@ -101,6 +101,16 @@ static Access dram(int64_t addr, int64_t outer, int64_t so, int64_t inner, int64
   return a;
 }
 
+// Whether the tensor a view reads or writes lives in the global buffer (memplan_fuse).
+static int view_gbuf(const MachProg *mp, const TView *v) { return mp->tensors[dt_owner(mp, v->t)].gbuf; }
+
+// A LOAD or STORE of view v: in the global buffer (GBUF=1, the access in its bytes) or in DRAM.
+static void mem_of(const MachProg *mp, const TView *v, Insn *in, Access *acc) {
+  if (!view_gbuf(mp, v)) return;
+  in->f[FLD_GBUF] = 1;
+  acc->mem = SMEM_GBUF;
+}
+
 static int64_t at(const MachProg *mp, const TView *v, int64_t img, int64_t y, int64_t x) {
   return (int64_t)mp->tensors[v->t].addr + img * v->img_stride + y * v->row_stride + x * v->pix_stride + v->c_off + v->byte_off;
 }
@@ -139,6 +149,7 @@ static void store_tile(Em *e, const MachOp *op, const MTile *t, int64_t j, uint3
   Access acc[3] = {on_chip(SMEM_ACC, src, t->acc_rows, 0),
                    dram(addr, t->rows, op->out.row_stride, t->cols, op->out.pix_stride, cols, 1),
                    on_chip(SMEM_PARAM, prow, 3, 0)};
+  mem_of(e->mp, &op->out, &in, &acc[1]);
   emit(e, &in, acc, lower_sfu_store_params(op) ? 3 : 2, NULL, 0);
 }
 
@@ -187,6 +198,7 @@ static GemmStep gemm_step(const MachOp *op, const GemmShape *s, uint64_t i) {
 // whole input width of its band).
 typedef struct {
   int64_t rows, cols, base, so, si;
+  const TView *v;                  // the tensor it reads
 } Gather;
 
 static Gather im2col_gather(const Em *e, const MachOp *op, const MTile *t) {
@@ -197,6 +209,7 @@ static Gather im2col_gather(const Em *e, const MachOp *op, const MTile *t) {
   g.rows = pooled ? t->irows : t->rows, g.cols = pooled ? op->ow : t->cols;
   g.base = at(e->mp, v, t->img, t->iy0 * op->sh - op->pad_t, x0 * op->sw - op->pad_l);
   g.so = op->sh * v->row_stride, g.si = op->sw * v->pix_stride;
+  g.v = v;
   return g;
 }
 
@@ -206,7 +219,9 @@ static Insn gather_load(Em *e, const Gather *g, const KTile *kt, int64_t mem, ui
   cfg_load(e, g->so, g->si, kt->nseg > 1 ? (int64_t)kt->seg_stride : -1, e->ld[3], e->ld[4]);
   int64_t addr = g->base + kt->off;
   *src = dram(addr, g->rows, g->so, g->cols, g->si, (int64_t)(kt->nseg - 1) * kt->seg_stride + kt->seglen, 0);
-  return load(mem, dst, addr, g->rows, g->cols, kt->nseg, kt->seglen);
+  Insn in = load(mem, dst, addr, g->rows, g->cols, kt->nseg, kt->seglen);
+  mem_of(e->mp, g->v, &in, src);
+  return in;
 }
 
 // matmul (MachOp.b_act): the group's weight rows kb0 .. kb0+krows-1 of its N tiles from the B
@@ -238,6 +253,7 @@ static void load_b_wbuf(Em *e, const MachOp *op, const GemmStep *st, uint32_t w)
       in.f[FLD_TRANSPOSE] = 1, in.f[FLD_TSTRIDE] = st->krows;
       acc[1] = dram(addr, tiles, C * ns, chans, ns, st->krows, 0);
     }
+    mem_of(e->mp, &op->in[1], &in, &acc[1]);
     emit(e, &in, acc, 2, NULL, 0);
   }
 }
@@ -370,6 +386,7 @@ static void gemm_loads_is(Em *e, const MachOp *op, const GemmShape *s, uint64_t 
         in = load(MEM_SPAD, dst, addr, J, 1, kt->rows, 1);
         a2[1] = dram(addr, J, ns, 1, 0, (int64_t)(kt->rows - 1) * ks + 1, 0);
       }
+      mem_of(e->mp, &op->in[1], &in, &a2[1]);
     }
     emit(e, &in, a2, 2, NULL, 0);
   }
@@ -474,6 +491,7 @@ static void elt_loads(Em *e, const MachOp *op, int64_t nN, uint64_t i) {
         Insn in = load(MEM_ACC, d, addr, 1, n, 1, seg);
         in.f[FLD_ACCUM] = y >= fh || xa > 0;
         Access acc[2] = {on_chip(SMEM_ACC, d, (uint64_t)n, 1), dram(addr, 1, 0, n, v->pix_stride, seg, 0)};
+        mem_of(e->mp, v, &in, &acc[1]);
         emit(e, &in, acc, 2, NULL, 0);
       }
     return;
@@ -493,6 +511,7 @@ static void elt_loads(Em *e, const MachOp *op, int64_t nN, uint64_t i) {
       in.f[FLD_ACCUM] = k > 0 && !second;
       Access acc[2] = {on_chip(SMEM_ACC, d, second && op->bcast ? 1 : t.acc_rows, 1),
                        dram(addr, rows, v->row_stride, pix, v->pix_stride, (seg - 1) * cs + 1, 0)};
+      mem_of(e->mp, v, &in, &acc[1]);
       emit(e, &in, acc, 2, NULL, 0);
     }
   }

@@ -128,14 +128,21 @@ typedef struct {
                         // window's accumulator reads (one per cycle) when more
   double elt_beats;     // ELT: beats of one input pixel row (all N tiles, all inputs)
   double elt_bcast_beats;   // ELT: beats of a broadcast input's one row (all N tiles)
+  // Of those, the beats on the global buffer (fusion: MachOp.in_gbuf): its own port, one beat a
+  // cycle, never slowed by DRAM's in-flight limit, not DRAM traffic.
+  int a_gbuf;               // GEMM: the gather reads the global buffer
+  double elt_gbeats, elt_bcast_gbeats;
 } OpCost;
 
+// The beat size of a view's memory: the global buffer's or DRAM's.
+static uint32_t bus_of(const Arch *a, int gbuf) { return gbuf ? a->gbuf_bus_bytes : a->bus_bytes; }
+
 static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
-  uint32_t C = a->cols, B = a->bus_bytes;
+  uint32_t C = a->cols, B = bus_of(a, op->out_gbuf);
   int64_t nN = cdiv(op->N, C), out_rows = n_images(op) * out_h(op) * out_w(op);
   memset(c, 0, sizeof *c);
-  // (the write channel's in-flight limit, as step_cost's)
-  double slow = a->dram_inflight < a->dram_latency ? (double)a->dram_latency / a->dram_inflight : 1.0;
+  // (the write channel's in-flight limit, as step_cost's; the global buffer's port has none)
+  double slow = a->dram_inflight < a->dram_latency && !op->out_gbuf ? (double)a->dram_latency / a->dram_inflight : 1.0;
   Align al = gather_align(&op->out, 1, 1, 0, 0, B);
   for (int64_t j = 0; j < nN; j++) {
     int64_t w = op->N - j * C < C ? op->N - j * C : C;
@@ -145,6 +152,8 @@ static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
   }
   switch (op->kind) {
   case MOP_GEMM:
+    B = bus_of(a, op->in_gbuf[0]);
+    c->a_gbuf = op->in_gbuf[0];
     for (uint32_t k = 0; k < op->n_ktiles; k++) {
       const KTile *kt = &op->ktiles[k];
       Align ka = gather_align(&op->in[0], op->sh, op->sw, kt->off - op->pad_t * op->in[0].row_stride -
@@ -155,11 +164,14 @@ static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
     break;
   case MOP_ELT:
     for (int k = 0; k < op->n_in; k++) {
+      B = bus_of(a, op->in_gbuf[k]);
       Align ia = gather_align(&op->in[k], 1, 1, 0, 0, B);
       for (int64_t j = 0; j < nN; j++) {
         int64_t w = op->N - j * C < C ? op->N - j * C : C;
         // (a broadcast operand, SFU_EW's gate, is one row per step, not one per pixel)
-        *(op->bcast && k == 1 ? &c->elt_bcast_beats : &c->elt_beats) += seg_beats(ia, j * C, w, B);
+        double b = seg_beats(ia, j * C, w, B);
+        *(op->bcast && k == 1 ? &c->elt_bcast_beats : &c->elt_beats) += b;
+        if (op->in_gbuf[k]) *(op->bcast && k == 1 ? &c->elt_bcast_gbeats : &c->elt_gbeats) += b;
       }
     }
     break;
@@ -286,6 +298,11 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
   uint32_t R = a->rows, C = a->cols, B = a->bus_bytes;
   int64_t nN = cdiv(op->N, C);
   Step st = {.store = step_store};
+  // The DRAM channels hold at most F beats for L cycles each (docs/TIMING.md section 5): with
+  // F < L a channel moves F / L beats per cycle (the tiny arch: 0.4), not one. The global
+  // buffer's beats (g_load of the loads, g_head of the head) go one a cycle (TIMING 5a).
+  double slow = a->dram_inflight < a->dram_latency ? (double)a->dram_latency / a->dram_inflight : 1.0;
+  double g_load = 0, g_head = 0;
   switch (op->kind) {
   case MOP_GEMM: {
     double g_avg = (double)nN / nNG, kc_avg = kc, k_rows = (double)op->K * kc / op->n_ktiles;
@@ -330,6 +347,7 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
     }
     double pb = 3.0 * g_avg * cdiv(4 * C, B), a_tile = tm * oc->a_beats / op->n_ktiles;
     st.load = (gathers ? a_tile * kc : 0) + w_beats + pb / nKC;
+    if (oc->a_gbuf && gathers) g_load = a_tile * kc, g_head = df == DF_OS ? g_load : a_tile;
     // A WS or IS stream waits for its own K tile's gather only (the tokens follow the declared
     // rows), so a step's streams start once the parameters, the weights and the first gather
     // are in, and after the last gather only the loops outside the K tiles remain (the later N
@@ -337,8 +355,9 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
     if (df == DF_OS) st.head = st.load, st.tail = st.compute;
     else st.head = pb / nKC + w_beats + (gathers ? a_tile : 0), st.tail = st.compute * (1 - 1 / outer) + last;
     if (s->slots > 1) {   // the next step's loads ahead of this one's computes (fetch_block)
-      double with = fetch_block(df, kc, 1, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]);
-      double without = nKC > 1 ? fetch_block(df, kc, 0, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]) : 0;
+      double at = oc->a_gbuf ? a_tile / slow : a_tile;   // (scaled by slow below with the DRAM ones)
+      double with = fetch_block(df, kc, 1, pb, w_beats, at, gathers, a->queue_depth[UNIT_LOAD]);
+      double without = nKC > 1 ? fetch_block(df, kc, 0, pb, w_beats, at, gathers, a->queue_depth[UNIT_LOAD]) : 0;
       double blocked = (with + (double)(nKC - 1) * without) / (double)nKC;
       st.block[0] = nKC > 1 ? without : with, st.block[1] = with;
       if (blocked > 0) st.stall = drain + blocked;
@@ -360,16 +379,15 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
     st.load = (tml * oc->elt_beats + oc->elt_bcast_beats) / nsteps +
               (lower_sfu_params_once(op) ? 0 : lower_sfu_param_rows(op, C) * cdiv(4 * C, B));
     st.head = st.load;
+    g_load = g_head = (tml * oc->elt_gbeats + oc->elt_bcast_gbeats) / nsteps;
     st.compute = st.tail = sfu_step_cycles(op, a, tm);
     st.insns = 6;
     break;
   }
   }
-  // The DRAM channels hold at most F beats for L cycles each (docs/TIMING.md section 5): with
-  // F < L a channel moves F / L beats per cycle (the tiny arch: 0.4), not one.
-  double slow = a->dram_inflight < a->dram_latency ? (double)a->dram_latency / a->dram_inflight : 1.0;
-  st.beats = st.load;
-  st.load *= slow, st.head *= slow, st.block[0] *= slow, st.block[1] *= slow;   // (stores: the caller)
+  st.beats = st.load - g_load;   // DRAM's
+  st.load = (st.load - g_load) * slow + g_load, st.head = (st.head - g_head) * slow + g_head;
+  st.block[0] *= slow, st.block[1] *= slow;   // (stores: the caller)
   return st;
 }
 
@@ -569,10 +587,44 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   p->est_head = first_head;
   p->est_end = last_store + (op->kind == MOP_GEMM ? a->post_latency : 0) + lat;
   p->est_read_bytes = reads * B;
-  p->est_write_bytes = oc->store_beats * B;
+  p->est_write_bytes = op->out_gbuf ? 0 : oc->store_beats * B;
   p->est_insns = insns;
   return 0;
 }
+
+uint64_t tile_in_bytes(const MachOp *op, const Arch *a, int k) {
+  const TilePlan *p = &op->plan;
+  uint64_t nm = tile_m_count(op, p), sum = 0;
+  int64_t N = op->N;
+  switch (op->kind) {
+  case MOP_GEMM: {
+    if (k == 1) return op->b_act ? nm * (uint64_t)(op->K * N) : 0;   // matmul: B per M tile
+    if (k != 0) return 0;
+    uint64_t per_pix = 0;
+    for (uint32_t j = 0; j < op->n_ktiles; j++) per_pix += (uint64_t)op->ktiles[j].nseg * op->ktiles[j].seglen;
+    // (with several K chunks every step gathers its chunk: each N group again)
+    int64_t nKC = cdiv(op->n_ktiles, p->kc), reps = nKC > 1 ? cdiv(cdiv(N, a->cols), p->g) : 1;
+    for (uint64_t i = 0; i < nm; i++) {
+      MTile t = tile_m_at(op, p, i);
+      uint64_t pix = pooled(op) ? (uint64_t)(t.irows * op->ow) : (uint64_t)(t.rows * t.cols);
+      sum += pix * per_pix;
+    }
+    return sum * (uint64_t)reps;
+  }
+  case MOP_ELT:
+    if (k >= op->n_in) return 0;
+    if (k == 1 && op->bcast) return nm * (uint64_t)N;
+    for (uint64_t i = 0; i < nm; i++) {
+      MTile t = tile_m_at(op, p, i);
+      if (op->fold_w) sum += (uint64_t)(op->in[0].h * op->in[0].w) * (uint64_t)N;
+      else sum += (uint64_t)(t.irows * (pooled(op) ? op->ow : t.cols)) * (uint64_t)N;
+    }
+    return sum;
+  }
+  return 0;
+}
+
+uint64_t tile_out_bytes(const MachOp *op) { return (uint64_t)(n_images(op) * out_h(op) * out_w(op) * op->N); }
 
 // The tensor whose bytes t names (a flatten or reshape aliases its owner's).
 static int owner(const MachProg *mp, int t) {

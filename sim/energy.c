@@ -362,6 +362,8 @@ double energy_gbuf_beat_pj(const EnergyTable *t, const Arch *a) {
   return 8.0 * a->gbuf_bus_bytes * (t->sram_bit_pj_base + t->sram_bit_pj_per_sqrt_kib * sqrt(kib));
 }
 
+int energy_gbuf_beats_as_dram(const Arch *a) { return a->gbuf_bus_bytes == a->bus_bytes; }
+
 // The special-function unit's counts (stats.def's sfu_* rows), the same fields in SimStats and
 // LayerStats.
 typedef struct {
@@ -409,8 +411,13 @@ static void breakdown(const Counts *n, const Arch *a, const EnergyTable *t, doub
   out->pj[EN_LEAKAGE] = leak_mw * ((double)n->cycles / a->clock_mhz) * 1000.0;   // mW x us = nJ
   out->total_pj = 0;
   for (int c = 0; c < EN_COUNT; c++) out->total_pj += out->pj[c];
+  // The DRAM energy the buffer's transfers would have cost with GBUF=0: the same address
+  // arithmetic enumerates the same beats when both are as wide, so then their bytes on the bus
+  // exactly; otherwise at least their useful bytes.
   out->dram_saved_bytes = n->gbuf_bytes;
-  out->dram_avoided_pj = s * (double)n->gbuf_bytes * t->dram_byte_pj;
+  double bus = energy_gbuf_beats_as_dram(a) ? (double)(n->gbuf_read_beats + n->gbuf_write_beats) * a->bus_bytes
+                                            : (double)n->gbuf_bytes;
+  out->dram_avoided_pj = s * bus * t->dram_byte_pj;
   out->dram_saved_pj = out->dram_avoided_pj - out->pj[EN_GBUF];
 }
 

@@ -71,9 +71,10 @@ typedef struct {
   double pj[EN_COUNT];   // per component
   double total_pj;
   // What the global buffer saved (docs/PPA.md, "The global buffer"): the bytes its LOADs and
-  // STOREs moved on chip instead of over DRAM, what DRAM would have spent on them at least
-  // (bytes x dram_byte_pj: a partial DRAM beat would have cost a whole one), and that less the
-  // buffer's own dynamic energy (pj[EN_GBUF]).
+  // STOREs moved on chip instead of over DRAM; what DRAM would have spent on the same transfers
+  // (GBUF=0: the same beats when gbuf.bus_bytes = dram.bus_bytes, so beats x bus_bytes x
+  // dram_byte_pj; else at least bytes x dram_byte_pj); and that less the buffer's own dynamic
+  // energy (pj[EN_GBUF]).
   uint64_t dram_saved_bytes;
   double dram_avoided_pj;
   double dram_saved_pj;
@@ -104,6 +105,9 @@ double energy_sram_row_pj(const EnergyTable *t, const Arch *a, MemStatId m);
 // Energy of one global-buffer beat of arch a: a gbuf.bus_bytes row of a gbuf.bytes SRAM (pJ,
 // before scale_energy; a write costs sram_write_factor times this).
 double energy_gbuf_beat_pj(const EnergyTable *t, const Arch *a);
+// 1 when the buffer's beats are as wide as DRAM's: its transfers with GBUF=0 would be the same
+// beats on the DRAM bus, so the saving is priced on them (else on the useful bytes, a lower bound).
+int energy_gbuf_beats_as_dram(const Arch *a);
 // The energy of a run from its statistics. Returns 0, or -1 when out of memory.
 int energy_of(const SimStats *st, const Arch *a, const EnergyTable *t, EnergyReport *out);
 void energy_report_free(EnergyReport *r);

@@ -35,8 +35,9 @@ void report_gbuf_text(FILE *out, const Arch *a, const SimStats *st, const Energy
           (unsigned long long)(st->gbuf_read_bytes + st->gbuf_write_bytes));
   char b1[32], b2[32], b3[32];
   if (e)
-    fprintf(out, ": %s of DRAM at %g pJ/B, less %s in the GBUF = %s saved",
-            energy_text(e->run.dram_avoided_pj, b1, sizeof b1), t->dram_byte_pj * t->scale_energy,
+    fprintf(out, ": %s%s of DRAM (%s at %g pJ/B), less %s in the GBUF = %s saved",
+            energy_gbuf_beats_as_dram(a) ? "" : "at least ", energy_text(e->run.dram_avoided_pj, b1, sizeof b1),
+            energy_gbuf_beats_as_dram(a) ? "its beats on the DRAM bus" : "its bytes", t->dram_byte_pj * t->scale_energy,
             energy_text(e->run.pj[EN_GBUF], b2, sizeof b2), energy_text(e->run.dram_saved_pj, b3, sizeof b3));
   fprintf(out, "\n");
 }

@@ -1,7 +1,8 @@
 // gbuf_energy_test.c: the global buffer's energy, area and "DRAM saved" figures (docs/PPA.md,
 // "The global buffer"), worked out by hand: a beat is a gbuf.bus_bytes row of a gbuf.bytes SRAM
 // priced with the table's SRAM fit, the buffer's area is its bit cells with two ports, and the
-// saving is the bytes it moved times DRAM's pJ per byte less its own energy. First on counts set
+// saving is what its transfers would have cost over DRAM (its beats, when as wide as DRAM's; else
+// its useful bytes) less its own energy. First on counts set
 // by hand (every other component must stay put), then on a program that stores a GEMM's result
 // into the buffer and loads it back, run on both engines.
 #include <math.h>
@@ -133,10 +134,24 @@ static void test_pricing(void) {
     if (c != EN_GBUF) CHECK(e.run.pj[c] == base.run.pj[c], "%s moved with the buffer's counts", energy_comp_names[c]);
   CHECK(e.run.dram_saved_bytes == 65 && e.layers[1].dram_saved_bytes == 65 && e.layers[0].dram_saved_bytes == 0,
         "saved bytes %llu", (unsigned long long)e.run.dram_saved_bytes);
-  CHECK(near(e.run.dram_avoided_pj, 65 * DRAM_BYTE) && near(e.run.dram_saved_pj, 65 * DRAM_BYTE - want) &&
-            near(e.layers[1].dram_saved_pj, 65 * DRAM_BYTE - want) && e.layers[0].dram_saved_pj == 0 &&
+  // Beats as wide as DRAM's (4 B): the same transfers with GBUF=0 are the same 17 beats on the
+  // DRAM bus, 68 bytes of it (the 65 useful ones and the partial beats' rest).
+  double dram = 17 * 4 * DRAM_BYTE;
+  CHECK(near(e.run.dram_avoided_pj, dram) && near(e.run.dram_saved_pj, dram - want) &&
+            near(e.layers[1].dram_saved_pj, dram - want) && e.layers[0].dram_saved_pj == 0 &&
             base.run.dram_saved_pj == 0,
-        "saved %.6f pJ, by hand %.6f", e.run.dram_saved_pj, 65 * DRAM_BYTE - want);
+        "saved %.6f pJ, by hand %.6f", e.run.dram_saved_pj, dram - want);
+  // Beats of another width than DRAM's: the DRAM energy is at least the useful bytes'.
+  Arch wide = p->arch;
+  wide.gbuf_bus_bytes = 8;
+  EnergyReport ew;
+  CHECK(energy_of(&st, &wide, &t, &ew) == 0, "energy_of failed");
+  double wide_beat = 64 * SRAM_BIT(4.0);
+  CHECK(near(ew.run.pj[EN_GBUF], 17 * wide_beat) && near(ew.run.dram_avoided_pj, 65 * DRAM_BYTE) &&
+            near(ew.run.dram_saved_pj, 65 * DRAM_BYTE - 17 * wide_beat),
+        "8-byte beats: gbuf %.6f avoided %.6f saved %.6f", ew.run.pj[EN_GBUF], ew.run.dram_avoided_pj,
+        ew.run.dram_saved_pj);
+  energy_report_free(&ew);
   // Writes cost sram_write_factor times a read; scale.energy scales the buffer and the saving.
   EnergyTable t2 = t;
   t2.sram_write_factor = 3.0;
@@ -144,7 +159,7 @@ static void test_pricing(void) {
   EnergyReport e2;
   CHECK(energy_of(&st, &p->arch, &t2, &e2) == 0, "energy_of failed");
   double want2 = 2.0 * (10 + 3.0 * 7) * tiny_beat_pj();
-  CHECK(near(e2.run.pj[EN_GBUF], want2) && near(e2.run.dram_saved_pj, 2.0 * 65 * DRAM_BYTE - want2),
+  CHECK(near(e2.run.pj[EN_GBUF], want2) && near(e2.run.dram_saved_pj, 2.0 * dram - want2),
         "write factor 3, scale 2: gbuf %.6f saved %.6f", e2.run.pj[EN_GBUF], e2.run.dram_saved_pj);
   energy_report_free(&e);
   energy_report_free(&base);

@@ -57,7 +57,7 @@ if $SASIM asm workloads/asm/gbuf_fuse.s -o "$T/gf.bin" >/dev/null 2>&1 && $SASIM
   sed -n '/^GBUF /,/^DRAM saved /p' "$T/gf.out" >"$T/gf.block"
   sed -n '/^## The global buffer in the table/,/^## /p' docs/STATS.md | sed -n '/^GBUF /,/^DRAM saved /p' >"$T/gf.doc"
   if [ -s "$T/gf.block" ] && cmp -s "$T/gf.block" "$T/gf.doc" && grep -qE '^  gbuf +40.4 pJ' "$T/gf.out" &&
-     grep -qE ' dram_wr dram_saved +saved_uJ +busy_ld' "$T/gf.out" && grep -qE '^fc .* 8 +0.003 ' "$T/gf.out"; then
+     grep -qE ' dram_wr +gbuf_rd +gbuf_wr dram_saved +saved_uJ +busy_ld' "$T/gf.out" && grep -qE '^fc .* 8 +0.003 ' "$T/gf.out"; then
     pass stats-gbuf-block
   else fail stats-gbuf-block "docs/STATS.md's GBUF lines differ from sasim's, or no gbuf line/columns: $(diff "$T/gf.doc" "$T/gf.block" | head -6 | tr '\n' ' ') $(grep -i 'gbuf\|saved' "$T/gf.out" | head -c 300)"; fi
 else fail stats-gbuf-block "gbuf_fuse.s did not run: $(head -c 300 "$T/gf.out")"; fi

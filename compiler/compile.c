@@ -256,13 +256,10 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
   if (tile_plan_all(&mp, o->double_buffer, d)) goto fail;
   // Fusion: the activations kept in the global buffer are chosen on the plans' traffic; the ops
   // that touch them are then tiled again with their GBUF beats (the buffer's beat, latency and
-  // no DRAM channel), and the savings recounted on the plans that run.
+  // no DRAM channel).
   int fused = memplan_fuse(&mp, d);
   if (fused < 0) goto fail;
-  if (fused) {
-    if (tile_plan_all(&mp, o->double_buffer, d)) goto fail;
-    memplan_fuse_count(&mp);   // the same tensors, their savings under the new plans
-  }
+  if (fused && tile_plan_all(&mp, o->double_buffer, d)) goto fail;
   if (wants(o, "tiling")) tile_dump(&mp, o->double_buffer, f);
   if (memplan_run(&mp, &st->mem, d)) goto fail;
   if (wants(o, "memplan")) {

@@ -178,10 +178,13 @@ static int live_overlap(const DTensor *x, const DTensor *y) {
   return !(x->last_op < y->first_op || y->last_op < x->first_op);
 }
 
-// Whether t fits at GBUF byte `at` beside the tensors placed so far.
+// Whether t fits at GBUF byte `at` beside the tensors placed so far: 0 no (it shares bytes with
+// one alive at the same time), 1 yes, 2 yes but a halo must then be zeroed (t's, or that of a
+// later tensor sharing its bytes, which t's writes dirty).
 static int gbuf_fits(const MachProg *mp, const int *placed, int np, int ti, uint64_t at, uint32_t B) {
   const DTensor *t = &mp->tensors[ti];
   uint64_t end = at + gbuf_size(t, B);
+  int dirty = 0;
   if (end > mp->arch->gbuf_bytes) return 0;
   for (int k = 0; k < np; k++) {
     const DTensor *u = &mp->tensors[placed[k]];
@@ -189,12 +192,28 @@ static int gbuf_fits(const MachProg *mp, const int *placed, int np, int ti, uint
     if (ue <= at || end <= u->gbuf_base) continue;   // no byte in common
     if (live_overlap(t, u)) return 0;
     const DTensor *later = t->first_op > u->last_op ? t : u, *earlier = later == t ? u : t;
-    if (has_halo(later) && !(same_layout(later, earlier) && u->gbuf_base == at)) return 0;
+    if (has_halo(later) && !(same_layout(later, earlier) && u->gbuf_base == at)) dirty = 1;
   }
-  return 1;
+  return 1 + dirty;
 }
 
-void memplan_fuse_count(MachProg *mp) {
+// A tensor with a halo needs it zeroed when an earlier tensor wrote any of its bytes, unless that
+// one had its layout and its place (its writes were the same interior bytes).
+static void mark_zeroing(MachProg *mp, const int *placed, int np, uint32_t B) {
+  for (int k = 0; k < np; k++) {
+    DTensor *t = &mp->tensors[placed[k]];
+    t->gbuf_zero = 0;
+    if (!has_halo(t)) continue;
+    for (int j = 0; j < np; j++) {
+      const DTensor *u = &mp->tensors[placed[j]];
+      if (u == t || u->last_op >= t->first_op) continue;
+      if (u->gbuf_base + gbuf_size(u, B) <= t->gbuf_base || t->gbuf_base + gbuf_size(t, B) <= u->gbuf_base) continue;
+      if (!(same_layout(t, u) && u->gbuf_base == t->gbuf_base)) t->gbuf_zero = 1;
+    }
+  }
+}
+
+static void fuse_count(MachProg *mp) {
   for (int i = 0; i < mp->n_tensors; i++) mp->tensors[i].fuse_rd = mp->tensors[i].fuse_wr = 0;
   for (int o = 0; o < mp->n_ops; o++) {
     const MachOp *op = &mp->ops[o];
@@ -217,15 +236,20 @@ static int cmp_cand(const void *x, const void *y) {
 static void mark_ops(MachProg *mp) {
   for (int o = 0; o < mp->n_ops; o++) {
     MachOp *op = &mp->ops[o];
-    for (int k = 0; k < 2; k++) op->in_gbuf[k] = k < op->n_in && mp->tensors[dt_owner(mp, op->in[k].t)].gbuf;
+    op->fuse_rd = op->fuse_wr = 0;
+    for (int k = 0; k < 2; k++) {
+      op->in_gbuf[k] = k < op->n_in && mp->tensors[dt_owner(mp, op->in[k].t)].gbuf;
+      if (op->in_gbuf[k]) op->fuse_rd += tile_in_bytes(op, mp->arch, k);
+    }
     op->out_gbuf = mp->tensors[dt_owner(mp, op->out.t)].gbuf;
+    if (op->out_gbuf) op->fuse_wr = tile_out_bytes(op);
   }
 }
 
 int memplan_fuse(MachProg *mp, Diag *d) {
   const Arch *a = mp->arch;
-  for (int i = 0; i < mp->n_tensors; i++) mp->tensors[i].gbuf = 0;
-  memplan_fuse_count(mp);
+  for (int i = 0; i < mp->n_tensors; i++) mp->tensors[i].gbuf = mp->tensors[i].gbuf_zero = 0;
+  fuse_count(mp);
   int np = 0, nc = 0;
   if (mp->fuse_layers && a->gbuf_bytes) {
     uint32_t B = a->gbuf_bus_bytes ? a->gbuf_bus_bytes : 1;
@@ -254,13 +278,19 @@ int memplan_fuse(MachProg *mp, Diag *d) {
         starts[ns++] = u->gbuf_base + gbuf_size(u, B);
         starts[ns++] = u->gbuf_base;
       }
-      uint64_t best = UINT64_MAX;
-      for (int j = 0; j < ns; j++)
-        if (starts[j] < best && gbuf_fits(mp, placed, np, c[k].t, starts[j], B)) best = starts[j];
+      // (the lowest place that needs no zeroing, else the lowest one)
+      uint64_t best = UINT64_MAX, clean = UINT64_MAX;
+      for (int j = 0; j < ns; j++) {
+        int fit = gbuf_fits(mp, placed, np, c[k].t, starts[j], B);
+        if (fit && starts[j] < best) best = starts[j];
+        if (fit == 1 && starts[j] < clean) clean = starts[j];
+      }
+      if (clean != UINT64_MAX) best = clean;
       if (best == UINT64_MAX) continue;
       t->gbuf = 1, t->gbuf_base = best;
       placed[np++] = c[k].t;
     }
+    mark_zeroing(mp, placed, np, B);
     free(c), free(placed), free(starts);
   }
   mark_ops(mp);
@@ -286,6 +316,13 @@ int memplan_run(MachProg *mp, MemPlan *m, Diag *d) {
     at = align_up(at + dt_bytes(t));
   }
   m->input_bytes = at - m->const_bytes;
+  mp->zero_addr = 0;
+  for (int i = 0; i < mp->n_tensors; i++)
+    if (mp->tensors[i].gbuf && mp->tensors[i].gbuf_zero && !mp->zero_addr) {   // GBUF halos' zeros
+      mp->zero_addr = at;
+      at = align_up(at + a->cols);
+      m->input_bytes = at - m->const_bytes;   // (counted with the inputs: bytes nobody writes)
+    }
   Heap h = {.top = at};
   int rc = 0;
   for (int o = 0; o < mp->n_ops && !rc; o++) {
@@ -360,7 +397,7 @@ void memplan_fuse_dump(const MachProg *mp, FILE *f) {
     if (t->gbuf_base + gbuf_size(t, B) > top) top = t->gbuf_base + gbuf_size(t, B);
   }
   fprintf(f, "# fusion: gbuf.bytes %u (beat %u B)%s: %llu activations in the GBUF (top 0x%llx), DRAM saved "
-             "%llu B read + %llu B written (the plans' LOAD and STORE bytes)\n",
+             "%llu B read + %llu B written (the LOAD and STORE bytes of the plans without fusion)\n",
           a->gbuf_bytes, B, !mp->fuse_layers ? ", --no-fuse-layers" : "", (unsigned long long)n,
           (unsigned long long)top, (unsigned long long)rd, (unsigned long long)wr);
   for (int i = 0; i < mp->n_tensors; i++) {
@@ -376,19 +413,14 @@ void memplan_fuse_dump(const MachProg *mp, FILE *f) {
     fprintf(f, "fuse %s: %s, %llu B, saves %llu B read + %llu B written (%.2f per GBUF byte), live ops %d..%d",
             t->name, t->gbuf ? "GBUF" : "DRAM", (unsigned long long)gbuf_size(t, B), (unsigned long long)t->fuse_rd,
             (unsigned long long)t->fuse_wr, per, t->first_op, t->last_op);
-    if (t->gbuf) fprintf(f, ", GBUF 0x%llx\n", (unsigned long long)t->gbuf_base);
+    if (t->gbuf) fprintf(f, ", GBUF 0x%llx%s\n", (unsigned long long)t->gbuf_base, t->gbuf_zero ? ", halo zeroed" : "");
     else fprintf(f, "%s\n", why);
   }
   // Per layer: the DRAM bytes its LOADs and STOREs no longer move.
   for (int l = 0; l < mp->n_layers; l++) {
     uint64_t lr = 0, lw = 0;
-    for (int o = 0; o < mp->n_ops; o++) {
-      const MachOp *op = &mp->ops[o];
-      if (op->layer != l) continue;
-      for (int k = 0; k < op->n_in; k++)
-        if (op->in_gbuf[k]) lr += tile_in_bytes(op, a, k);
-      if (op->out_gbuf) lw += tile_out_bytes(op);
-    }
+    for (int o = 0; o < mp->n_ops; o++)
+      if (mp->ops[o].layer == l) lr += mp->ops[o].fuse_rd, lw += mp->ops[o].fuse_wr;
     if (lr || lw)
       fprintf(f, "fuse layer %s: DRAM saved %llu B read, %llu B written\n", mp->layer_names[l], (unsigned long long)lr,
               (unsigned long long)lw);

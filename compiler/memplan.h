@@ -30,10 +30,9 @@ uint64_t memplan_param_bytes(const MachOp *op, const Arch *a);
 // (DTensor.gbuf, gbuf_base; MachOp.in_gbuf/out_gbuf) by the DRAM bytes they save per buffer byte,
 // from the ops' plans, within gbuf.bytes and liveness; none with --no-fuse-layers
 // (MachProg.fuse_layers 0) or gbuf.bytes 0. Fills every tensor's fuse_rd/fuse_wr. Returns how
-// many it placed, -1 on out of memory.
+// many it placed, -1 on out of memory. The savings are those of the plans it is given (the
+// ops are then tiled again: GBUF beats cost less, a plan may read them more often).
 int memplan_fuse(MachProg *mp, Diag *d);
-// Recounts fuse_rd/fuse_wr under the ops' current plans (after they are tiled again).
-void memplan_fuse_count(MachProg *mp);
 // --dump-ir memplan: the decision per tensor (space, bytes, DRAM bytes saved) and per layer.
 void memplan_fuse_dump(const MachProg *mp, FILE *f);
 // Assigns MachOp.w_addr/p_addr and DTensor.base/addr (GBUF addresses for memplan_fuse's). -1 when DRAM is too small.

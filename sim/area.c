@@ -1,10 +1,12 @@
 // area.c: mm² per component of a machine from the table's area model (docs/PPA.md §Area).
 // Logic (array, post-processing, special-function unit, control) is priced in transistors of
 // yosys's `stat -tech cmos` estimate, turned into placed area; memories are bit cells over an
-// array efficiency, with a cell-area overhead per port beyond the first.
+// array efficiency, with a cell-area overhead per port beyond the first; the global buffer
+// (gbuf.bytes, 0: none) is one more such memory.
 #include "area.h"
 
-const char *const area_comp_names[AR_COUNT] = {"pe_array", "spad", "wbuf", "acc", "param", "post", "sfu", "control"};
+const char *const area_comp_names[AR_COUNT] = {"pe_array", "spad", "wbuf", "acc", "param",
+                                                 "gbuf",     "post", "sfu",  "control"};
 
 double area_array_transistors(const EnergyTable *t, uint32_t rows, uint32_t cols) {
   double r = rows, c = cols;
@@ -31,6 +33,12 @@ void area_mem_shape(const Arch *a, MemStatId m, double *row_bytes, double *rows)
   *row_bytes = *rows = 0;
 }
 
+// mm² of an SRAM of `bits` bit cells with `ports` ports (before scale_area).
+static double sram_mm2(const EnergyTable *t, double bits, double ports) {
+  double cell = t->sram_cell_um2 * (1 + t->sram_port_factor * (ports - 1));
+  return bits * cell / t->sram_array_efficiency * 1e-6;
+}
+
 void area_of(const Arch *a, const EnergyTable *t, AreaReport *out) {
   double s = t->scale_area;
   out->mm2[AR_PE_ARRAY] = s * area_logic_mm2(t, area_array_transistors(t, a->rows, a->cols));
@@ -39,13 +47,13 @@ void area_of(const Arch *a, const EnergyTable *t, AreaReport *out) {
   out->mm2[AR_CONTROL] = s * area_logic_mm2(t, t->control_tr);
   out->sram_mm2 = 0;
   for (int m = 0; m < MEM_ST_COUNT; m++) {
-    double cell = t->sram_cell_um2 * (1 + t->sram_port_factor * (t->sram_ports[m] - 1));
     double row_bytes, rows;
     area_mem_shape(a, (MemStatId)m, &row_bytes, &rows);
-    double mm2 = s * 8.0 * row_bytes * rows * cell / t->sram_array_efficiency * 1e-6;
-    out->mm2[AR_SPAD + m] = mm2;
-    out->sram_mm2 += mm2;
+    out->mm2[AR_SPAD + m] = s * sram_mm2(t, 8.0 * row_bytes * rows, t->sram_ports[m]);
+    out->sram_mm2 += out->mm2[AR_SPAD + m];
   }
+  out->mm2[AR_GBUF] = s * sram_mm2(t, 8.0 * a->gbuf_bytes, t->sram_ports_gbuf);   // 0 bytes: none, no area
+  out->sram_mm2 += out->mm2[AR_GBUF];
   out->logic_mm2 = out->mm2[AR_PE_ARRAY] + out->mm2[AR_POST] + out->mm2[AR_SFU] + out->mm2[AR_CONTROL];
   out->total_mm2 = out->logic_mm2 + out->sram_mm2;
 }

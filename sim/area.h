@@ -1,22 +1,22 @@
 // area.h: the area model: mm² per component of a machine at the table's node (docs/PPA.md).
 // The PE array from coefficients fitted on yosys synthesis of rtl/ (scripts/calibrate-area), the
-// memories from a per-bit cell area with periphery and port overheads, the post-processing unit
-// per column, the special-function unit per lane (yosys synthesis of rtl/sa_sfu_*.sv) plus its
-// scalar reciprocal / inverse square root and control, and a fixed figure for fetch, queues,
-// tokens, DMA and control.
+// memories (SPAD, WBUF, ACC, PARAM and the global buffer) from a per-bit cell area with periphery
+// and port overheads, the post-processing unit per column, the special-function unit per lane
+// (yosys synthesis of rtl/sa_sfu_*.sv) plus its scalar reciprocal / inverse square root and
+// control, and a fixed figure for fetch, queues, tokens, DMA and control.
 #ifndef SA_AREA_H
 #define SA_AREA_H
 
 #include "energy.h"
 
-typedef enum { AR_PE_ARRAY, AR_SPAD, AR_WBUF, AR_ACC, AR_PARAM, AR_POST, AR_SFU, AR_CONTROL, AR_COUNT } AreaComp;
-extern const char *const area_comp_names[AR_COUNT];   // "pe_array", "spad", ..., "sfu", "control"
+typedef enum { AR_PE_ARRAY, AR_SPAD, AR_WBUF, AR_ACC, AR_PARAM, AR_GBUF, AR_POST, AR_SFU, AR_CONTROL, AR_COUNT } AreaComp;
+extern const char *const area_comp_names[AR_COUNT];   // "pe_array", "spad", ..., "gbuf", ..., "sfu", "control"
 
 typedef struct {
   double mm2[AR_COUNT];   // per component, after scale_area
   double total_mm2;
   double logic_mm2;       // pe_array + post + sfu + control (leaks at the logic density)
-  double sram_mm2;        // the four memories (leak at the SRAM density)
+  double sram_mm2;        // the memories: spad, wbuf, acc, param, gbuf (leak at the SRAM density)
 } AreaReport;
 
 // Transistors of the R x C array by the fitted model (what `make synth` would estimate).

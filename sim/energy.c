@@ -1,6 +1,6 @@
 // energy.c: the energy table (parse, validate, built-in default) and the energy of a run from its
 // counts (docs/PPA.md). The engines only count events (sim.h); this file prices them after the
-// run: MACs, array slots and weight shifts, on-chip row accesses per memory, DRAM beats,
+// run: MACs, array slots and weight shifts, on-chip row accesses per memory, global-buffer and DRAM beats,
 // post-processed elements, the special-function unit's operations per class, and leakage =
 // area x leakage density x time. Areas are area.c's.
 #include "energy.h"
@@ -17,12 +17,12 @@
 #include "../isa/fileread.h"
 #include "area.h"
 
-const char *const energy_comp_names[EN_COUNT] = {"mac", "pe_regs", "spad", "wbuf", "acc",
-                                                 "param", "dram", "post", "sfu", "leakage"};
+const char *const energy_comp_names[EN_COUNT] = {"mac",  "pe_regs", "spad", "wbuf", "acc",    "param",
+                                                 "gbuf", "dram",    "post", "sfu",  "leakage"};
 
 // --- The table's keys ----------------------------------------------------------------------------
 
-#define MAX_FIELDS 4
+#define MAX_FIELDS 5
 
 // One entry: an object {"<field>": number, ..., "source": "citation"} at group.key.
 typedef struct {
@@ -67,8 +67,8 @@ static const TableKey table_keys[] = {
     VALUE("area", "sram_cell_um2", sram_cell_um2, 1e-6, 1e3),
     VALUE("area", "sram_array_efficiency", sram_array_efficiency, 0.01, 1),
     VALUE("area", "sram_port_factor", sram_port_factor, 0, 10),
-    {"area", "sram_ports", {"spad", "wbuf", "acc", "param"},
-     {OFF(sram_ports[0]), OFF(sram_ports[1]), OFF(sram_ports[2]), OFF(sram_ports[3])}, 1, 16},
+    {"area", "sram_ports", {"spad", "wbuf", "acc", "param", "gbuf"},
+     {OFF(sram_ports[0]), OFF(sram_ports[1]), OFF(sram_ports[2]), OFF(sram_ports[3]), OFF(sram_ports_gbuf)}, 1, 16},
     VALUE("area", "sfu_lane_transistors", sfu_lane_tr, 0, 1e9),
     VALUE("area", "sfu_scalar_transistors", sfu_scalar_tr, 0, 1e9),
     VALUE("area", "sfu_control_transistors", sfu_control_tr, 0, 1e12),
@@ -129,6 +129,7 @@ void energy_default(EnergyTable *t) {
   t->sram_ports[MEM_ST_WBUF] = 2;
   t->sram_ports[MEM_ST_ACC] = 4;
   t->sram_ports[MEM_ST_PARAM] = 2;
+  t->sram_ports_gbuf = 2;   // a read port (load unit) and a write port (store unit), docs/TIMING.md 5a
   // BEGIN calibrate-area sfu (scripts/calibrate-area rewrites these lines and the table file)
   t->sfu_lane_tr = 204824;
   t->sfu_scalar_tr = 32998;
@@ -356,6 +357,13 @@ double energy_sram_row_pj(const EnergyTable *t, const Arch *a, MemStatId m) {
   return 8.0 * row_bytes * (t->sram_bit_pj_base + t->sram_bit_pj_per_sqrt_kib * sqrt(kib));
 }
 
+double energy_gbuf_beat_pj(const EnergyTable *t, const Arch *a) {
+  double kib = a->gbuf_bytes / 1024.0;
+  return 8.0 * a->gbuf_bus_bytes * (t->sram_bit_pj_base + t->sram_bit_pj_per_sqrt_kib * sqrt(kib));
+}
+
+int energy_gbuf_beats_as_dram(const Arch *a) { return a->gbuf_bus_bytes == a->bus_bytes; }
+
 // The special-function unit's counts (stats.def's sfu_* rows), the same fields in SimStats and
 // LayerStats.
 typedef struct {
@@ -370,7 +378,10 @@ typedef struct {
   uint64_t macs, pe_cycles, preload_shifts, post_elems, beats, cycles;
   const uint64_t *reads, *writes;
   SfuCounts sfu;
+  uint64_t gbuf_read_beats, gbuf_write_beats, gbuf_bytes;   // gbuf_bytes: read + written, useful
 } Counts;
+#define GBUF_COUNTS(x) \
+  (x)->gbuf_read_beats, (x)->gbuf_write_beats, (x)->gbuf_read_bytes + (x)->gbuf_write_bytes
 
 // The unit's arithmetic per class, and every value's trip through the lanes' P pipeline stages
 // (before scale_energy). Its ACC and PARAM rows are priced with the memories.
@@ -391,6 +402,8 @@ static void breakdown(const Counts *n, const Arch *a, const EnergyTable *t, doub
   for (int m = 0; m < MEM_ST_COUNT; m++)
     out->pj[EN_SPAD + m] = s * energy_sram_row_pj(t, a, (MemStatId)m) *
                            ((double)n->reads[m] + t->sram_write_factor * (double)n->writes[m]);
+  out->pj[EN_GBUF] = s * energy_gbuf_beat_pj(t, a) *
+                    ((double)n->gbuf_read_beats + t->sram_write_factor * (double)n->gbuf_write_beats);
   out->pj[EN_DRAM] = s * (double)n->beats * a->bus_bytes * t->dram_byte_pj;
   // Per element: bias add, requantization multiply, rounding add, clamp compare.
   out->pj[EN_POST] = s * (double)n->post_elems * (t->int32_mult_pj + 3 * t->int32_add_pj);
@@ -398,6 +411,14 @@ static void breakdown(const Counts *n, const Arch *a, const EnergyTable *t, doub
   out->pj[EN_LEAKAGE] = leak_mw * ((double)n->cycles / a->clock_mhz) * 1000.0;   // mW x us = nJ
   out->total_pj = 0;
   for (int c = 0; c < EN_COUNT; c++) out->total_pj += out->pj[c];
+  // The DRAM energy the buffer's transfers would have cost with GBUF=0: the same address
+  // arithmetic enumerates the same beats when both are as wide, so then their bytes on the bus
+  // exactly; otherwise at least their useful bytes.
+  out->dram_saved_bytes = n->gbuf_bytes;
+  double bus = energy_gbuf_beats_as_dram(a) ? (double)(n->gbuf_read_beats + n->gbuf_write_beats) * a->bus_bytes
+                                            : (double)n->gbuf_bytes;
+  out->dram_avoided_pj = s * bus * t->dram_byte_pj;
+  out->dram_saved_pj = out->dram_avoided_pj - out->pj[EN_GBUF];
 }
 
 int energy_of(const SimStats *st, const Arch *a, const EnergyTable *t, EnergyReport *out) {
@@ -406,7 +427,7 @@ int energy_of(const SimStats *st, const Arch *a, const EnergyTable *t, EnergyRep
   area_of(a, t, &ar);
   double leak_mw = ar.logic_mm2 * t->leak_logic_mw_per_mm2 + ar.sram_mm2 * t->leak_sram_mw_per_mm2;
   Counts n = {st->macs,   st->pe_cycles, st->preload_shifts, st->post_elems, st->dram_read_beats + st->dram_write_beats,
-              st->cycles, st->mem_reads, st->mem_writes,     SFU_COUNTS(st)};
+              st->cycles, st->mem_reads, st->mem_writes,     SFU_COUNTS(st), GBUF_COUNTS(st)};
   breakdown(&n, a, t, leak_mw, &out->run);
   out->time_us = (double)st->cycles / a->clock_mhz;
   out->power_mw = out->time_us > 0 ? out->run.total_pj / out->time_us / 1000.0 : 0;   // pJ/us = uW
@@ -418,7 +439,7 @@ int energy_of(const SimStats *st, const Arch *a, const EnergyTable *t, EnergyRep
     const LayerStats *l = &st->layers[i];
     if (!l->seen) continue;
     Counts c = {l->macs, l->pe_cycles, l->preload_shifts, l->post_elems, l->dram_read_beats + l->dram_write_beats,
-                l->last_end - l->first_start + 1, l->mem_reads, l->mem_writes, SFU_COUNTS(l)};
+                l->last_end - l->first_start + 1, l->mem_reads, l->mem_writes, SFU_COUNTS(l), GBUF_COUNTS(l)};
     breakdown(&c, a, t, leak_mw, &out->layers[i]);
   }
   return 0;

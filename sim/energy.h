@@ -51,6 +51,7 @@ typedef struct {
   double sram_array_efficiency;   // fraction of a macro's area that is bit cells
   double sram_port_factor;        // each port beyond the first adds this fraction of the cell area
   double sram_ports[MEM_ST_COUNT];   // ports of spad, wbuf, acc, param
+  double sram_ports_gbuf;         // ports of the global buffer (gbuf.bytes; a read and a write port)
   double sfu_lane_tr;             // one SFU lane's datapath (sa_sfu_math without the scalar blocks + input requantization)
   double sfu_scalar_tr;           // the SFU's scalar reciprocal and inverse square root (sa_sfu_recip + sa_sfu_rsqrt)
   double sfu_control_tr;          // the SFU's queue, configuration registers, row sequencer and token channels
@@ -59,13 +60,24 @@ typedef struct {
 
 // Energy components, in the order reports print them.
 // EN_SFU is the special-function unit's arithmetic and pipeline registers (its ACC and PARAM
-// rows are in EN_ACC and EN_PARAM, priced per row like every unit's).
-typedef enum { EN_MAC, EN_PE_REGS, EN_SPAD, EN_WBUF, EN_ACC, EN_PARAM, EN_DRAM, EN_POST, EN_SFU, EN_LEAKAGE, EN_COUNT } EnergyComp;
-extern const char *const energy_comp_names[EN_COUNT];   // "mac", "pe_regs", ..., "sfu", "leakage"
+// rows are in EN_ACC and EN_PARAM, priced per row like every unit's). EN_GBUF is the global
+// buffer's beats (LOADs and STOREs with GBUF=1), priced like the other memories' rows.
+typedef enum {
+  EN_MAC, EN_PE_REGS, EN_SPAD, EN_WBUF, EN_ACC, EN_PARAM, EN_GBUF, EN_DRAM, EN_POST, EN_SFU, EN_LEAKAGE, EN_COUNT
+} EnergyComp;
+extern const char *const energy_comp_names[EN_COUNT];   // "mac", "pe_regs", ..., "gbuf", ..., "sfu", "leakage"
 
 typedef struct {
   double pj[EN_COUNT];   // per component
   double total_pj;
+  // What the global buffer saved (docs/PPA.md, "The global buffer"): the bytes its LOADs and
+  // STOREs moved on chip instead of over DRAM; what DRAM would have spent on the same transfers
+  // (GBUF=0: the same beats when gbuf.bus_bytes = dram.bus_bytes, so beats x bus_bytes x
+  // dram_byte_pj; else at least bytes x dram_byte_pj); and that less the buffer's own dynamic
+  // energy (pj[EN_GBUF]).
+  uint64_t dram_saved_bytes;
+  double dram_avoided_pj;
+  double dram_saved_pj;
 } EnergyBreakdown;
 
 typedef struct {
@@ -90,6 +102,12 @@ int energy_equal(const EnergyTable *x, const EnergyTable *y);
 
 // Energy per access of one row of on-chip memory m of arch a (pJ, before scale_energy).
 double energy_sram_row_pj(const EnergyTable *t, const Arch *a, MemStatId m);
+// Energy of one global-buffer beat of arch a: a gbuf.bus_bytes row of a gbuf.bytes SRAM (pJ,
+// before scale_energy; a write costs sram_write_factor times this).
+double energy_gbuf_beat_pj(const EnergyTable *t, const Arch *a);
+// 1 when the buffer's beats are as wide as DRAM's: its transfers with GBUF=0 would be the same
+// beats on the DRAM bus, so the saving is priced on them (else on the useful bytes, a lower bound).
+int energy_gbuf_beats_as_dram(const Arch *a);
 // The energy of a run from its statistics. Returns 0, or -1 when out of memory.
 int energy_of(const SimStats *st, const Arch *a, const EnergyTable *t, EnergyReport *out);
 void energy_report_free(EnergyReport *r);

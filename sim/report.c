@@ -10,6 +10,7 @@
 #include "../isa/asm.h"
 #include "area.h"
 #include "clock.h"
+#include "report_gbuf.h"
 #include "report_sfu.h"
 #include "stats.h"
 #include "timeline.h"
@@ -74,11 +75,13 @@ static double peak_fraction(const Sim *s, uint64_t macs, uint64_t cycles) {
 static uint64_t useful_macs(const Sim *s, const LayerStats *l);
 
 // The energy and area sections of the table. The sfu energy line only when the program uses the
-// unit (sfu); its area is the machine's, always shown.
-static void text_ppa(FILE *out, const Arch *a, const SimStats *st, const EnergyTable *t, const EnergyReport *e, int sfu) {
+// unit (sfu), the gbuf line only when it uses the global buffer (gbuf); their areas are the
+// machine's, always shown.
+static void text_ppa(FILE *out, const Arch *a, const SimStats *st, const EnergyTable *t, const EnergyReport *e, int sfu,
+                     int gbuf) {
   fprintf(out, "\nenergy         %.3f uJ per inference (table %s, %s)\n", e->run.total_pj * 1e-6, t->name, t->node);
   for (int c = 0; c < EN_COUNT; c++)
-    if (c != EN_SFU || sfu) fprintf(out, "  %-12s %16.1f pJ %6.1f%%\n", energy_comp_names[c], e->run.pj[c], pct_d(e->run.pj[c], e->run.total_pj));
+    if ((c != EN_SFU || sfu) && (c != EN_GBUF || gbuf)) fprintf(out, "  %-12s %16.1f pJ %6.1f%%\n", energy_comp_names[c], e->run.pj[c], pct_d(e->run.pj[c], e->run.total_pj));
   fprintf(out, "power          %.3f mW average at %.0f MHz; %.3f TOPS/W (2 x %llu array MACs / energy)\n", e->power_mw,
           a->clock_mhz, e->tops_per_w, (unsigned long long)st->macs);
   AreaReport ar;
@@ -153,13 +156,14 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
     fprintf(out, "GBUF           read %llu B in %llu beats, write %llu B in %llu beats\n",
             (unsigned long long)st->gbuf_read_bytes, (unsigned long long)st->gbuf_read_beats,
             (unsigned long long)st->gbuf_write_bytes, (unsigned long long)st->gbuf_write_beats);
+  if (gbuf) report_gbuf_text(out, a, st, t, have_e ? &e : NULL);   // DRAM saved
   fprintf(out, "on-chip rows  ");
   for (int m = 0; m < MEM_ST_COUNT; m++)
     fprintf(out, " %s %llu/%llu", stat_mem_names[m], (unsigned long long)st->mem_reads[m],
             (unsigned long long)st->mem_writes[m]);
   fprintf(out, "  (read/written)\n");
   if (sfu) report_sfu_text(out, a, st, have_e ? &e : NULL);
-  if (have_e) text_ppa(out, a, st, t, &e, sfu);
+  if (have_e) text_ppa(out, a, st, t, &e, sfu, gbuf);
   text_clock(out, a);
   int any = 0;
   for (uint32_t i = 0; i <= st->n_layers; i++) any |= st->layers[i].seen && i < st->n_layers;
@@ -168,7 +172,7 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
     return;
   }
   fprintf(out, "\n%-20s %10s %12s %7s %10s %10s", "layer", "span", "useful_MACs", "util", "dram_rd", "dram_wr");
-  if (gbuf) fprintf(out, " %10s %10s", "gbuf_rd", "gbuf_wr");
+  if (gbuf) fprintf(out, " %10s %10s %10s %10s", "gbuf_rd", "gbuf_wr", "dram_saved", "saved_uJ");
   for (int u = 0; u < NUM_UNITS; u++)
     if (u != UNIT_SFU || sfu) fprintf(out, " %10s", unit_busy_column((Unit)u));
   if (sfu) fprintf(out, " %10s", "sfu_nJ");   // the unit's own energy: small beside its layer's, so in nJ
@@ -182,7 +186,10 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
             (unsigned long long)useful_macs(s, l), peak_fraction(s, useful_macs(s, l), span),
             (unsigned long long)l->dram_read_bytes,
             (unsigned long long)l->dram_write_bytes);
-    if (gbuf) fprintf(out, " %10llu %10llu", (unsigned long long)l->gbuf_read_bytes, (unsigned long long)l->gbuf_write_bytes);
+    if (gbuf)
+      fprintf(out, " %10llu %10llu %10llu %10.3f", (unsigned long long)l->gbuf_read_bytes,
+              (unsigned long long)l->gbuf_write_bytes, (unsigned long long)(l->gbuf_read_bytes + l->gbuf_write_bytes),
+              have_e ? e.layers[i].dram_saved_pj * 1e-6 : 0.0);   // bytes the GBUF kept on chip, their energy
     for (int u = 0; u < NUM_UNITS; u++)
       if (u != UNIT_SFU || sfu) fprintf(out, " %10llu", (unsigned long long)l->busy[u]);
     if (sfu) fprintf(out, " %10.1f", have_e ? e.layers[i].pj[EN_SFU] * 1e-3 : 0.0);
@@ -244,6 +251,8 @@ static double fig_value(StatId id, const Sim *s, const LayerStats *l) {
   case STAT_slot_occupancy: return peak_fraction(s, slots, span) / 100.0;
   case STAT_mapping_efficiency: return slots ? (double)useful / (double)slots : 0.0;
   case STAT_bus_bytes: return a->bus_bytes;
+  case STAT_dram_saved_bytes: return l ? (double)(l->gbuf_read_bytes + l->gbuf_write_bytes)
+                                       : (double)(st->gbuf_read_bytes + st->gbuf_write_bytes);
 #define STAT(name, shape, scope, ...) STAT_CASE_COUNTED_##scope(name)
 #include "stats.def"
 #undef STAT
@@ -304,6 +313,7 @@ int report_json(FILE *out, const Sim *s, const char *label, const EnergyTable *t
   json_object_set_new(en, "table", json_string(t->name));
   json_object_set_new(en, "total_pj", json_real(e.run.total_pj));
   json_object_set_new(en, "components", energy_components_json(&e.run));
+  json_object_set_new(en, "dram_saved_pj", json_real(e.run.dram_saved_pj));
   json_object_set_new(en, "power_mw", json_real(e.power_mw));
   json_object_set_new(en, "tops_per_w", json_real(e.tops_per_w));
   json_object_set_new(root, "energy", en);
@@ -335,6 +345,7 @@ int report_json(FILE *out, const Sim *s, const char *label, const EnergyTable *t
     put_layer_figures(o, s, l);
     json_object_set_new(o, "energy_pj", json_real(e.layers[i].total_pj));
     json_object_set_new(o, "energy_components", energy_components_json(&e.layers[i]));
+    json_object_set_new(o, "dram_saved_pj", json_real(e.layers[i].dram_saved_pj));
     json_array_append_new(layers, o);
   }
   json_object_set_new(root, "layers", layers);
@@ -363,6 +374,7 @@ int report_layers_csv(FILE *out, const Sim *s, const EnergyTable *t) {
   }
   fprintf(out, ",energy_pj");
   for (int c = 0; c < EN_COUNT; c++) fprintf(out, ",energy_%s_pj", energy_comp_names[c]);
+  fprintf(out, ",dram_saved_pj");
   fputc('\n', out);
   for (uint32_t i = 0; i <= st->n_layers; i++) {
     const LayerStats *l = &st->layers[i];
@@ -382,6 +394,7 @@ int report_layers_csv(FILE *out, const Sim *s, const EnergyTable *t) {
     }
     fprintf(out, ",%.3f", e.layers[i].total_pj);
     for (int c = 0; c < EN_COUNT; c++) fprintf(out, ",%.3f", e.layers[i].pj[c]);
+    fprintf(out, ",%.3f", e.layers[i].dram_saved_pj);
     fputc('\n', out);
   }
   energy_report_free(&e);

@@ -48,12 +48,34 @@ if $SASIM asm workloads/asm/sfu_softmax.s -o "$T/sm.bin" >/dev/null 2>&1 && $SAS
   else fail stats-sfu-doc-block "docs/STATS.md's SFU block differs from sasim's: $(diff "$T/sm.doc" "$T/sm.block" | head -6 | tr '\n' ' ')"; fi
 else fail stats-sfu-doc-block "sfu_softmax.s did not run: $(head -c 300 "$T/sm.out")"; fi
 
+# The global buffer: a program without GBUF=1 transfers has no GBUF or DRAM saved line, no gbuf
+# energy line and no dram_saved column, while the buffer's area is listed; a program with them
+# (workloads/asm/gbuf_fuse.s) gets them, and docs/STATS.md quotes its two lines as sasim prints them.
+! grep -qE '^GBUF |^DRAM saved|^  gbuf .* pJ|dram_saved|saved_uJ' "$T/out" && grep -qE '^  gbuf +[0-9.]+ mm2' "$T/out" &&
+  pass stats-no-gbuf || fail stats-no-gbuf "a GBUF line in a program without GBUF transfers, or no gbuf area: $(grep -i gbuf "$T/out" | head -c 300)"
+if $SASIM asm workloads/asm/gbuf_fuse.s -o "$T/gf.bin" >/dev/null 2>&1 && $SASIM run "$T/gf.bin" --stats >"$T/gf.out" 2>&1; then
+  sed -n '/^GBUF /,/^DRAM saved /p' "$T/gf.out" >"$T/gf.block"
+  sed -n '/^## The global buffer in the table/,/^## /p' docs/STATS.md | sed -n '/^GBUF /,/^DRAM saved /p' >"$T/gf.doc"
+  if [ -s "$T/gf.block" ] && cmp -s "$T/gf.block" "$T/gf.doc" && grep -qE '^  gbuf +40.4 pJ' "$T/gf.out" &&
+     grep -qE ' dram_wr +gbuf_rd +gbuf_wr dram_saved +saved_uJ +busy_ld' "$T/gf.out" && grep -qE '^fc .* 8 +0.003 ' "$T/gf.out"; then
+    pass stats-gbuf-block
+  else fail stats-gbuf-block "docs/STATS.md's GBUF lines differ from sasim's, or no gbuf line/columns: $(diff "$T/gf.doc" "$T/gf.block" | head -6 | tr '\n' ' ') $(grep -i 'gbuf\|saved' "$T/gf.out" | head -c 300)"; fi
+else fail stats-gbuf-block "gbuf_fuse.s did not run: $(head -c 300 "$T/gf.out")"; fi
+# An arch whose buffer beats are narrower than DRAM's prices the saving on the useful bytes: "at least".
+mkdir -p "$T/asm" "$T/arch"
+sed 's/"bus_bytes": 4, "latency": 10/"bus_bytes": 8, "latency": 10/' workloads/arch/tiny.json >"$T/arch/tiny.json"
+cp workloads/asm/gbuf_fuse.s "$T/asm/gf8.s"
+if grep -q '"bus_bytes": 8, "latency": 10' "$T/arch/tiny.json" && $SASIM asm "$T/asm/gf8.s" -o "$T/gf8.bin" >/dev/null 2>&1 && $SASIM run "$T/gf8.bin" --stats >"$T/gf8.out" 2>&1 &&
+   grep -qE '^DRAM saved +20 B kept on chip \(GBUF read \+ written\): at least 3.250 nJ of DRAM \(its bytes at 162.5 pJ/B\)' "$T/gf8.out"; then
+  pass stats-gbuf-narrow
+else fail stats-gbuf-narrow "$(grep -i 'arch\|saved\|error' "$T/gf8.out" "$T/gf8.s" 2>/dev/null | head -c 400)"; fi
+
 expect json 0 '' -- $SASIM run "$T/g.bin" --json "$T/d.json" --csv "$T/d.csv"
 python3 - "$T/d.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 e, a = d["energy"], d["area"]
-comps = ["mac", "pe_regs", "spad", "wbuf", "acc", "param", "dram", "post", "sfu", "leakage"]
+comps = ["mac", "pe_regs", "spad", "wbuf", "acc", "param", "gbuf", "dram", "post", "sfu", "leakage"]
 why = []
 if sorted(e["components"]) != sorted(comps): why.append("energy components %s" % sorted(e["components"]))
 if abs(sum(e["components"].values()) - e["total_pj"]) > 1e-6 * e["total_pj"]: why.append("components do not add up")
@@ -61,7 +83,8 @@ for k in ("node", "total_pj", "power_mw", "tops_per_w"):
     if k not in e: why.append("no energy." + k)
 if abs(e["tops_per_w"] - 2 * d["array_macs"] / e["total_pj"]) > 1e-9 * e["tops_per_w"]: why.append("tops_per_w")
 if abs(e["power_mw"] - e["total_pj"] / d["time_us"] / 1000) > 1e-9 * e["power_mw"]: why.append("power_mw")
-if sorted(a["components"]) != sorted(["pe_array", "spad", "wbuf", "acc", "param", "post", "sfu", "control"]): why.append("area components")
+if sorted(a["components"]) != sorted(["pe_array", "spad", "wbuf", "acc", "param", "gbuf", "post", "sfu", "control"]): why.append("area components")
+if e["components"]["gbuf"] != 0 or e["dram_saved_pj"] != 0 or d["gbuf"]["dram_saved_bytes"] != 0: why.append("gbuf energy or saving in a program without GBUF instructions")
 if e["components"]["sfu"] != 0: why.append("sfu energy %s in a program without SFU instructions" % e["components"]["sfu"])
 if a["node"] != "45nm" or abs(sum(a["components"].values()) - a["total_mm2"]) > 1e-9: why.append("area total/node")
 c = d["clock"]
@@ -70,9 +93,10 @@ if sorted(c["block_ps"]) != ["pe_array", "post", "rotator"] or abs(1e6 / max(c["
 if c["critical_block"] != max(c["block_ps"], key=c["block_ps"].get): why.append("critical block")
 for l in d["layers"]:
     if "energy_pj" not in l or sorted(l.get("energy_components", {})) != sorted(comps): why.append("layer " + l["name"])
+    if l.get("dram_saved_bytes") != 0 or l.get("dram_saved_pj") != 0: why.append("layer %s dram_saved" % l["name"])
 print("FAIL energy-json-keys: " + "; ".join(why) if why else "PASS energy-json-keys")
 EOF
-head -n 1 "$T/d.csv" | grep -q ',energy_pj,energy_mac_pj,energy_pe_regs_pj,.*,energy_leakage_pj$' && pass csv-columns ||
+head -n 1 "$T/d.csv" | grep -q ',dram_saved_bytes,energy_pj,energy_mac_pj,energy_pe_regs_pj,.*,energy_gbuf_pj,.*,energy_leakage_pj,dram_saved_pj$' && pass csv-columns ||
   fail csv-columns "header: $(head -n 1 "$T/d.csv")"
 
 # --energy: MAC energy doubled; everything else as before.

@@ -28,7 +28,7 @@ if $SWEEP "$T/spec.json" --out "$O" --jobs 2 --no-plot >"$T/run1.out" 2>&1; then
 else fail run "exit $?: $(tail -c 400 "$T/run1.out")"; fi
 CSV=$O/results.csv
 
-want="index,id,net,dataflow,array.rows,array.cols,spad.rows,wbuf.rows,acc.rows,dram.bus_bytes,clock_mhz,status,cycles,time_us,utilization,useful_macs,array_slots,mapping_efficiency,dram_read_bytes,dram_write_bytes,energy_pj,power_mw,tops_per_w,area_mm2,pareto,compile_s,sim_s"
+want="index,id,net,dataflow,array.rows,array.cols,spad.rows,wbuf.rows,acc.rows,dram.bus_bytes,clock_mhz,status,cycles,time_us,utilization,useful_macs,array_slots,mapping_efficiency,dram_read_bytes,dram_write_bytes,dram_saved_bytes,energy_pj,power_mw,tops_per_w,area_mm2,pareto,compile_s,sim_s"
 got=$(head -n 1 "$CSV" 2>/dev/null)
 [ "$got" = "$want" ] && pass columns || fail columns "header is $got"
 [ "$(col "$CSV" index | tr '\n' ' ')" = "0 1 2 3 " ] && pass rows || fail rows "indexes $(col "$CSV" index | tr '\n' ' ')"
@@ -137,6 +137,16 @@ expect unknown-arch-key 1 "no point ran; the first error: error: .*unknown key" 
   $SWEEP --nets lenet5 --base-arch tiny --arch dram.speed=1 --out "$T/bad2" --no-plot
 expect bad-arch-flag 1 "expected KEY=V1,V2" -- $SWEEP --nets lenet5 --arch array.rows --out "$T/bad"
 expect no-grid 2 "give a SPEC file or --nets" -- $PY scripts/sweep
+
+# The global buffer's keys are arch keys like any other: gbuf.bytes 0 (none) and 4 KiB on the tiny
+# arch; the buffer keeps bytes on chip (dram_saved_bytes), reads less DRAM and adds area.
+$SWEEP --nets lenet5 --base-arch tiny --arch gbuf.bytes=0,4096 --out "$T/gb" --no-plot >"$T/gb.out" 2>&1
+gb=$T/gb/results.csv
+set -- $(col "$gb" dram_saved_bytes | tr '\n' ' ') $(col "$gb" dram_read_bytes | tr '\n' ' ') $(col "$gb" area_mm2 | tr '\n' ' ')
+if [ $# -eq 6 ] && [ "$(col "$gb" gbuf.bytes | tr '\n' ' ')" = "0 4096 " ] && [ "$1" = 0 ] && [ "$2" -gt 0 ] &&
+   [ "$4" -lt "$3" ] && $PY -c 'import sys; sys.exit(not float(sys.argv[2]) > float(sys.argv[1]))' "$5" "$6"; then
+  pass gbuf-axis
+else fail gbuf-axis "saved/read/area: $* $(tail -c 300 "$T/gb.out")"; fi
 
 # Dataflows: where this sacc and sasim run output-stationary programs (probed on LeNet-5), a
 # ws,os grid gives two ok rows; else the os row carries the error (sacc or sasim says why).

@@ -97,7 +97,7 @@ static void test_malformed(const char *text) {
 }
 
 // A 4x4 GEMM on the tiny arch (4x4 array; SPAD 64 rows of 4 B, WBUF 32 of 4 B, ACC 64 of 16 B,
-// PARAM 8 of 16 B; 4-byte bus; 1000 MHz), stored twice: raw int32, then post-processed to int8
+// PARAM 8 of 16 B, a 4 KiB global buffer it does not use; 4-byte bus; 1000 MHz), stored twice: raw int32, then post-processed to int8
 // with parameters (PARAM rows 0-2 hold zeros: the values do not matter here).
 static const char prog_text[] =
     ".arch \"../arch/tiny.json\"\n"
@@ -178,12 +178,13 @@ static void test_hand_program(SimMode mode, const char *label) {
   double array_tr = t.pe_tr * 16 + t.skew_tr * 4 * 3 / 2 + t.edge_tr * 8 + t.fixed_tr;   // R = C = 4
   double sfu_tr = 4 * (t.sfu_lane_tr + 6 * 48 * 16) + t.sfu_scalar_tr + 40000;
   double logic = lg * (array_tr + 4 * t.post_col_tr + sfu_tr + 300000);
-  double sram = cell * (2048 * 1.5 + 1024 * 1.5 + 8192 * 2.5 + 1024 * 1.5);   // spad wbuf acc param bits
+  double sram = cell * (2048 * 1.5 + 1024 * 1.5 + 8192 * 2.5 + 1024 * 1.5 +   // spad wbuf acc param bits
+                        32768 * 1.5);                                      // gbuf: 4 KiB, two ports
   AreaReport ar;
   area_of(&p->arch, &t, &ar);
   CHECK(near(ar.mm2[AR_PE_ARRAY], lg * array_tr) && near(ar.logic_mm2, logic) && near(ar.sram_mm2, sram) &&
             near(ar.total_mm2, logic + sram) && near(ar.mm2[AR_ACC], cell * 8192 * 2.5) &&
-            near(ar.mm2[AR_SFU], lg * sfu_tr),
+            near(ar.mm2[AR_SFU], lg * sfu_tr) && near(ar.mm2[AR_GBUF], cell * 32768 * 1.5),
         "area: array %g total %g, want %g %g", ar.mm2[AR_PE_ARRAY], ar.total_mm2, lg * array_tr, logic + sram);
   // Lanes past the C = 4 columns are never used and not built; one lane is one lane.
   Arch wide = p->arch, narrow = p->arch;

@@ -83,12 +83,12 @@ if cmp -s "$T/d.bin" "$T/d2.bin" && grep -q '^\.layer gemm macs=48$' "$T/d2.s"; 
 else fail round-trip "disasm/asm of a declared program differs"; fi
 $SASIM disasm "$T/t.bin" -o "$T/t.s" >/dev/null 2>&1 && $SASIM asm "$T/t.s" -o "$T/t2.bin" --compress >/dev/null 2>&1
 if cmp -s "$T/t.bin" "$T/t2.bin"; then pass round-trip-compiled; else fail round-trip-compiled "disasm/asm of a compiled program differs"; fi
-# Format versions (bytes 10-11 of the header), the oldest that carries the file: 1.3 for every
-# file now (its ARCH section names the SFU's keys), with or without OVERLAP or a MACS section
-# (1.0 to 1.2 files still read: tests/isa/binfmt_test's older_versions_read).
+# Format versions (bytes 10-11 of the header), the oldest that carries the file: 1.4 for every
+# file now (its ARCH section names the global buffer's keys), with or without OVERLAP or a MACS
+# section (1.0 to 1.3 files still read: tests/isa/binfmt_test's older_versions_read).
 v() { od -An -tu2 -j10 -N2 "$1" | tr -d ' '; }
 $SACC compile workloads/nets/tiny_cnn.json --dataflow os -o "$T/o.bin" >/dev/null 2>&1
-if [ "$(v "$T/t.bin")" = 3 ] && [ "$(v "$T/o.bin")" = 3 ] && [ "$(v "$T/g.bin")" = 3 ]; then pass versions
+if [ "$(v "$T/t.bin")" = 4 ] && [ "$(v "$T/o.bin")" = 4 ] && [ "$(v "$T/g.bin")" = 4 ]; then pass versions
 else fail versions "compiled ws 1.$(v "$T/t.bin"), os 1.$(v "$T/o.bin"), undeclared asm 1.$(v "$T/g.bin")"; fi
 expect bad-macs 1 'macs must be >= 0' -- sh -c "printf '.layer a macs=-1\nHALT\n' >'$T/b.s' && $SASIM asm '$T/b.s' -o '$T/b.bin'"
 expect bad-key 1 'unexpected text after the layer name' -- sh -c "printf '.layer a flops=3\nHALT\n' >'$T/b.s' && $SASIM asm '$T/b.s' -o '$T/b.bin'"

@@ -7,7 +7,7 @@
 #    for a user who is not root without calling apt-get (fake `id` and `apt-get` on the PATH),
 #    and compiling isa/arch.c reads the private jansson.h;
 #  - JANSSON_CFLAGS/JANSSON_LIBS on make's command line beat pkg-config;
-#  - without pkg-config the flags are today's (-ljansson -lz -lm);
+#  - without pkg-config the flags are today's (-ljansson -lz -lm -pthread);
 #  - with the library nowhere, the dependency step fails and names the Debian command, Homebrew
 #    and the overrides, still without apt-get.
 # BUILD_DIR is not used (scratch build directories only); the build is never run in full.
@@ -66,12 +66,12 @@ grep -q 'private jansson.h of builddeps.sh' "$T/make.out" && pass private-header
 make -n --no-print-directory BUILD="$T/d2" PKG_CONFIG_PATH="$T/pc" JANSSON_CFLAGS=-I/opt/j/include \
   JANSSON_LIBS="-L/opt/j/lib -ljansson" "$T/d2/bin/sasim" >"$T/dry2.out" 2>&1
 if grep -- "-c isa/arch.c" "$T/dry2.out" | grep -qF -- "-I/opt/j/include" &&
-   ! grep -qF -- "$J" "$T/dry2.out" && grep -- "-o $T/d2/bin/sasim" "$T/dry2.out" | grep -qF -- "-L/opt/j/lib -ljansson -lz -lm -Wl,-rpath,/opt/j/lib"; then
+   ! grep -qF -- "$J" "$T/dry2.out" && grep -- "-o $T/d2/bin/sasim" "$T/dry2.out" | grep -qF -- "-L/opt/j/lib -ljansson -lz -lm -pthread -Wl,-rpath,/opt/j/lib"; then
   pass overrides
 else fail overrides "$(grep -- '-o '"$T"'/d2/bin/sasim\|-c isa/arch.c' "$T/dry2.out")"; fi
 
 make -n --no-print-directory BUILD="$T/d3" PKG_CONFIG=/nonexistent/pkg-config "$T/d3/bin/sasim" >"$T/dry3.out" 2>&1
-if grep -- "-o $T/d3/bin/sasim" "$T/dry3.out" | grep -qE -- "-o $T/d3/bin/sasim -ljansson -lz -lm\$" &&
+if grep -- "-o $T/d3/bin/sasim" "$T/dry3.out" | grep -qE -- "-o $T/d3/bin/sasim -ljansson -lz -lm -pthread\$" &&
    grep -- "-c isa/arch.c" "$T/dry3.out" | grep -qE -- "-ffp-contract=off -O3 -g +-MMD"; then
   pass no-pkgconfig-defaults
 else fail no-pkgconfig-defaults "$(grep -- '-o '"$T"'/d3/bin/sasim\|-c isa/arch.c' "$T/dry3.out")"; fi

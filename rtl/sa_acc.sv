@@ -1,7 +1,7 @@
 // sa_acc.sv: the accumulator, Rows rows of Cols int32 (docs/TIMING.md §1 "Ports"): a column
 // bank per column. Each column has a read-modify-write port for the array (column c writes the
-// row of the sum leaving the bottom of column c), the load unit has a read-modify-write port on
-// a whole row (with an enable per column), the store unit a combinational read port, and the
+// row of the sum leaving the bottom of column c), the load unit has two read-modify-write ports
+// on a whole row (its DRAM and global-buffer response paths) (with an enable per column), the store unit a combinational read port, and the
 // special-function unit two combinational read ports and a write port with an enable per column. A
 // flop array read combinationally: consecutive read-modify-writes of a row see each other.
 // Legal (race-free) programs never write one element from two ports in one cycle.
@@ -16,12 +16,12 @@ module sa_acc #(
   input  logic [Cols-1:0][RowW-1:0]  arr_row_i,
   input  logic [Cols-1:0]            arr_accum_i,
   input  logic [Cols-1:0][31:0]      arr_data_i,
-  // load unit
-  input  logic                       ld_we_i,
-  input  logic [RowW-1:0]            ld_row_i,
-  input  logic [Cols-1:0]            ld_en_i,
-  input  logic                       ld_accum_i,
-  input  logic [Cols-1:0][31:0]      ld_data_i,
+  // load unit: its DRAM and global-buffer response paths, applied in that order
+  input  logic [1:0]                 ld_we_i,
+  input  logic [1:0][RowW-1:0]       ld_row_i,
+  input  logic [1:0][Cols-1:0]       ld_en_i,
+  input  logic [1:0]                 ld_accum_i,
+  input  logic [1:0][Cols-1:0][31:0] ld_data_i,
   // store unit
   input  logic [RowW-1:0]            st_row_i,
   output logic [Cols-1:0][31:0]      st_data_o,
@@ -39,8 +39,11 @@ module sa_acc #(
   for (genvar c = 0; c < Cols; c++) begin : g_col
     logic [31:0] mem_q [Rows];
     always_ff @(posedge clk_i) begin
-      if (ld_we_i && ld_en_i[c]) begin
-        mem_q[ld_row_i] <= ld_accum_i ? mem_q[ld_row_i] + ld_data_i[c] : ld_data_i[c];
+      if (ld_we_i[0] && ld_en_i[0][c]) begin
+        mem_q[ld_row_i[0]] <= ld_accum_i[0] ? mem_q[ld_row_i[0]] + ld_data_i[0][c] : ld_data_i[0][c];
+      end
+      if (ld_we_i[1] && ld_en_i[1][c]) begin
+        mem_q[ld_row_i[1]] <= ld_accum_i[1] ? mem_q[ld_row_i[1]] + ld_data_i[1][c] : ld_data_i[1][c];
       end
       if (arr_we_i[c]) begin
         mem_q[arr_row_i[c]] <= arr_accum_i[c] ? mem_q[arr_row_i[c]] + arr_data_i[c] : arr_data_i[c];

@@ -25,8 +25,11 @@
 //     beat in t); the store unit offers the next write beat of its FIFO head row if that row is
 //     ready.
 //  5. dram_cycle(): responses due in t (accepted in t - L) are delivered first, freeing their
-//     slots, then each channel accepts its request if fewer than F beats are in flight.
-//  6. The units advance: load (a response lands in its target memory; an accepted beat moves
+//     slots, then each channel accepts its request if fewer than F beats are in flight. The
+//     global buffer's ports (the same model, dram_new_gbuf) answer theirs L_g after acceptance
+//     and always accept: a unit offers its beat to one of the two memories (GBUF=1 or not).
+//  6. The units advance: load (responses land in its target memory in issue order, an early
+//     one waiting for the earlier beats' (TIMING §5a); an accepted beat moves
 //     the beat generator on, a refused one is a stall cycle), compute (the weight chain shifts
 //     one row; in output-stationary mode the sequencer reads, the drains write ACC and the PEs
 //     step; the stream reads one SPAD row; the array steps: ACC writes from the bottom PE
@@ -226,15 +229,16 @@ static int det_cycle(Det *m) {
   int moved = fetch_decide(m);
   m->halted_now = m->pc != pc_before && m->halted;
   for (int u = 0; u < NUM_UNITS; u++) unit_try_start(m, (Unit)u);
-  DramReq rd, wr;
-  DramResp rd_resp, wr_resp;
-  int rd_ok = 0, wr_ok = 0;
-  det_load_request(m, &rd);
-  det_store_request(m, &wr);
+  DramReq rd, wr, grd, gwr;
+  DramResp rd_resp, wr_resp, grd_resp, gwr_resp;
+  int rd_ok = 0, wr_ok = 0, grd_ok = 0, gwr_ok = 0;
+  det_load_request(m, &rd, &grd);
+  det_store_request(m, &wr, &gwr);
   dram_cycle(m->dram, &rd, &wr, &rd_resp, &wr_resp, &rd_ok, &wr_ok);
-  det_load_update(m, &rd_resp, rd_ok);
+  dram_cycle(m->gbuf, &grd, &gwr, &grd_resp, &gwr_resp, &grd_ok, &gwr_ok);
+  det_load_update(m, &rd_resp, &grd_resp, rd_ok || grd_ok);
   det_compute_update(m);
-  det_store_update(m, &wr_resp, wr_ok);
+  det_store_update(m, &wr_resp, &gwr_resp, wr_ok || gwr_ok);
   det_sfu_update(m);
   if (m->log) {
     SimCycleLog *lg = m->log;
@@ -245,6 +249,10 @@ static int det_cycle(Det *m) {
     lg->rd_addr = rd.addr;
     lg->wr_accepted = wr_ok;
     if (wr_ok) lg->wr = wr;
+    lg->gbuf_rd_accepted = grd_ok;
+    lg->gbuf_rd_addr = grd_ok ? grd.addr : 0;
+    lg->gbuf_wr_accepted = gwr_ok;
+    if (gwr_ok) lg->gbuf_wr = gwr;
   }
   for (int u = 0; u < NUM_UNITS; u++) {
     unit_classify(m, (Unit)u);
@@ -253,11 +261,13 @@ static int det_cycle(Det *m) {
   fetch_commit(m);
   if (m->oom) return diag_error(m->d, "sim: error: out of memory");
   if (tokens_commit(m)) return -1;
-  moved |= m->ended || rd_resp.valid || wr_resp.valid || !dram_idle(m->dram);
+  moved |= m->ended || rd_resp.valid || wr_resp.valid || !dram_idle(m->dram) || grd_resp.valid || gwr_resp.valid ||
+           !dram_idle(m->gbuf);
   // Real progress, for the watchdog in sim_detailed_run: something fetched, ended, streamed, or a
   // beat moved. No legal state goes long without one.
   m->progressed = m->fetched >= 0 || m->halted_now || m->ended || rd_ok || wr_ok || rd_resp.valid || wr_resp.valid ||
-                  m->inside[UNIT_COMPUTE] || m->inside[UNIT_SFU];
+                  grd_ok || gwr_ok || grd_resp.valid || gwr_resp.valid || m->inside[UNIT_COMPUTE] ||
+                  m->inside[UNIT_SFU];
   moved |= det_load_active(m) || det_compute_active(m) || det_store_active(m) || det_sfu_active(m);
   return moved;
 }
@@ -315,6 +325,7 @@ static void det_free(Det *m) {
   free(m->insn_layer);
   free((void *)m->insns);
   dram_free(m->dram);
+  dram_free(m->gbuf);
   det_load_free(m);
   det_compute_free(m);
   det_store_free(m);
@@ -338,7 +349,8 @@ static int det_init(Det *m, Sim *s, Diag *d) {
   for (uint32_t k = 0; insns && k < m->p->n_insns; k++) insns[k] = prog_insn(m->p, k);
   m->insns = insns;
   m->dram = dram_new(m->a, s->dram);
-  int rc = !m->insn_layer || !m->insns || !m->dram;
+  m->gbuf = dram_new_gbuf(m->a, s->gbuf);
+  int rc = !m->insn_layer || !m->insns || !m->dram || !m->gbuf;
   for (int u = 0; u < NUM_UNITS; u++) rc |= !m->q[u].entry;
   rc |= det_load_init(m) != 0;
   rc |= det_compute_init(m) != 0;
@@ -380,7 +392,8 @@ SimDetStep *sim_detailed_begin(Sim *s, Diag *d) {
   // Watchdog: the longest legal stretch without progress is about one DRAM latency plus an array
   // drain and a pooling window; far past that, the engine itself is stuck (a bug), so stop.
   const Arch *a = s->arch;
-  st->patience = 4 * ((uint64_t)a->dram_latency + 2 * (a->rows + a->cols) + a->post_latency + 256) + 1024;
+  st->patience =
+      4 * ((uint64_t)a->dram_latency + a->gbuf_latency + 2 * (a->rows + a->cols) + a->post_latency + 256) + 1024;
   return st;
 }
 

@@ -16,9 +16,16 @@
 
 // ---- load unit (detailed_load.c) -------------------------------------------------------------
 
-// A read beat in flight: where its bytes go when the response arrives (the unit's sideband).
+// A read beat in flight: where its bytes go when the response arrives (the unit's sideband),
+// and its data once answered. Beats on DRAM and on the global buffer share one ring in issue
+// order (a reorder buffer): a response waits in its entry until every earlier beat has landed
+// (TIMING §5a: A_b = max(I_b + L_b, A_(b-1))).
 typedef struct {
   uint32_t insn;          // the LOAD it belongs to
+  uint8_t gbuf;           // read from the global buffer (GBUF=1), else from DRAM
+  uint8_t arrived;        // its response came: data holds the beat
+  uint32_t beat_bytes;    // the bus width of its memory (bus_bytes or gbuf.bus_bytes)
+  uint8_t data[DRAM_MAX_BEAT];   // the response's bytes
   uint8_t mem;            // target memory (MEM_SPAD ...)
   uint8_t accum;          // ACC: add into the row instead of overwriting it
   uint8_t last_of_row;    // the row is complete once this beat has landed
@@ -44,17 +51,18 @@ typedef struct {
   // the LOAD issuing beats (its fields and the CFG_LOAD registers latched at its start)
   int issuing;            // a LOAD is issuing beats; the unit cannot start another
   uint32_t insn;
-  uint8_t mem, accum, transposed;
+  uint8_t mem, accum, transposed, gbuf;
   uint64_t addr, dst, so, si, ss, tstride;
   uint32_t outer, inner, nseg, seglen;
   int32_t ld_mult;
   uint32_t ld_shift;
   uint32_t o, i, g;       // position of the next beat: row (o, i), segment g ...
   uint64_t k, k_last;     // ... beat k of the segment's beats k..k_last
-  // beats in flight, oldest first (ring of dram_inflight; the DRAM tag is the ring index)
+  // beats in flight or waiting to land, oldest first (the tag of either memory is the ring
+  // index); a beat waits at most max(L, L_g) cycles, so the ring holds max(L, L_g, F) + 1
   LoadBeat *fly;
   uint32_t fly_head, fly_count, fly_cap;
-  int offered;            // a beat was offered to the read channel this cycle
+  int offered;            // a beat was offered to the read channel or the GBUF read port this cycle
 } LoadUnit;
 
 // ---- compute unit (detailed_array.c) ---------------------------------------------------------
@@ -192,6 +200,7 @@ typedef struct {
 typedef struct {
   uint32_t insn;          // the STORE
   uint8_t last;           // its last beat: the STORE ends with this acknowledgement
+  uint8_t arrived;        // acknowledged; waits for the earlier beats' (in issue order, TIMING §5a)
 } StoreAck;
 
 typedef struct {
@@ -202,6 +211,8 @@ typedef struct {
   int active;             // from its start until its last beat is issued
   uint32_t insn;
   int raw32;
+  int gbuf;               // writes the global buffer (GBUF=1), else DRAM
+  uint32_t B;             // its memory's beat: bus_bytes or gbuf.bus_bytes
   uint64_t src, addr;
   uint32_t outer, inner, cols, nrows, W, nbytes;
   int64_t l_act, l_lo, l_hi, l_so, l_si, l_pool, l_kw, l_sh, l_sw, l_pad_t, l_pad_l, l_in_h, l_in_w;
@@ -221,7 +232,7 @@ typedef struct {
   uint32_t beats_done;    // beats of the head row already issued
   uint32_t rows_written;
   int offered;            // a beat was offered to the write channel this cycle
-  // acknowledgements in flight, oldest first (ring of dram_inflight)
+  // acknowledgements in flight or waiting, oldest first (ring as the load unit's)
   StoreAck *fly;
   uint32_t fly_head, fly_count, fly_cap;
 } StoreUnit;
@@ -270,6 +281,7 @@ typedef struct Det {
   const Insn *insns;                // p's code decoded once: every cycle looks at the queue heads
   Diag *d;
   Dram *dram;
+  Dram *gbuf;                       // the global buffer's read and write ports (dram.c's model)
   uint64_t t;                       // the cycle being computed
   // fetch
   uint32_t pc;                      // next instruction to fetch
@@ -312,8 +324,10 @@ int det_load_init(Det *m);
 void det_load_free(Det *m);
 int det_load_can_start(const Det *m, const Insn *in);
 void det_load_start(Det *m, uint32_t k);
-void det_load_request(Det *m, DramReq *req);
-void det_load_update(Det *m, const DramResp *resp, int accepted);
+// The load unit offers its next beat to the DRAM read channel (*req) or to the GBUF read port
+// (*greq); `accepted`: the memory it offered to took it. Responses of both land in issue order.
+void det_load_request(Det *m, DramReq *req, DramReq *greq);
+void det_load_update(Det *m, const DramResp *resp, const DramResp *gresp, int accepted);
 int det_load_active(const Det *m);
 
 int det_compute_init(Det *m);
@@ -340,8 +354,9 @@ int det_store_init(Det *m);
 void det_store_free(Det *m);
 int det_store_can_start(const Det *m, const Insn *in);
 void det_store_start(Det *m, uint32_t k);
-void det_store_request(Det *m, DramReq *req);
-void det_store_update(Det *m, const DramResp *resp, int accepted);
+// As the load unit's: a write beat to DRAM (*req) or to the GBUF write port (*greq).
+void det_store_request(Det *m, DramReq *req, DramReq *greq);
+void det_store_update(Det *m, const DramResp *resp, const DramResp *gresp, int accepted);
 int det_store_active(const Det *m);
 
 int det_sfu_init(Det *m);

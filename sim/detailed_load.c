@@ -3,11 +3,15 @@
 // a beat generator walks rows (o outer, i inner), segments g and the aligned beats k covering
 // each segment, offering one beat per cycle to the read channel from its start cycle on; a
 // refused beat (F beats in flight) is offered again the next cycle and the cycle is a stall.
-// Every accepted beat carries its destination (LoadBeat) in a ring indexed by the DRAM tag;
-// responses come back in order, and the bytes land in the target memory in the response cycle.
+// Every accepted beat carries its destination (LoadBeat) in a ring indexed by the memory's tag.
+// A LOAD with GBUF=1 offers its beats (of gbuf.bus_bytes) to the global buffer's read port
+// instead, which takes one every cycle (TIMING §5a). Responses of both memories are taken in
+// issue order: one that arrives while an earlier beat is still unanswered waits in its ring
+// entry, and the bytes land in the target memory when every earlier beat has landed (cycle A_b).
 // The unit is free again the cycle after its last beat was accepted (ready = I_last + 1); the
-// LOAD ends when its last beat's response lands (e = I_last + L). A transposed LOAD has the same
-// beats; each response's bytes go down one WBUF column instead of along a row.
+// LOAD ends when its last beat's response lands (e = A_last; I_last + L with DRAM beats only).
+// A transposed LOAD has the same beats; each response's bytes go down one WBUF column instead of
+// along a row.
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +20,9 @@
 
 int det_load_init(Det *m) {
   LoadUnit *L = &m->ld;
-  L->fly_cap = m->a->dram_inflight ? m->a->dram_inflight : 1;
+  const Arch *a = m->a;
+  uint32_t wait = a->dram_latency > a->gbuf_latency ? a->dram_latency : a->gbuf_latency;
+  L->fly_cap = (wait > a->dram_inflight ? wait : a->dram_inflight) + 1;
   L->fly = calloc(L->fly_cap, sizeof *L->fly);
   return L->fly ? 0 : -1;
 }
@@ -38,7 +44,7 @@ static uint64_t seg_addr(const LoadUnit *L) {
 // Points the generator at the first of the aligned beats covering the current segment.
 static void seg_begin(Det *m) {
   LoadUnit *L = &m->ld;
-  uint64_t a = seg_addr(L), B = m->a->bus_bytes;
+  uint64_t a = seg_addr(L), B = L->gbuf ? m->a->gbuf_bus_bytes : m->a->bus_bytes;
   L->k = a / B;
   L->k_last = (a + L->seglen - 1) / B;
 }
@@ -62,6 +68,7 @@ void det_load_start(Det *m, uint32_t k) {
     L->mem = (uint8_t)in->f[FLD_MEM];
     L->accum = in->f[FLD_ACCUM] != 0;
     L->transposed = in->f[FLD_TRANSPOSE] != 0;
+    L->gbuf = in->f[FLD_GBUF] != 0;
     L->tstride = (uint64_t)in->f[FLD_TSTRIDE];
     L->addr = (uint64_t)in->f[FLD_DRAM_ADDR];
     L->dst = (uint64_t)in->f[FLD_DST];
@@ -98,13 +105,15 @@ void det_load_start(Det *m, uint32_t k) {
   }
 }
 
-void det_load_request(Det *m, DramReq *req) {
+void det_load_request(Det *m, DramReq *req, DramReq *greq) {
   LoadUnit *L = &m->ld;
-  req->valid = L->issuing;
+  req->valid = greq->valid = 0;
   L->offered = L->issuing;
   if (!L->issuing) return;
-  req->addr = L->k * m->a->bus_bytes;
-  req->tag = (L->fly_head + L->fly_count) % L->fly_cap;
+  DramReq *r = L->gbuf ? greq : req;
+  r->valid = 1;
+  r->addr = L->k * (L->gbuf ? m->a->gbuf_bus_bytes : m->a->bus_bytes);
+  r->tag = (L->fly_head + L->fly_count) % L->fly_cap;
 }
 
 // Rows of memory `mem` and bytes each holds.
@@ -156,7 +165,7 @@ static void write_byte(Det *m, const LoadBeat *b, uint32_t pos, uint8_t v) {
 // Nothing is zeroed; the rows it touches count once per block of C LOAD rows (TIMING §10).
 static void beat_land_transposed(Det *m, const LoadBeat *b, const uint8_t *data) {
   uint64_t C = m->a->cols;
-  for (uint32_t x = 0; x < m->a->bus_bytes; x++) {
+  for (uint32_t x = 0; x < b->beat_bytes; x++) {
     uint64_t addr = b->beat_addr + x;
     if (addr < b->seg_addr || addr - b->seg_addr >= b->seglen) continue;
     uint64_t row = b->row + b->seg_pos + (addr - b->seg_addr);
@@ -167,7 +176,10 @@ static void beat_land_transposed(Det *m, const LoadBeat *b, const uint8_t *data)
   if (b->block_first) {
     ls->mem_writes[MEM_ST_WBUF] += b->row_bytes;
   }
-  ls->dram_read_bytes += b->row_bytes;
+  if (b->gbuf)
+    ls->gbuf_read_bytes += b->row_bytes;
+  else
+    ls->dram_read_bytes += b->row_bytes;
 }
 
 // The response to beat b arrived: its bytes land; when it completes its row, the bytes of the
@@ -180,7 +192,7 @@ static void beat_land(Det *m, const LoadBeat *b, const uint8_t *data) {
     return;
   }
   if (b->row < mem_rows(m, b->mem)) {
-    for (uint32_t x = 0; x < m->a->bus_bytes; x++) {
+    for (uint32_t x = 0; x < b->beat_bytes; x++) {
       uint64_t addr = b->beat_addr + x;
       if (addr < b->seg_addr || addr - b->seg_addr >= b->seglen) continue;
       uint64_t pos = b->seg_pos + (addr - b->seg_addr);
@@ -197,7 +209,10 @@ static void beat_land(Det *m, const LoadBeat *b, const uint8_t *data) {
   if (b->mem == MEM_ACC && b->accum) {
     ls->mem_reads[MEM_ST_ACC]++;
   }
-  ls->dram_read_bytes += b->row_bytes;
+  if (b->gbuf)
+    ls->gbuf_read_bytes += b->row_bytes;
+  else
+    ls->dram_read_bytes += b->row_bytes;
 }
 
 // Moves the generator past the beat just accepted. Returns 0 when the LOAD has no beat left.
@@ -215,11 +230,21 @@ static int generator_advance(Det *m) {
   return 1;
 }
 
-void det_load_update(Det *m, const DramResp *resp, int accepted) {
+// A response of either memory: its data waits in the beat's ring entry.
+static void beat_arrive(LoadUnit *L, const DramResp *resp) {
+  if (!resp->valid) return;
+  LoadBeat *b = &L->fly[resp->tag % L->fly_cap];
+  memcpy(b->data, resp->data, b->beat_bytes);
+  b->arrived = 1;
+}
+
+void det_load_update(Det *m, const DramResp *resp, const DramResp *gresp, int accepted) {
   LoadUnit *L = &m->ld;
-  if (resp->valid) {   // responses come in order: the oldest beat in flight
-    const LoadBeat *b = &L->fly[L->fly_head];
-    beat_land(m, b, resp->data);
+  beat_arrive(L, resp);
+  beat_arrive(L, gresp);
+  while (L->fly_count && L->fly[L->fly_head].arrived) {   // in issue order: every answered beat
+    const LoadBeat *b = &L->fly[L->fly_head];            // with no unanswered one before it
+    beat_land(m, b, b->data);
     if (b->last_of_insn) det_end(m, UNIT_LOAD, b->insn);
     L->fly_head = (L->fly_head + 1) % L->fly_cap;
     L->fly_count--;
@@ -235,8 +260,11 @@ void det_load_update(Det *m, const DramResp *resp, int accepted) {
   L->fly_count++;
   int last_of_row = L->k == L->k_last && L->g + 1 == L->nseg;
   uint64_t r = (uint64_t)L->o * L->inner + L->i, C = m->a->cols;
+  uint32_t B = L->gbuf ? m->a->gbuf_bus_bytes : m->a->bus_bytes;
   *b = (LoadBeat){
       .insn = L->insn,
+      .gbuf = L->gbuf,
+      .beat_bytes = B,
       .mem = L->mem,
       .accum = L->accum,
       .last_of_row = (uint8_t)last_of_row,
@@ -245,7 +273,7 @@ void det_load_update(Det *m, const DramResp *resp, int accepted) {
       .block_first = r % C == 0,
       .col = (uint32_t)(r % C),
       .row = L->transposed ? L->dst + (r / C) * L->tstride : L->dst + r,
-      .beat_addr = L->k * m->a->bus_bytes,
+      .beat_addr = L->k * B,
       .seg_addr = seg_addr(L),
       .seg_pos = L->g * L->seglen,
       .seglen = L->seglen,
@@ -253,7 +281,10 @@ void det_load_update(Det *m, const DramResp *resp, int accepted) {
       .mult = L->ld_mult,
       .shift = L->ld_shift,
   };
-  det_layer(m, L->insn)->dram_read_beats++;
+  if (L->gbuf)
+    det_layer(m, L->insn)->gbuf_read_beats++;
+  else
+    det_layer(m, L->insn)->dram_read_beats++;
   if (!generator_advance(m)) {
     L->issuing = 0;
     det_ready(m, UNIT_LOAD, L->insn);

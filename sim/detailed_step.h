@@ -36,6 +36,10 @@ typedef struct {
   uint64_t rd_addr;               // ... at this address
   int wr_accepted;                // a write beat was accepted (DRAM changed) ...
   DramReq wr;                     // ... with this address, data and strobes
+  int gbuf_rd_accepted;           // the global buffer's read port took a beat ...
+  uint64_t gbuf_rd_addr;          // ... at this address
+  int gbuf_wr_accepted;           // its write port took a beat (the buffer changed) ...
+  DramReq gbuf_wr;                // ... with this address, data and strobes
   SimAccWrite *acc;               // when not NULL, C entries, all rows UINT64_MAX: the step fills
                                   // in each column's ACC write from the array
 } SimCycleLog;

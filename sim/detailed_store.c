@@ -11,8 +11,11 @@
 //    is ready to write from cycle x + S;
 //  - the write port: the oldest FIFO row, once ready, offers its aligned beats (byte strobes on
 //    the row's bytes) to the write channel, one per cycle; a refused beat is a stall cycle.
+// A STORE with GBUF=1 writes its rows' beats (of gbuf.bus_bytes) through the global buffer's
+// write port instead, which takes one every cycle (TIMING §5a). Acknowledgements of both memories
+// are taken in issue order (one that arrives early waits for the earlier beats').
 // The unit is free again the cycle after the last beat of the last row was accepted; the STORE
-// ends with that beat's acknowledgement.
+// ends with that beat's acknowledgement (e = A_last).
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +26,9 @@ int det_store_init(Det *m) {
   StoreUnit *su = &m->su;
   uint32_t C = m->a->cols, D = m->a->store_fifo_rows ? m->a->store_fifo_rows : 1;
   uint32_t S = m->a->post_latency ? m->a->post_latency : 1;
-  su->fly_cap = m->a->dram_inflight ? m->a->dram_inflight : 1;
+  const Arch *a = m->a;
+  uint32_t wait = a->dram_latency > a->gbuf_latency ? a->dram_latency : a->gbuf_latency;
+  su->fly_cap = (wait > a->dram_inflight ? wait : a->dram_inflight) + 1;   // as the load unit's ring
   su->fly = calloc(su->fly_cap, sizeof *su->fly);
   su->slot = calloc(D, sizeof *su->slot);
   su->pipe = malloc(S * sizeof *su->pipe);
@@ -87,6 +92,8 @@ static void store_latch(Det *m, uint32_t k) {
   su->active = 1;
   su->insn = k;
   su->raw32 = in->f[FLD_RAW32] != 0;
+  su->gbuf = in->f[FLD_GBUF] != 0;
+  su->B = su->gbuf ? m->a->gbuf_bus_bytes : m->a->bus_bytes;
   su->src = (uint64_t)in->f[FLD_SRC];
   su->addr = (uint64_t)in->f[FLD_DRAM_ADDR];
   su->outer = (uint32_t)in->f[FLD_OUTER];
@@ -163,16 +170,17 @@ static uint64_t row_addr(const StoreUnit *su, uint32_t j) {
 }
 
 static uint32_t row_beats(const Det *m, uint32_t j) {
-  uint64_t a = row_addr(&m->su, j), B = m->a->bus_bytes;
+  uint64_t a = row_addr(&m->su, j), B = m->su.B;
   return (uint32_t)((a + m->su.nbytes - 1) / B - a / B + 1);
 }
 
-void det_store_request(Det *m, DramReq *req) {
+void det_store_request(Det *m, DramReq *dreq, DramReq *greq) {
   StoreUnit *su = &m->su;
-  req->valid = su->offered = 0;
+  dreq->valid = greq->valid = su->offered = 0;
   if (!su->active || !su->fifo_count || su->slot[su->fifo_head].state != SLOT_READY) return;
+  DramReq *req = su->gbuf ? greq : dreq;
   const FifoSlot *h = &su->slot[su->fifo_head];
-  uint64_t a = row_addr(su, h->row), B = m->a->bus_bytes;
+  uint64_t a = row_addr(su, h->row), B = su->B;
   uint64_t beat = (a / B + su->beats_done) * B;
   for (uint32_t x = 0; x < B; x++) {
     uint64_t byte = beat + x;
@@ -199,13 +207,19 @@ static int write_port(Det *m, int accepted) {
   StoreAck *ack = &su->fly[(su->fly_head + su->fly_count) % su->fly_cap];
   su->fly_count++;
   *ack = (StoreAck){.insn = su->insn, .last = (uint8_t)(row_done && su->rows_written + 1 == su->nrows)};
-  det_layer(m, su->insn)->dram_write_beats++;
+  if (su->gbuf)
+    det_layer(m, su->insn)->gbuf_write_beats++;
+  else
+    det_layer(m, su->insn)->dram_write_beats++;
   if (!row_done) return 0;
   h->state = SLOT_FREE;
   su->fifo_head = (su->fifo_head + 1) % fifo_depth(m);
   su->beats_done = 0;
   su->rows_written++;
-  det_layer(m, su->insn)->dram_write_bytes += su->nbytes;
+  if (su->gbuf)
+    det_layer(m, su->insn)->gbuf_write_bytes += su->nbytes;
+  else
+    det_layer(m, su->insn)->dram_write_bytes += su->nbytes;
   return 1;
 }
 
@@ -311,9 +325,11 @@ static void pipe_shift(Det *m, int32_t in) {
   }
 }
 
-void det_store_update(Det *m, const DramResp *resp, int accepted) {
+void det_store_update(Det *m, const DramResp *resp, const DramResp *gresp, int accepted) {
   StoreUnit *su = &m->su;
-  if (resp->valid) {   // acknowledgements come in order
+  if (resp->valid) su->fly[resp->tag % su->fly_cap].arrived = 1;
+  if (gresp->valid) su->fly[gresp->tag % su->fly_cap].arrived = 1;
+  while (su->fly_count && su->fly[su->fly_head].arrived) {   // acknowledgements in issue order
     const StoreAck *ack = &su->fly[su->fly_head];
     if (ack->last) det_end(m, UNIT_STORE, ack->insn);
     su->fly_head = (su->fly_head + 1) % su->fly_cap;

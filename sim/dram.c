@@ -6,6 +6,7 @@
 // Memory is the caller's: a read copies its beat when accepted, a write stores the bytes whose
 // strobe is set when accepted. Bytes past the end of memory read as zero and are never written
 // (legal programs never touch them: prog_check keeps every access inside DRAM).
+// dram_new_gbuf() builds the same model over the on-chip global buffer (its two ports).
 #include "dram.h"
 
 #include <stdlib.h>
@@ -35,14 +36,14 @@ struct Dram {
   Channel rd, wr;                // read and write channels
 };
 
-Dram *dram_new(const Arch *arch, uint8_t *mem) {
+static Dram *memory_new(uint8_t *mem, uint64_t size, uint32_t beat, uint32_t latency, uint32_t max_inflight) {
   Dram *d = calloc(1, sizeof *d);
   if (!d) return NULL;
   d->mem = mem;
-  d->size = arch->dram_bytes;
-  d->beat = arch->bus_bytes > DRAM_MAX_BEAT ? DRAM_MAX_BEAT : arch->bus_bytes;
-  d->latency = arch->dram_latency ? arch->dram_latency : 1;
-  d->max_inflight = arch->dram_inflight ? arch->dram_inflight : 1;
+  d->size = size;
+  d->beat = beat > DRAM_MAX_BEAT ? DRAM_MAX_BEAT : beat;
+  d->latency = latency ? latency : 1;
+  d->max_inflight = max_inflight ? max_inflight : 1;
   d->rd.ring = calloc(d->max_inflight, sizeof(Flight));
   d->wr.ring = calloc(d->max_inflight, sizeof(Flight));
   if (!d->rd.ring || !d->wr.ring) {
@@ -50,6 +51,14 @@ Dram *dram_new(const Arch *arch, uint8_t *mem) {
     return NULL;
   }
   return d;
+}
+
+Dram *dram_new(const Arch *arch, uint8_t *mem) {
+  return memory_new(mem, arch->dram_bytes, arch->bus_bytes, arch->dram_latency, arch->dram_inflight);
+}
+
+Dram *dram_new_gbuf(const Arch *arch, uint8_t *mem) {
+  return memory_new(mem, arch->gbuf_bytes, arch->gbuf_bus_bytes, arch->gbuf_latency, arch->gbuf_latency);
 }
 
 void dram_free(Dram *d) {

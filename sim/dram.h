@@ -3,6 +3,9 @@
 // (one beat of bus_bytes, aligned) per cycle, holds at most max_inflight requests, and answers a
 // request accepted in cycle t in cycle t + latency. Both the detailed simulator and the RTL
 // harness call dram_cycle() every clock; the fast simulator uses the closed form in TIMING.md.
+// The same model, built by dram_new_gbuf(), is the on-chip global buffer's two ports (TIMING §5a):
+// a read port and a write port of gbuf.bus_bytes beats, latency gbuf.latency, and gbuf.latency
+// requests in flight, which one request per cycle never exceeds, so it never refuses one.
 #ifndef SA_DRAM_H
 #define SA_DRAM_H
 
@@ -30,6 +33,8 @@ typedef struct Dram Dram;
 
 // mem: the DRAM contents (arch->dram_bytes), owned by the caller.
 Dram *dram_new(const Arch *arch, uint8_t *mem);
+// mem: the global buffer's contents (arch->gbuf_bytes; none when 0), owned by the caller.
+Dram *dram_new_gbuf(const Arch *arch, uint8_t *mem);
 void dram_free(Dram *d);
 // One clock. In this order: responses due this cycle are delivered (freeing their slots), then
 // each channel accepts its offered request if a slot is free (*rd_ok / *wr_ok say whether it did).

@@ -38,12 +38,17 @@ typedef struct {
   uint32_t n, cap;
 } Channel;
 
-// One DRAM channel seen from its unit: the issue cycles of the last F beats.
+// One unit's beats, on DRAM and the global buffer (TIMING §5a): the issue cycles of its last F
+// DRAM beats (the in-flight limit counts DRAM beats only), the issue cycle of its last beat on
+// either memory (one beat per cycle) and that beat's response cycle (responses in issue order).
 typedef struct {
-  uint64_t *ring;         // F entries
-  uint64_t count;         // beats issued so far
-  uint64_t last;          // issue cycle of the last beat (valid when count > 0)
-  uint32_t F, L;          // in-flight limit, latency
+  uint64_t *ring;         // F entries: issue cycles of the last F DRAM beats
+  uint64_t count;         // DRAM beats issued so far
+  uint64_t issued;        // beats issued so far on either memory
+  uint64_t last;          // issue cycle of the last beat (valid when issued > 0)
+  uint64_t resp;          // A of the last beat: its response cycle (valid when issued > 0)
+  uint32_t F, L;          // DRAM in-flight limit, latency
+  uint32_t Lg;            // global buffer latency
 } BeatChannel;
 
 typedef struct {
@@ -79,6 +84,7 @@ typedef struct {
   uint32_t *acc_t;                     // accumulator, transposed: [c][row], C columns (wraps)
   size_t spad_stride, acc_stride;      // elements from one column to the next
   unsigned bus_log2;                   // log2 of dram.bus_bytes (a power of two)
+  unsigned gbuf_log2;                  // log2 of gbuf.bus_bytes (a power of two)
   // Configuration registers (latched by each instruction at its start).
   Insn cfg_load, cfg_store, cfg_pool;
   SfuRegs sfu_regs;                    // CFG_SFU
@@ -115,17 +121,32 @@ static void chan_pop(Channel *c) {
 
 // --- DRAM beats --------------------------------------------------------------------------------
 
-// Issues one beat no earlier than `earliest`; returns its issue cycle (TIMING §5, §7).
+// A beat issued in cycle t with latency lat answers in A = max(t + lat, A of the beat before).
+static void beat_respond(BeatChannel *b, uint64_t t, uint32_t lat) {
+  if (!b->issued || t + lat > b->resp) b->resp = t + lat;
+  b->issued++;
+  b->last = t;
+}
+
+// Issues one DRAM beat no earlier than `earliest`; returns its issue cycle (TIMING §5, §7, §5a).
 static uint64_t beat_issue(BeatChannel *b, uint64_t earliest) {
   uint64_t t = earliest;
-  if (b->count && b->last + 1 > t) t = b->last + 1;
+  if (b->issued && b->last + 1 > t) t = b->last + 1;
   if (b->count >= b->F) {
     uint64_t slot = b->ring[b->count % b->F] + b->L;
     if (slot > t) t = slot;
   }
   b->ring[b->count % b->F] = t;
   b->count++;
-  b->last = t;
+  beat_respond(b, t, b->L);
+  return t;
+}
+
+// Issues one global-buffer beat no earlier than `earliest` (it never stalls: TIMING §5a).
+static uint64_t gbeat_issue(BeatChannel *b, uint64_t earliest) {
+  uint64_t t = earliest;
+  if (b->issued && b->last + 1 > t) t = b->last + 1;
+  beat_respond(b, t, b->Lg);
   return t;
 }
 
@@ -273,7 +294,13 @@ static int exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
     f->tile_cap = chunk * width;
   }
   uint64_t beats = 0, stall = 0;
-  int fast_beats = f->rd.F >= f->rd.L;   // the in-flight limit can never bind (TIMING §5)
+  int gbuf = in->f[FLD_GBUF] != 0;
+  const uint8_t *from_mem = gbuf ? s->gbuf : s->dram;
+  unsigned log2 = gbuf ? f->gbuf_log2 : f->bus_log2;
+  uint32_t lat = gbuf ? f->rd.Lg : f->rd.L;
+  // The in-flight limit can never bind (TIMING §5; a global-buffer beat has none, §5a): the
+  // beats issue back to back, and the ring of DRAM issue cycles is never consulted.
+  int fast_beats = gbuf || f->rd.F >= f->rd.L;
   for (uint64_t r = 0, r0 = 0; r < rows; r++) {   // r0: the first row of the chunk in f->tile
     uint64_t o = r / inner, i = r % inner;
     uint8_t *row = f->tile + (r - r0) * width;
@@ -281,12 +308,13 @@ static int exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
     for (uint32_t g = 0; g < nseg; g++) {
       uint64_t addr = (uint64_t)in->f[FLD_DRAM_ADDR] + o * (uint64_t)c[FLD_STRIDE_OUTER] +
                       i * (uint64_t)c[FLD_STRIDE_INNER] + g * (uint64_t)c[FLD_SEG_STRIDE];
-      copy_short(row + (size_t)g * seglen, s->dram + addr, seglen);
-      uint64_t n = beats_covering(addr, seglen, f->bus_log2);
+      copy_short(row + (size_t)g * seglen, from_mem + addr, seglen);
+      uint64_t n = beats_covering(addr, seglen, log2);
       if (fast_beats) {
         uint64_t from = beats == 0 ? t->start : f->rd.last + 1;
-        f->rd.last = from + n - 1;
-        f->rd.count += n;
+        if (!gbuf) f->rd.count += n;
+        f->rd.issued += n - 1;
+        beat_respond(&f->rd, from + n - 1, lat);
       } else {
         for (uint64_t k = 0; k < n; k++) {
           uint64_t base = beats + k == 0 ? t->start : f->rd.last + 1;
@@ -307,11 +335,16 @@ static int exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   if (mem == MEM_ACC && in->f[FLD_ACCUM]) {
     ls->mem_reads[MEM_ST_ACC] += rows;
   }
-  ls->dram_read_beats += beats;
-  ls->dram_read_bytes += rows * nbytes;
+  if (gbuf) {
+    ls->gbuf_read_beats += beats;
+    ls->gbuf_read_bytes += rows * nbytes;
+  } else {
+    ls->dram_read_beats += beats;
+    ls->dram_read_bytes += rows * nbytes;
+  }
   t->stall = stall;
   t->ready = f->rd.last + 1;
-  t->end = f->rd.last + f->rd.L;
+  t->end = f->rd.resp;
   return 0;
 }
 
@@ -595,6 +628,7 @@ static void exec_store(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   uint64_t nbytes = (uint64_t)in->f[FLD_COLS] * (in->f[FLD_RAW32] ? 4 : 1);
   uint32_t D = a->store_fifo_rows, S = a->post_latency;
   uint64_t P = 0, stall = 0, beats = 0, acc_reads = 0;
+  int gbuf = in->f[FLD_GBUF] != 0;
   for (uint64_t j = 0; j < rows; j++) {
     uint64_t o = j / inner, i = j % inner;
     // Front end (TIMING §7): reads in P .. P+W-1, limited by the FIFO.
@@ -604,12 +638,12 @@ static void exec_store(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
     uint64_t rdy = P + W - 1 + S;
     acc_reads += post_row(f, in, o, i);
     uint64_t addr = (uint64_t)in->f[FLD_DRAM_ADDR] + o * (uint64_t)cs[FLD_STRIDE_OUTER] + i * (uint64_t)cs[FLD_STRIDE_INNER];
-    memcpy(s->dram + addr, f->bytes, nbytes);
-    uint64_t n = beats_covering(addr, nbytes, f->bus_log2);
+    memcpy((gbuf ? s->gbuf : s->dram) + addr, f->bytes, nbytes);
+    uint64_t n = beats_covering(addr, nbytes, gbuf ? f->gbuf_log2 : f->bus_log2);
     for (uint64_t k = 0; k < n; k++) {
       uint64_t base = rdy;
       if (beats + k > 0 && f->wr.last + 1 > base) base = f->wr.last + 1;
-      stall += beat_issue(&f->wr, base) - base;
+      stall += (gbuf ? gbeat_issue(&f->wr, base) : beat_issue(&f->wr, base)) - base;
     }
     beats += n;
     f->fifo_last[j % D] = f->wr.last;
@@ -621,11 +655,16 @@ static void exec_store(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   if (!in->f[FLD_RAW32]) {
     ls->post_elems += acc_reads * (uint64_t)in->f[FLD_COLS];
   }
-  ls->dram_write_beats += beats;
-  ls->dram_write_bytes += rows * nbytes;
+  if (gbuf) {
+    ls->gbuf_write_beats += beats;
+    ls->gbuf_write_bytes += rows * nbytes;
+  } else {
+    ls->dram_write_beats += beats;
+    ls->dram_write_bytes += rows * nbytes;
+  }
   t->stall = stall;
   t->ready = f->wr.last + 1;
-  t->end = f->wr.last + f->wr.L;
+  t->end = f->wr.resp;
 }
 
 // --- Scheduling --------------------------------------------------------------------------------
@@ -885,13 +924,16 @@ static int fast_alloc(Fast *f) {
     f->q[u].layer = -1;
     if (!f->q[u].entry || !f->q[u].insn) return -1;
   }
-  f->rd = (BeatChannel){calloc(a->dram_inflight, sizeof(uint64_t)), 0, 0, a->dram_inflight, a->dram_latency};
-  f->wr = (BeatChannel){calloc(a->dram_inflight, sizeof(uint64_t)), 0, 0, a->dram_inflight, a->dram_latency};
+  f->rd = (BeatChannel){.ring = calloc(a->dram_inflight, sizeof(uint64_t)), .F = a->dram_inflight,
+                        .L = a->dram_latency, .Lg = a->gbuf_latency};
+  f->wr = (BeatChannel){.ring = calloc(a->dram_inflight, sizeof(uint64_t)), .F = a->dram_inflight,
+                        .L = a->dram_latency, .Lg = a->gbuf_latency};
   f->bank16[0] = calloc((size_t)a->rows * a->cols, sizeof(int16_t));
   f->bank16[1] = calloc((size_t)a->rows * a->cols, sizeof(int16_t));
   // Column strides a little off the (usually power-of-two) row counts, so that the columns do
   // not all fall into the same cache sets.
   while ((1u << f->bus_log2) < a->bus_bytes) f->bus_log2++;
+  while ((1u << f->gbuf_log2) < a->gbuf_bus_bytes) f->gbuf_log2++;
   f->spad_stride = (size_t)a->spad_rows + 64;
   f->acc_stride = (size_t)a->acc_rows + 16;
   f->spad_t = calloc((size_t)a->rows * f->spad_stride, 1);

@@ -30,6 +30,29 @@ const char *report_layer_name(const Program *p, uint32_t i, char *out) {
 #define NAME_BUF REPORT_NAME_BUF
 #define layer_name report_layer_name
 
+const char *report_op_label(const Insn *in) {
+  switch (in->op) {
+  case OP_LOAD: return in->f[FLD_GBUF] ? "LOAD gbuf" : "LOAD";
+  case OP_STORE: return in->f[FLD_GBUF] ? "STORE gbuf" : "STORE";
+  case OP_CFG_LOAD:
+  case OP_PRELOAD:
+  case OP_COMPUTE:
+  case OP_COMPUTE_OS:
+  case OP_COMPUTE_IS:
+  case OP_CFG_STORE:
+  case OP_CFG_POOL:
+  case OP_LAYER:
+  case OP_CFG_SFU:
+  case OP_SFU_MAP:
+  case OP_SFU_EW:
+  case OP_SFU_SOFTMAX:
+  case OP_SFU_LAYERNORM:
+  case OP_SFU_REDUCE:
+  case OP_HALT: break;   // no memory to name
+  }
+  return isa_ops[in->op].name;
+}
+
 // name as a CSV field: always quoted, inner quotes doubled.
 static void csv_field(FILE *out, const char *name) {
   fputc('"', out);
@@ -100,6 +123,9 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
   EnergyReport e;
   int have_e = energy_of(st, a, t, &e) == 0;
   int sfu = report_sfu_used(p);   // else no SFU row, column or block: the table reads as before the unit
+  // The global buffer's line and columns only for a program that uses it (GBUF=1 LOADs or
+  // STOREs, each of which moves at least one beat): the others' tables read as before.
+  int gbuf = st->gbuf_read_beats + st->gbuf_write_beats > 0;
   double us = (double)st->cycles / a->clock_mhz;
   fprintf(out, "program        %s\n", label);
   fprintf(out, "arch           %s: %ux%u array, %u B/cycle DRAM bus, latency %u, %.0f MHz\n", a->name, a->rows,
@@ -123,6 +149,10 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
   fprintf(out, "\nDRAM           read %llu B in %llu beats, write %llu B in %llu beats\n",
           (unsigned long long)st->dram_read_bytes, (unsigned long long)st->dram_read_beats,
           (unsigned long long)st->dram_write_bytes, (unsigned long long)st->dram_write_beats);
+  if (gbuf)
+    fprintf(out, "GBUF           read %llu B in %llu beats, write %llu B in %llu beats\n",
+            (unsigned long long)st->gbuf_read_bytes, (unsigned long long)st->gbuf_read_beats,
+            (unsigned long long)st->gbuf_write_bytes, (unsigned long long)st->gbuf_write_beats);
   fprintf(out, "on-chip rows  ");
   for (int m = 0; m < MEM_ST_COUNT; m++)
     fprintf(out, " %s %llu/%llu", stat_mem_names[m], (unsigned long long)st->mem_reads[m],
@@ -138,6 +168,7 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
     return;
   }
   fprintf(out, "\n%-20s %10s %12s %7s %10s %10s", "layer", "span", "useful_MACs", "util", "dram_rd", "dram_wr");
+  if (gbuf) fprintf(out, " %10s %10s", "gbuf_rd", "gbuf_wr");
   for (int u = 0; u < NUM_UNITS; u++)
     if (u != UNIT_SFU || sfu) fprintf(out, " %10s", unit_busy_column((Unit)u));
   if (sfu) fprintf(out, " %10s", "sfu_nJ");   // the unit's own energy: small beside its layer's, so in nJ
@@ -151,6 +182,7 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
             (unsigned long long)useful_macs(s, l), peak_fraction(s, useful_macs(s, l), span),
             (unsigned long long)l->dram_read_bytes,
             (unsigned long long)l->dram_write_bytes);
+    if (gbuf) fprintf(out, " %10llu %10llu", (unsigned long long)l->gbuf_read_bytes, (unsigned long long)l->gbuf_write_bytes);
     for (int u = 0; u < NUM_UNITS; u++)
       if (u != UNIT_SFU || sfu) fprintf(out, " %10llu", (unsigned long long)l->busy[u]);
     if (sfu) fprintf(out, " %10.1f", have_e ? e.layers[i].pj[EN_SFU] * 1e-3 : 0.0);
@@ -374,7 +406,7 @@ static int trace_tid(Unit u) {
 static const char *trace_tail(Opcode op) {
   switch (op) {
   case OP_LOAD:
-  case OP_STORE: return "in flight";   // beats still on the DRAM bus
+  case OP_STORE: return "in flight";   // beats still on the DRAM bus (or the GBUF's port)
   case OP_COMPUTE:
   case OP_COMPUTE_OS:
   case OP_COMPUTE_IS: return "drain";  // rows still in the array
@@ -455,7 +487,7 @@ int report_trace(FILE *out, const Sim *s) {
     int tid = trace_tid(isa_ops[in->op].unit);
     if (tid < 0) continue;
     const char *layer = rows[k].layer < p->n_layers ? layer_name(p, rows[k].layer, nb) : "";
-    fprintf(out, "{\"name\":\"%s\",\"cat\":\"", isa_ops[in->op].name);
+    fprintf(out, "{\"name\":\"%s\",\"cat\":\"", report_op_label(in));
     json_text(out, layer);
     fprintf(out, "\",\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%llu,\"dur\":%llu,\"args\":{\"insn\":%u,\"layer\":\"",
             tid, (unsigned long long)t[k].start, (unsigned long long)(t[k].ready - t[k].start), k);
@@ -473,9 +505,9 @@ int report_trace(FILE *out, const Sim *s) {
     const char *what = trace_tail(in->op);
     if (t[k].end >= t[k].ready && what) {
       fprintf(out, "{\"name\":\"%s %s\",\"cat\":\"tail\",\"ph\":\"b\",\"id\":%u,\"pid\":0,\"tid\":%d,\"ts\":%llu},\n",
-              isa_ops[in->op].name, what, k, tid, (unsigned long long)t[k].ready);
+              report_op_label(in), what, k, tid, (unsigned long long)t[k].ready);
       fprintf(out, "{\"name\":\"%s %s\",\"cat\":\"tail\",\"ph\":\"e\",\"id\":%u,\"pid\":0,\"tid\":%d,\"ts\":%llu},\n",
-              isa_ops[in->op].name, what, k, tid, (unsigned long long)t[k].end + 1);
+              report_op_label(in), what, k, tid, (unsigned long long)t[k].end + 1);
     }
   }
   free(rows);

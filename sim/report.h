@@ -13,6 +13,9 @@
 // REPORT_NAME_BUF bytes.
 #define REPORT_NAME_BUF (4 * PROG_NAME_MAX)
 const char *report_layer_name(const Program *p, uint32_t i, char *out);
+// An instruction's name for people (timeline, trace): its mnemonic, "LOAD gbuf" / "STORE gbuf"
+// for a LOAD or STORE on the global buffer (GBUF=1).
+const char *report_op_label(const Insn *in);
 // Human-readable table. `label` names the program in the heading; t prices energy and area.
 void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *t);
 // The same figures as one JSON object (schema in docs/STATS.md). Returns 0 or -1.

@@ -21,6 +21,7 @@ Sim *sim_new(const Program *p, SimMode mode, Diag *d) {
   s->arch = a;
   s->mode = mode;
   s->dram = calloc(1, a->dram_bytes);
+  s->gbuf = calloc(1, a->gbuf_bytes ? a->gbuf_bytes : 1);
   s->spad = calloc((size_t)a->spad_rows * a->rows, 1);
   s->wbuf = calloc((size_t)a->wbuf_rows * a->cols, 1);
   s->acc = calloc((size_t)a->acc_rows * a->cols, sizeof(int32_t));
@@ -30,7 +31,7 @@ Sim *sim_new(const Program *p, SimMode mode, Diag *d) {
   s->times = calloc(p->n_insns ? p->n_insns : 1, sizeof *s->times);
   s->stats.n_layers = p->n_layers;
   s->stats.layers = calloc(p->n_layers + 1, sizeof *s->stats.layers);
-  if (!s->dram || !s->spad || !s->wbuf || !s->acc || !s->param || !s->bank[0] || !s->bank[1] || !s->times ||
+  if (!s->dram || !s->gbuf || !s->spad || !s->wbuf || !s->acc || !s->param || !s->bank[0] || !s->bank[1] || !s->times ||
       !s->stats.layers) {
     sim_free(s);
     diag_error(d, "sim: error: out of memory (DRAM of %llu bytes)", (unsigned long long)a->dram_bytes);
@@ -51,6 +52,7 @@ Sim *sim_new(const Program *p, SimMode mode, Diag *d) {
 void sim_free(Sim *s) {
   if (!s) return;
   free(s->dram);
+  free(s->gbuf);
   free(s->spad);
   free(s->wbuf);
   free(s->acc);
@@ -155,4 +157,5 @@ int sim_run(Sim *s, Diag *d) {
 const SimStats *sim_stats(const Sim *s) { return &s->stats; }
 const InsnTime *sim_insn_times(const Sim *s) { return s->times; }
 const uint8_t *sim_dram(const Sim *s) { return s->dram; }
+const uint8_t *sim_gbuf(const Sim *s) { return s->gbuf; }
 const Program *sim_program(const Sim *s) { return s->prog; }

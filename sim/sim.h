@@ -114,6 +114,7 @@ int sim_run(Sim *s, Diag *d);
 const SimStats *sim_stats(const Sim *s);
 const InsnTime *sim_insn_times(const Sim *s);   // one per instruction
 const uint8_t *sim_dram(const Sim *s);
+const uint8_t *sim_gbuf(const Sim *s);   // the global buffer's arch->gbuf_bytes bytes
 const Program *sim_program(const Sim *s);
 
 #endif

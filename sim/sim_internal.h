@@ -23,6 +23,7 @@ struct Sim {
   const Arch *arch;         // &prog->arch
   SimMode mode;             // which engine sim_run uses
   uint8_t *dram;            // arch->dram_bytes, loaded with the program's data
+  uint8_t *gbuf;            // arch->gbuf_bytes (at least 1 allocated), zero at reset: the global buffer
   int8_t *spad;             // spad_rows x R
   int8_t *wbuf;             // wbuf_rows x C
   int32_t *acc;             // acc_rows x C

@@ -303,7 +303,8 @@ static void write_text(FILE *out, const Program *p, const TlRow *rows, const cha
   int cw = digits(top) > 5 ? digits(top) : 5, iw = digits(p->n_insns) > 4 ? digits(p->n_insns) : 4;
   int ow = 10;   // "op": wider only for the SFU's longer mnemonics (SFU_LAYERNORM), when present
   for (uint32_t k = 0; k < p->n_insns; k++) {
-    int w = (int)strlen(isa_ops[prog_op(p, k)].name);
+    Insn in = prog_insn(p, k);
+    int w = (int)strlen(report_op_label(&in));
     if (w > ow) ow = w;
   }
   fprintf(out, "# timeline of %s: %u instructions, %llu cycles (docs/STATS.md \"Timeline\")\n", label, p->n_insns,
@@ -313,8 +314,9 @@ static void write_text(FILE *out, const Program *p, const TlRow *rows, const cha
   for (uint32_t k = 0; k < p->n_insns; k++) {
     const TlRow *r = &rows[k];
     const char *ln = r->layer < p->n_layers ? report_layer_name(p, r->layer, nb) : "-";
+    Insn in = prog_insn(p, k);
     fprintf(out, "%*u %-7s %-*s %-*s %*llu %*llu %*llu %*llu %*llu %*llu  %s\n", iw, k, unit_label(r->unit), ow,
-            isa_ops[prog_op(p, k)].name, lw, ln, cw, (unsigned long long)r->fetch, cw, (unsigned long long)r->avail,
+            report_op_label(&in), lw, ln, cw, (unsigned long long)r->fetch, cw, (unsigned long long)r->avail,
             cw, (unsigned long long)r->start, cw, (unsigned long long)r->ready, cw, (unsigned long long)r->end, cw,
             (unsigned long long)r->dram_stall, timeline_cause_text(p, r, cause, sizeof cause));
   }

@@ -62,10 +62,12 @@ typedef struct {
   const Arch *a;
   RcTracker t;
   uint64_t win;              // DRAM bytes used: [0, win)
+  uint64_t gwin;             // global buffer bytes used: [0, gwin) (0: no GBUF accesses)
   uint32_t lim[FP_DRAM];     // rows used of each on-chip memory
   int no_os;                 // RandProgOptions.no_compute_os
   int with_is;               // RandProgOptions.with_is
   int with_sfu;              // RandProgOptions.with_sfu
+  int with_gbuf;             // RandProgOptions.with_gbuf
   Diag *d;
 } Gen;
 
@@ -95,6 +97,13 @@ void randprog_arch(uint64_t seed, Arch *a) {
   a->sfu_latency = (uint32_t)rng_range(&rs, 1, 8);
 }
 
+void randprog_arch_gbuf(uint64_t seed, Arch *a) {
+  Rng r = {seed ^ 0x6b0full};
+  a->gbuf_bytes = 1024u * (uint32_t)rng_range(&r, 1, 8);
+  a->gbuf_bus_bytes = 1u << rng_range(&r, 0, 4);
+  a->gbuf_latency = (uint32_t)rng_range(&r, 1, 40);
+}
+
 static Insn blank(Opcode op) {
   Insn in;
   memset(&in, 0, sizeof in);
@@ -116,6 +125,18 @@ static int64_t pick_addr(Gen *g, uint64_t span) {
   uint64_t a = rng_below(&g->rng, g->win - span + 1);
   if (rng_chance(&g->rng, 30)) a -= a % g->a->bus_bytes;
   return (int64_t)a;
+}
+
+// The address of a LOAD's or STORE's first byte, spanning `span` bytes: with with_gbuf, 40% of
+// those that fit the buffer's window go to the global buffer (GBUF=1), the others to DRAM.
+static int64_t pick_target(Gen *g, Insn *in, uint64_t span) {
+  if (g->with_gbuf && g->gwin && span <= g->gwin && rng_chance(&g->rng, 40)) {
+    in->f[FLD_GBUF] = 1;
+    uint64_t a = rng_below(&g->rng, g->gwin - span + 1);
+    if (rng_chance(&g->rng, 30)) a -= a % g->a->gbuf_bus_bytes;
+    return (int64_t)a;
+  }
+  return pick_addr(g, span);
 }
 
 static uint64_t load_span(const ProgCheckState *st, const Insn *in) {
@@ -157,7 +178,7 @@ static int gen_load_transposed(Gen *g, Insn *in) {
   if (blocks > 1 && (blocks - 1) * tstride + nbytes > lim) tstride = (lim - nbytes) / (blocks - 1);
   in->f[FLD_TSTRIDE] = (int64_t)tstride;
   in->f[FLD_DST] = (int64_t)rng_below(r, lim - ((blocks - 1) * tstride + nbytes) + 1);
-  in->f[FLD_DRAM_ADDR] = pick_addr(g, load_span(st, in));
+  in->f[FLD_DRAM_ADDR] = pick_target(g, in, load_span(st, in));
   return 0;
 }
 
@@ -192,7 +213,7 @@ static int gen_load(Gen *g, Insn *in) {
     in->f[FLD_NSEG] = 1;
   }
   in->f[FLD_DST] = (int64_t)rng_below(r, lim - (uint64_t)(in->f[FLD_OUTER] * in->f[FLD_INNER]) + 1);
-  in->f[FLD_DRAM_ADDR] = pick_addr(g, load_span(st, in));
+  in->f[FLD_DRAM_ADDR] = pick_target(g, in, load_span(st, in));
   return 0;
 }
 
@@ -300,7 +321,7 @@ static int gen_store(Gen *g, Insn *in) {
   }
   if (store_span(st, in) > g->win) in->f[FLD_OUTER] = 1;
   if (store_span(st, in) > g->win) in->f[FLD_INNER] = 1;
-  in->f[FLD_DRAM_ADDR] = pick_addr(g, store_span(st, in));
+  in->f[FLD_DRAM_ADDR] = pick_target(g, in, store_span(st, in));
   return 0;
 }
 
@@ -585,11 +606,14 @@ Program *randprog_generate(uint64_t seed, const RandProgOptions *o, Diag *d) {
   g.no_os = o && o->no_compute_os;
   g.with_is = o && o->with_is;
   g.with_sfu = o && o->with_sfu;
+  g.with_gbuf = o && o->with_gbuf;
   Arch arch;
-  if (o && o->arch)
+  if (o && o->arch) {
     arch = *o->arch;
-  else
+  } else {
     randprog_arch(seed, &arch);
+    if (g.with_gbuf) randprog_arch_gbuf(seed, &arch);
+  }
   uint32_t lo = o && o->min_insns ? o->min_insns : 20, hi = o && o->max_insns ? o->max_insns : 200;
   if (hi < lo) hi = lo;
   uint32_t n = (uint32_t)rng_range(&g.rng, lo, hi);
@@ -600,6 +624,7 @@ Program *randprog_generate(uint64_t seed, const RandProgOptions *o, Diag *d) {
   }
   g.a = &g.p->arch;
   g.win = min_u64(g.a->dram_bytes, 1u << 16);
+  g.gwin = min_u64(g.a->gbuf_bytes, 1u << 16);
   for (int sp = 0; sp < FP_DRAM; sp++) g.lim[sp] = (uint32_t)min_u64(fp_space_size(g.a, (FpSpace)sp), 256);
   int rc = 0;
   uint32_t n_layers = (uint32_t)rng_below(&g.rng, 4);
@@ -653,11 +678,12 @@ void randprog_dump(const Program *p, FILE *f) {
   const Arch *a = &p->arch;
   fprintf(f,
           "arch %s: array %ux%u, spad %u, wbuf %u, acc %u, param %u rows; dram %llu bytes, bus %u, latency %u, "
-          "inflight %u; queues %u/%u/%u/%u; fifo %u, post %u; sfu lanes %u, latency %u; tokens.max %u\n",
+          "inflight %u; gbuf %u bytes, bus %u, latency %u; queues %u/%u/%u/%u; fifo %u, post %u; sfu lanes %u, "
+          "latency %u; tokens.max %u\n",
           a->name, a->rows, a->cols, a->spad_rows, a->wbuf_rows, a->acc_rows, a->param_rows,
-          (unsigned long long)a->dram_bytes, a->bus_bytes, a->dram_latency, a->dram_inflight, a->queue_depth[0],
-          a->queue_depth[1], a->queue_depth[2], a->queue_depth[3], a->store_fifo_rows, a->post_latency, a->sfu_lanes,
-          a->sfu_latency, a->token_max);
+          (unsigned long long)a->dram_bytes, a->bus_bytes, a->dram_latency, a->dram_inflight, a->gbuf_bytes,
+          a->gbuf_bus_bytes, a->gbuf_latency, a->queue_depth[0], a->queue_depth[1], a->queue_depth[2],
+          a->queue_depth[3], a->store_fifo_rows, a->post_latency, a->sfu_lanes, a->sfu_latency, a->token_max);
   for (uint32_t i = 0; i < p->n_insns; i++) {
     const Insn insn = prog_insn(p, i), *in = &insn;
     fprintf(f, "%5u: %-9s", i, isa_ops[in->op].name ? isa_ops[in->op].name : "?");

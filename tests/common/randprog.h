@@ -27,6 +27,10 @@ typedef struct {
   int with_sfu;              // 1: also draw the special-function unit's instructions (CFG_SFU,
                              // SFU_MAP, SFU_EW, SFU_SOFTMAX, SFU_LAYERNORM, SFU_REDUCE); 0 leaves
                              // the programs exactly as they were before the SFU existed
+  int with_gbuf;             // 1: LOADs and STOREs also go to the global buffer (GBUF=1, when the
+                             // arch has one), mixed with DRAM ones in each unit; a random arch
+                             // then draws its gbuf.* keys too (randprog_arch_gbuf). 0 leaves the
+                             // programs exactly as they were before the global buffer existed
 } RandProgOptions;
 
 // A new program (caller frees with prog_free), or NULL with a message: out of memory, or an
@@ -36,6 +40,9 @@ Program *randprog_generate(uint64_t seed, const RandProgOptions *o, Diag *d);
 // The random small arch randprog_generate uses when o->arch is NULL (tokens.max is then raised
 // to what the program needs).
 void randprog_arch(uint64_t seed, Arch *a);
+// Its global buffer, from a stream of its own (with_gbuf): 1-8 KiB, a bus of 1-16 bytes, a
+// latency of 1-40 (often above dram.latency, so that in-order responses hold DRAM beats back).
+void randprog_arch_gbuf(uint64_t seed, Arch *a);
 
 // Static check of the token discipline above, by racecheck_run (tokens.max aside: that is
 // randprog_token_bound's). Returns 0, or -1 with the first violation:

@@ -274,7 +274,7 @@ static void test_random_programs(void) {
   for (uint64_t seed = 1; seed <= 40; seed++) {
     Diag d;
     diag_init(&d);
-    RandProgOptions o = {.min_insns = 5, .max_insns = 60, .with_sfu = seed > 20};
+    RandProgOptions o = {.min_insns = 5, .max_insns = 60, .with_sfu = seed > 20, .with_gbuf = seed % 2};
     Program *p = randprog_generate(seed, &o, &d);
     CHECK(p != NULL, "randprog seed %llu: %s", (unsigned long long)seed, diag_first(&d));
     if (!p) continue;

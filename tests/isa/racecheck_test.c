@@ -169,7 +169,7 @@ static void test_shipped_clean(void) {
   for (uint64_t seed = 1; seed <= 200; seed++) {
     Diag d;
     diag_init(&d);
-    RandProgOptions o = {.with_is = seed % 2, .with_sfu = seed / 2 % 2};
+    RandProgOptions o = {.with_is = seed % 2, .with_sfu = seed / 2 % 2, .with_gbuf = seed / 4 % 2};
     Program *p = randprog_generate(seed, &o, &d);
     CHECK(p != NULL, "seed %llu: %s", (unsigned long long)seed, diag_first(&d));
     if (!p) continue;
@@ -373,7 +373,8 @@ static void test_random_removal(void) {
   for (uint64_t seed = 1; seed <= 600; seed++) {
     Diag d;
     diag_init(&d);
-    RandProgOptions o = {.min_insns = 10, .max_insns = 60, .with_is = seed % 2, .with_sfu = seed / 2 % 2};
+    RandProgOptions o = {
+        .min_insns = 10, .max_insns = 60, .with_is = seed % 2, .with_sfu = seed / 2 % 2, .with_gbuf = seed / 4 % 2};
     Program *p = randprog_generate(seed, &o, &d);
     CHECK(p != NULL, "seed %llu: %s", (unsigned long long)seed, diag_first(&d));
     if (!p) continue;

@@ -272,7 +272,8 @@ enum {
   COV_OS_AFTER_OS, COV_IS_ACCUM, COV_IS_OVERWRITE, COV_IS_ROWS_ODD, COV_IS_COLS_SHORT, COV_IS_ASTRIDE_OVERLAP,
   COV_IS_AFTER_WS, COV_WS_AFTER_IS, COV_OS_AFTER_IS, COV_IS_ALIGN_WAIT, COV_LOAD_T_BLOCKS, COV_LOAD_T_LONG,
   COV_POP_SFU, COV_SFU_CFG, COV_SFU_MAP, COV_SFU_EW, COV_SFU_EW_BCAST, COV_SFU_SOFTMAX, COV_SFU_LAYERNORM, COV_SFU_REDUCE,
-  COV_SFU_SEGMENTS, COV_SFU_IN_PLACE, COV_SFU_WAIT, COV_COUNT
+  COV_SFU_SEGMENTS, COV_SFU_IN_PLACE, COV_SFU_WAIT, COV_LOAD_GBUF, COV_LOAD_GBUF_ACC, COV_LOAD_GBUF_T, COV_STORE_GBUF,
+  COV_STORE_GBUF_RAW32, COV_STORE_GBUF_POOL, COV_GBUF_AFTER_DRAM, COV_GBUF_WAITS, COV_DRAM_WAITS, COV_COUNT
 };
 static const char *const cov_names[COV_COUNT] = {
     "LOAD SPAD", "LOAD WBUF", "LOAD ACC", "LOAD PARAM", "LOAD ACC ACCUM", "LOAD NSEG>1", "LOAD unaligned",
@@ -288,7 +289,10 @@ static const char *const cov_names[COV_COUNT] = {
     "COMPUTE_IS waiting for stream alignment", "transposed LOAD of more than C rows",
     "transposed LOAD rows longer than C bytes", "POP in the SFU", "CFG_SFU", "SFU_MAP", "SFU_EW", "SFU_EW BCAST",
     "SFU_SOFTMAX", "SFU_LAYERNORM", "SFU_REDUCE", "an SFU row over several segments", "an SFU instruction in place",
-    "an SFU instruction starting when the one before ended"};
+    "an SFU instruction starting when the one before ended", "LOAD GBUF=1", "LOAD GBUF=1 into ACC",
+    "transposed LOAD from the GBUF", "STORE GBUF=1", "STORE GBUF=1 RAW32", "pooled STORE into the GBUF",
+    "a GBUF LOAD right behind a DRAM LOAD", "a GBUF LOAD or STORE answered late, behind an earlier DRAM beat",
+    "a DRAM LOAD or STORE answered late, behind an earlier GBUF beat (gbuf.latency > dram.latency)"};
 
 // t: the instructions' times from a run (the alignment wait is seen only in a run).
 static void cover(const Program *p, const InsnTime *t, int *seen) {
@@ -301,6 +305,7 @@ static void cover(const Program *p, const InsnTime *t, int *seen) {
   int64_t last_is = -1;           // its last COMPUTE_IS
   int64_t prev_cu = -1;           // the compute unit's previous instruction
   int64_t prev_sfu = -1;          // the SFU's previous instruction
+  int64_t prev_load = -1;         // the load unit's previous LOAD
   for (uint32_t i = 0; i < p->n_insns; i++) {
     const Insn insn = prog_insn(p, i), *in = &insn;
     const int64_t *f = in->f;
@@ -313,6 +318,16 @@ static void cover(const Program *p, const InsnTime *t, int *seen) {
     if (u == UNIT_SFU) prev_sfu = i;
     switch (in->op) {
     case OP_LOAD:
+      if (f[FLD_GBUF]) {
+        seen[COV_LOAD_GBUF] = 1;
+        if (f[FLD_MEM] == MEM_ACC) seen[COV_LOAD_GBUF_ACC] = 1;
+        if (f[FLD_TRANSPOSE]) seen[COV_LOAD_GBUF_T] = 1;
+        if (prev_load >= 0 && !isa_word_field(&p->code[prev_load], FLD_GBUF) && t[i].start == t[prev_load].ready)
+          seen[COV_GBUF_AFTER_DRAM] = 1;
+      }
+      prev_load = i;
+      if (t[i].end > t[i].ready - 1 + (f[FLD_GBUF] ? a->gbuf_latency : a->dram_latency))
+        seen[f[FLD_GBUF] ? COV_GBUF_WAITS : COV_DRAM_WAITS] = 1;
       seen[COV_LOAD_SPAD + f[FLD_MEM]] = 1;
       if (f[FLD_MEM] == MEM_ACC && f[FLD_ACCUM]) seen[COV_LOAD_ACCUM] = 1;
       if (f[FLD_NSEG] > 1) seen[COV_LOAD_NSEG] = 1;
@@ -363,6 +378,13 @@ static void cover(const Program *p, const InsnTime *t, int *seen) {
       last_array = in->op;
       break;
     case OP_STORE:
+      if (t[i].end > t[i].ready - 1 + (f[FLD_GBUF] ? a->gbuf_latency : a->dram_latency))
+        seen[f[FLD_GBUF] ? COV_GBUF_WAITS : COV_DRAM_WAITS] = 1;
+      if (f[FLD_GBUF]) {
+        seen[COV_STORE_GBUF] = 1;
+        if (f[FLD_RAW32]) seen[COV_STORE_GBUF_RAW32] = 1;
+        if (!f[FLD_RAW32] && cp.f[FLD_POOL] != POOL_NONE) seen[COV_STORE_GBUF_POOL] = 1;
+      }
       if (f[FLD_DRAM_ADDR] % a->bus_bytes) seen[COV_STORE_UNALIGNED] = 1;
       if (f[FLD_RAW32]) {
         seen[COV_STORE_RAW32] = 1;
@@ -429,7 +451,8 @@ static void test_random_programs(void) {
   uint64_t insns = 0, cycles = 0, k;
   for (k = 0; k < count; k++) {
     uint64_t seed = seed0 + k;
-    RandProgOptions o = {NULL, max_insns < 20 ? max_insns : 0, max_insns, 0, 1, (int)(k % 2)};
+    // Half of them also use the global buffer (with_gbuf; its keys then random on a random arch).
+    RandProgOptions o = {NULL, max_insns < 20 ? max_insns : 0, max_insns, 0, 1, (int)(k % 2), (int)(k / 2 % 2)};
     if (arch_path && *arch_path)
       o.arch = &fixed;
     else if (k % 8 == 7)
@@ -501,7 +524,7 @@ static void test_generator(void) {
   }
   prog_free(p);
   prog_free(q);
-  RandProgOptions o = {NULL, 5, 5, 0, 0, 0};
+  RandProgOptions o = {NULL, 5, 5, 0, 0, 0, 0};
   p = randprog_generate(7, &o, &d);
   CHECK(p && p->n_insns == 6, "min=max=5 instructions: got %u", p ? p->n_insns : 0);
   prog_free(p);
@@ -509,7 +532,7 @@ static void test_generator(void) {
   arch_default(&small);
   small.token_max = 1;
   small.queue_depth[0] = small.queue_depth[1] = small.queue_depth[2] = 8;
-  o = (RandProgOptions){&small, 200, 200, 0, 0, 0};
+  o = (RandProgOptions){&small, 200, 200, 0, 0, 0, 0};
   diag_init(&d);
   p = randprog_generate(3, &o, &d);
   CHECK(p == NULL && strstr(diag_first(&d), "tokens.max"), "tokens.max=1 with 8-deep queues accepted: %s",

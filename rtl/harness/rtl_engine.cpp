@@ -1,15 +1,17 @@
 // rtl_engine.cpp: see rtl_engine.h. One call of cycle() is one clock of the machine:
 //  1. the program word at the model's pc is put on imem_data_i, the model settles and offers
 //     its DRAM requests;
-//  2. dram_cycle() answers them (responses due now, acceptance), exactly as in detailed.c;
+//  2. dram_cycle() answers them (responses due now, acceptance), exactly as in detailed.c (the
+//     global buffer is inside the model, sa_gbuf; its write beats are copied into the Sim's
+//     buffer, so that its bytes can be compared and reported);
 //  3. the answers go back in, the model settles again, and its probes are read: fetches,
 //     starts, ready and end events, unit states, row and memory events. They fill times[] and
 //     the statistics the way detailed.c fills them;
 //  4. the rising clock edge. The falling edge is folded into step 1 of the next cycle: nothing in
 //     sa_top acts on it, and it saves the model an eval per cycle (docs/RTL.md, "Speed").
 // Lockstep (--engine both) steps sim_detailed_step() first and compares the two cycles: fetch,
-// unit states, DRAM beats, the array's accumulator writes (each column, both modes) and the times
-// of every instruction that started, became ready or ended.
+// unit states, DRAM and global-buffer beats, the array's accumulator writes (each column, both
+// modes) and the times of every instruction that started, became ready or ended.
 // --vcd: a model built with Verilator --trace (VM_TRACE, the rtl-vcd variant of rtl.mk) dumps
 // each cycle of the window twice: at 10t the settled values of cycle t (clock low), at 10t+5
 // the registers after its rising edge; the timescale is 100 ps, so cycle t reads as t ns.
@@ -83,6 +85,8 @@ class RtlRun {
   void compute_rows(LayerStats *ls, uint64_t spad_rd, uint64_t wbuf_rd, uint64_t acc_wr, uint64_t acc_rd);
   void account_ready_end(uint64_t t, const Events &e);
   void account_dram(int rd_ok, int wr_ok);
+  void account_gbuf();
+  void log_gbuf(SimCycleLog *mine);
   void account_load_rows();
   void account_store_rows();
   void account_sfu_rows();
@@ -254,6 +258,7 @@ void RtlRun::account(uint64_t t, const Events &e, int rd_ok, int wr_ok) {
     if (e.start[u]) account_start(t, (Unit)u, e.start_idx[u]);
   account_ready_end(t, e);
   account_dram(rd_ok, wr_ok);
+  account_gbuf();
   account_load_rows();
   account_store_rows();
   account_sfu_rows();
@@ -397,21 +402,63 @@ void RtlRun::account_dram(int rd_ok, int wr_ok) {
   if (wr_ok) layer_of(dma_insn_[UNIT_STORE])->dram_write_beats++;
 }
 
-// A LOAD row completed (ld_row_o): the row written, the ACC row read when accumulating, its bytes.
+// The global buffer's beats issued this cycle (the port never refuses one): counted in the layer of
+// the unit's LOAD / STORE; a write is copied into the Sim's buffer (sa_gbuf holds the model's own).
+void RtlRun::account_gbuf() {
+  Vsa_top *m = top_.get();
+  const unsigned G = a_->gbuf_bus_bytes;
+  if (m->gb_rd_o) layer_of(dma_insn_[UNIT_LOAD])->gbuf_read_beats++;
+  if (m->gb_wr_o) {
+    layer_of(dma_insn_[UNIT_STORE])->gbuf_write_beats++;
+    uint8_t data[ARCH_MAX_BUS_BYTES];
+    get_bytes(m->gb_wr_data_o, data, G);
+    for (unsigned x = 0; x < G; x++) {
+      uint64_t addr = (uint64_t)m->gb_wr_addr_o + x;
+      if (get_bits(m->gb_wr_strb_o, x, 1) && addr < a_->gbuf_bytes) s_->gbuf[addr] = data[x];
+    }
+  }
+}
+
+// The global buffer's beats of this cycle, for the lockstep.
+void RtlRun::log_gbuf(SimCycleLog *mine) {
+  Vsa_top *m = top_.get();
+  const unsigned G = a_->gbuf_bus_bytes;
+  mine->gbuf_rd_accepted = m->gb_rd_o;
+  mine->gbuf_rd_addr = m->gb_rd_o ? m->gb_rd_addr_o : 0;
+  mine->gbuf_wr_accepted = m->gb_wr_o;
+  if (m->gb_wr_o) {
+    mine->gbuf_wr.valid = 1;
+    mine->gbuf_wr.addr = m->gb_wr_addr_o;
+    get_bytes(m->gb_wr_data_o, mine->gbuf_wr.data, G);
+    for (unsigned x = 0; x < G; x++) mine->gbuf_wr.strobe[x] = (uint8_t)get_bits(m->gb_wr_strb_o, x, 1);
+  }
+}
+
+// LOAD rows completed (ld_row_o, one per response path: 0 DRAM, 1 the global buffer): the row
+// written, the ACC row read when accumulating, its bytes.
 void RtlRun::account_load_rows() {
   Vsa_top *m = top_.get();
-  if (!m->ld_row_o) return;
-  LayerStats *ls = layer_of(m->ld_row_idx_o);
-  MemStatId mem = sim_mem_stat(m->ld_row_mem_o & 3);
-  if (!transposed_[m->ld_row_idx_o]) ls->mem_writes[mem]++;   // a transposed LOAD's count at its start
-  if (mem == MEM_ST_ACC && m->ld_row_accum_o) ls->mem_reads[MEM_ST_ACC]++;
-  ls->dram_read_bytes += m->ld_row_bytes_o;
+  for (int p = 0; p < 2; p++) {
+    if (!get_bits(m->ld_row_o, p, 1)) continue;
+    uint32_t k = (uint32_t)get_bits(m->ld_row_idx_o, p * kIdxW, kIdxW);
+    LayerStats *ls = layer_of(k);
+    MemStatId mem = sim_mem_stat((uint32_t)get_bits(m->ld_row_mem_o, 2 * p, 2));
+    if (!transposed_[k]) ls->mem_writes[mem]++;   // a transposed LOAD's count at its start
+    if (mem == MEM_ST_ACC && get_bits(m->ld_row_accum_o, p, 1)) ls->mem_reads[MEM_ST_ACC]++;
+    uint64_t bytes = get_bits(m->ld_row_bytes_o, 16 * p, 16);
+    if (p) ls->gbuf_read_bytes += bytes;
+    else ls->dram_read_bytes += bytes;
+  }
 }
 
 // The store unit: a row written to DRAM, ACC rows read into the post-processor, parameter rows read.
 void RtlRun::account_store_rows() {
   Vsa_top *m = top_.get();
-  if (m->su_row_o) layer_of(m->su_row_idx_o)->dram_write_bytes += m->su_row_bytes_o;
+  if (m->su_row_o) {
+    LayerStats *ls = layer_of(m->su_row_idx_o);
+    if (m->su_row_gbuf_o) ls->gbuf_write_bytes += m->su_row_bytes_o;
+    else ls->dram_write_bytes += m->su_row_bytes_o;
+  }
   if (!m->su_acc_rd_o && !m->su_param_rd_o) return;
   const Insn in = prog_insn(p_, dma_insn_[UNIT_STORE]);
   LayerStats *ls = layer_of(dma_insn_[UNIT_STORE]);
@@ -518,6 +565,7 @@ void RtlRun::cycle(uint64_t t, SimCycleLog *mine) {
     mine->rd_addr = rd.addr;
     mine->wr_accepted = wr_ok;
     if (wr_ok) mine->wr = wr;
+    log_gbuf(mine);
     if (mine->acc) {
       for (unsigned c = 0; c < a_->cols; c++) {
         SimAccWrite &w = mine->acc[c];
@@ -532,7 +580,7 @@ void RtlRun::cycle(uint64_t t, SimCycleLog *mine) {
     }
   }
   // Moved this cycle (for the deadlock check, as in detailed.c).
-  bool moved = ev_.fetch || ev_.halt || rd_resp.valid || wr_resp.valid || !dram_idle(dram_);
+  bool moved = ev_.fetch || ev_.halt || rd_resp.valid || wr_resp.valid || !dram_idle(dram_) || m->dma_pending_o;
   for (int u = 0; u < NUM_UNITS; u++) {
     moved = moved || ev_.start[u] || ev_.state[u] == SIM_UST_BUSY || ev_.stall[u] || ev_.active[u];
     for (int k = 0; k < kSlots; k++) moved = moved || ev_.end[u][k];
@@ -588,6 +636,29 @@ static std::string times_text(const InsnTime &x) {
   return b;
 }
 
+// A write beat (DRAM or the global buffer, B bytes) as the divergence message shows it.
+static std::string write_text(int accepted, const DramReq &w, unsigned B) {
+  if (!accepted) return "none";
+  char b[32];
+  snprintf(b, sizeof b, "0x%llx [", (unsigned long long)w.addr);
+  std::string s = b;
+  for (unsigned x = 0; x < B; x++) {
+    if (w.strobe[x]) snprintf(b, sizeof b, "%s%02x", x ? " " : "", w.data[x]);
+    else snprintf(b, sizeof b, "%s--", x ? " " : "");
+    s += b;
+  }
+  return s + "]";
+}
+
+static bool same_write(int acc_x, const DramReq &x, int acc_y, const DramReq &y, unsigned B) {
+  if (acc_x != acc_y) return false;
+  if (!acc_x) return true;
+  if (x.addr != y.addr) return false;
+  for (unsigned i = 0; i < B; i++)
+    if (x.strobe[i] != y.strobe[i] || (x.strobe[i] && x.data[i] != y.data[i])) return false;
+  return true;
+}
+
 static bool times_equal(const InsnTime &x, const InsnTime &y) {
   return x.fetch == y.fetch && x.start == y.start && x.ready == y.ready && x.end == y.end && x.stall == y.stall;
 }
@@ -636,6 +707,16 @@ int RtlRun::compare_cycle(const SimCycleLog &ref, const SimCycleLog &mine, const
     return diverge(t, UNIT_STORE, dma_insn_[UNIT_STORE],
                    "DRAM write beat: detailed " + w[0] + ", rtl " + w[1]);
   }
+  if (ref.gbuf_rd_accepted != mine.gbuf_rd_accepted || (ref.gbuf_rd_accepted && ref.gbuf_rd_addr != mine.gbuf_rd_addr)) {
+    snprintf(b, sizeof b, "GBUF read beat: detailed %s 0x%llx, rtl %s 0x%llx", ref.gbuf_rd_accepted ? "reads" : "none",
+             (unsigned long long)ref.gbuf_rd_addr, mine.gbuf_rd_accepted ? "reads" : "none",
+             (unsigned long long)mine.gbuf_rd_addr);
+    return diverge(t, UNIT_LOAD, dma_insn_[UNIT_LOAD], b);
+  }
+  if (!same_write(ref.gbuf_wr_accepted, ref.gbuf_wr, mine.gbuf_wr_accepted, mine.gbuf_wr, a_->gbuf_bus_bytes))
+    return diverge(t, UNIT_STORE, dma_insn_[UNIT_STORE],
+                   "GBUF write beat: detailed " + write_text(ref.gbuf_wr_accepted, ref.gbuf_wr, a_->gbuf_bus_bytes) +
+                       ", rtl " + write_text(mine.gbuf_wr_accepted, mine.gbuf_wr, a_->gbuf_bus_bytes));
   // The array's accumulator writes, column by column (the weight-stationary sums leaving the
   // bottom row, the output-stationary drains).
   for (unsigned c = 0; ref.acc && mine.acc && c < a_->cols; c++) {
@@ -680,6 +761,13 @@ int RtlRun::compare_end() {
   char what[256];
   if (stats_compare(&ref_->stats, &s_->stats, what, sizeof what))
     return diverge(t, -1, -1, std::string("statistics differ: ") + what + " (detailed vs rtl)");
+  // The global buffer's bytes: every write beat was compared as it happened, here the result.
+  for (uint64_t i = 0; i < a_->gbuf_bytes; i++)
+    if (ref_->gbuf[i] != s_->gbuf[i]) {
+      char b[160];
+      snprintf(b, sizeof b, "GBUF byte 0x%llx: detailed %02x, rtl %02x", (unsigned long long)i, ref_->gbuf[i], s_->gbuf[i]);
+      return diverge(t, -1, -1, b);
+    }
   // Every write beat was compared as it happened; here the tensors (outputs included) once more.
   for (uint32_t k = 0; k < p_->n_tensors; k++) {
     const TensorInfo *ti = &p_->tensors[k];

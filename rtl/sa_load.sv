@@ -17,8 +17,8 @@
 // taken in issue order (A_b = max(I_b + L_b, A_(b-1))): since a LOAD's beats all go to one
 // memory and each memory answers in order, that only orders the LOADs' ends, which sa_dma_order
 // does (a LOAD ends at max(its last beat's arrival, the previous LOAD's end)). Landing at arrival
-// rather than at A_b is the same for every program in which no two LOADs in flight on different
-// memories write the same target row, which an assertion checks (OrderedLanding).
+// rather than at A_b gives the same bytes: each beat carries its LOAD's sequence number (mw_seq_o),
+// and the memories keep a byte a younger LOAD already wrote (sa_mem_bytes, sa_acc).
 // ready = I_last + 1, and the LOAD ends with its last response (e = A_last).
 `include "sa_assert.svh"
 
@@ -67,6 +67,7 @@ module sa_load
   output logic [1:0]                    mw_valid_o,
   output logic [1:0][MEM_W-1:0]         mw_mem_o,
   output logic [1:0][15:0]              mw_row_o,
+  output logic [1:0][31:0]              mw_seq_o,     // the LOAD's sequence number (row and column writes)
   output logic [1:0][RowBytes-1:0]      mw_be_o,
   output logic [1:0][RowBytes-1:0][7:0] mw_data_o,
   output logic [1:0][ArrayCols-1:0]     acc_en_o,
@@ -99,6 +100,7 @@ module sa_load
   typedef struct packed {
     logic [IDX_W-1:0]  idx;
     logic [OSlotW-1:0] oslot;      // its LOAD's entry in sa_dma_order
+    logic [31:0]       seq;        // its LOAD's number in start order
     logic [MEM_W-1:0]  mem;
     logic              accum;
     logic              transposed;
@@ -120,6 +122,7 @@ module sa_load
     logic              gbuf;       // GBUF=1: beats of GbufBusBytes to the global buffer
     logic [IDX_W-1:0]  idx;
     logic [OSlotW-1:0] oslot;
+    logic [31:0]       seq;
     logic [MEM_W-1:0]  mem;
     logic              accum;
     logic              transposed;
@@ -149,6 +152,7 @@ module sa_load
   logic [SHIFT_W-1:0]        shift_q;
 
   gen_t  gen_q, gen_cur, gen_d, gen_init;
+  logic [31:0] seq_q;            // the number of the next LOAD
   logic [OSlotW-1:0] ord_slot;   // sa_dma_order's entry for a LOAD starting now
   opcode_e op;
   logic  start_ld, start_cfg;
@@ -195,6 +199,7 @@ module sa_load
     gen_init.gbuf      = head_insn_i[GBUF_LSB];
     gen_init.idx       = head_idx_i;
     gen_init.oslot     = ord_slot;
+    gen_init.seq       = seq_q;
     gen_init.mem       = head_insn_i[MEM_LSB +: MEM_W];
     gen_init.accum     = head_insn_i[ACCUM_LSB];
     gen_init.transposed = head_insn_i[TRANSPOSE_LSB];
@@ -233,6 +238,7 @@ module sa_load
     bt_new              = '0;
     bt_new.idx          = gen_cur.idx;
     bt_new.oslot        = gen_cur.oslot;
+    bt_new.seq          = gen_cur.seq;
     bt_new.mem          = gen_cur.mem;
     bt_new.accum        = gen_cur.accum;
     bt_new.transposed   = gen_cur.transposed;
@@ -371,7 +377,7 @@ module sa_load
              "sa_load: the global buffer's response does not match the beat issued GbufLatency cycles earlier")
 
   // The order of the LOADs' ends.
-  logic [OrderDepth-1:0] ord_waiting;
+  logic [OrderDepth-1:0] ord_waiting;   // (unused here)
   logic                  ord_busy;
   sa_dma_order #(
     .Depth (OrderDepth)
@@ -432,6 +438,7 @@ module sa_load
     assign mw_valid_o[p]  = land_v[p] && !b.transposed;
     assign mw_mem_o[p]    = b.mem;
     assign mw_row_o[p]    = b.row;
+    assign mw_seq_o[p]    = b.seq;
     assign acc_accum_o[p] = b.accum;
 
     // Transposed: beat byte x_lo + k is row byte pos0 + x_lo + k (pos0 + x_lo is the segment's
@@ -465,56 +472,11 @@ module sa_load
     assign unused_b = ^{b.oslot, b.last_of_insn};
   end
 
-`ifndef SYNTHESIS
-  // Landing at arrival equals landing at A_b (TIMING §5a) unless a beat lands while an older LOAD
-  // on the other memory, writing some of the same rows, still waits for a response: then the two
-  // would land out of program order. Each LOAD's target rows and memory, by order slot.
-  localparam int unsigned SeqW = OSlotW + 1;
-  logic [SeqW-1:0]  seq_q;
-  logic             o_gbuf [OrderDepth];
-  logic [MEM_W-1:0] o_mem  [OrderDepth];
-  logic [31:0]      o_lo   [OrderDepth];
-  logic [31:0]      o_hi   [OrderDepth];
-  logic [SeqW-1:0]  o_seq  [OrderDepth];
+  // LOADs numbered in start order: the memories keep, per byte, the LOAD that wrote it last.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) seq_q <= '0;
-    else if (start_ld) seq_q <= seq_q + SeqW'(1);
+    else if (start_ld) seq_q <= seq_q + 32'd1;
   end
-  always_ff @(posedge clk_i) begin
-    if (start_ld) begin
-      logic [31:0] n;
-      n = 32'(gen_init.outer) * 32'(gen_init.inner);
-      o_gbuf[ord_slot] <= gen_init.gbuf;
-      o_mem[ord_slot]  <= gen_init.mem;
-      o_lo[ord_slot]   <= 32'(gen_init.row);
-      o_hi[ord_slot]   <= gen_init.transposed ?
-                          32'(gen_init.row) + ((n - 32'd1) / ArrayCols) * 32'(gen_init.tstride) +
-                          32'(gen_init.row_bytes) - 32'd1 :
-                          32'(gen_init.row) + n - 32'd1;
-      o_seq[ord_slot]  <= seq_q;
-    end
-  end
-  logic [1:0] misordered;
-  always_comb begin
-    logic [SeqW-1:0] d;
-    misordered = '0;
-    d          = '0;
-    for (int p = 0; p < 2; p++) begin
-      if (land_v[p]) begin
-        for (int j = 0; j < OrderDepth; j++) begin
-          d = o_seq[land_bt[p].oslot] - o_seq[j];
-          if (ord_waiting[j] && d != '0 && !d[SeqW-1] && o_gbuf[j] != o_gbuf[land_bt[p].oslot] &&
-              o_mem[j] == o_mem[land_bt[p].oslot] && o_lo[j] <= o_hi[land_bt[p].oslot] &&
-              o_lo[land_bt[p].oslot] <= o_hi[j]) begin
-            misordered[p] = 1'b1;
-          end
-        end
-      end
-    end
-  end
-  `SA_ASSERT(OrderedLanding, misordered == '0,
-             "sa_load: a LOAD's beat lands before an older LOAD's on the other memory that writes the same rows (the RTL lands at arrival)")
-`endif
 
   // Events.
   assign inside_o      = start_o || gen_cur.issuing;
@@ -525,5 +487,5 @@ module sa_load
   assign end_cfg_o     = start_cfg;
 
   logic unused_fly;
-  assign unused_fly = ^{fly_count, rd_resp_tag_i, resp_tag_q};
+  assign unused_fly = ^{fly_count, rd_resp_tag_i, resp_tag_q, ord_waiting};
 endmodule

@@ -22,6 +22,7 @@ module sa_mem_bytes #(
   input  logic [1:0][RowW-1:0]               wrow_i,
   input  logic [1:0][RowBytes-1:0]           wbe_i,
   input  logic [1:0][RowBytes-1:0][7:0]      wdata_i,
+  input  logic [1:0][31:0]                   wseq_i,     // the writing LOAD's sequence number
   // column writes (only with ColWrite; never in the same cycle as the row write of their port)
   input  logic [1:0]                         cwe_i,
   input  logic [1:0][RowW-1:0]               crow_i,
@@ -32,51 +33,101 @@ module sa_mem_bytes #(
   output logic [NumRd-1:0][RowBytes-1:0][7:0] rdata_o
 );
   logic [RowBytes-1:0][7:0] mem_q [Rows];
-  logic [1:0][RowBytes-1:0][7:0] bit_en;   // wbe_i widened to one bit per data bit
-  logic [1:0][RowBytes-1:0][7:0] col_en;   // the bits of column ccol_i
+  // The LOAD each byte was last written by (its sequence number, wseq_i): a beat lands when its
+  // response arrives, which on the two paths can be out of issue order (a global-buffer beat
+  // behind a slower DRAM one, or the reverse); a byte a younger LOAD already wrote keeps that
+  // value, so every byte ends as if the beats had landed in issue order (TIMING §5a).
+  logic [RowBytes-1:0][31:0] ver_q [Rows];
 
-  // A masked write of the whole row. (A byte loop of non-blocking writes into mem_q is what one
-  // would write, but Verilator 5.006 cannot schedule one that it does not unroll, and it unrolls
-  // at most 64 iterations: PARAM rows of a 32-column array have 128 bytes.)
+  function automatic logic younger(logic [31:0] a, logic [31:0] b);   // a issued after b
+    return $signed(a - b) > 0;
+  endfunction
+
+  // Per port, the bytes it writes (its enables, minus those a younger LOAD wrote), as bit masks.
+  logic [1:0][RowBytes-1:0]       keep;
+  logic [1:0][RowBytes-1:0][7:0]  bit_en;
+  logic [1:0][RowBytes-1:0][31:0] ver_en;
+  logic                           same;      // both ports write one row this cycle
+  logic                           y;         // the port of the younger LOAD
+  logic [RowBytes-1:0][7:0]       both_en_y, both_en_o;
+  logic [RowBytes-1:0][31:0]      both_ver_y, both_ver_o;
+
+  // (A byte loop of non-blocking writes into mem_q is what one would write, but Verilator 5.006
+  // cannot schedule one that it does not unroll, and it unrolls at most 64 iterations: PARAM rows
+  // of a 32-column array have 128 bytes. So each write is a masked write of the whole row.)
   always_comb begin
     for (int p = 0; p < 2; p++) begin
       for (int b = 0; b < RowBytes; b++) begin
-        bit_en[p][b] = {8{wbe_i[p][b]}};
-        col_en[p][b] = {8{32'(ccol_i[p]) == b}};
+        keep[p][b]   = wbe_i[p][b] && !younger(ver_q[wrow_i[p]][b], wseq_i[p]);
+        bit_en[p][b] = {8{keep[p][b]}};
+        ver_en[p][b] = {32{keep[p][b]}};
+      end
+    end
+    same = we_i[0] && we_i[1] && wrow_i[0] == wrow_i[1];
+    y    = younger(wseq_i[1], wseq_i[0]);
+    for (int b = 0; b < RowBytes; b++) begin
+      both_en_y[b]  = {8{keep[y][b]}};
+      both_en_o[b]  = {8{keep[!y][b] && !keep[y][b]}};
+      both_ver_y[b] = {32{keep[y][b]}};
+      both_ver_o[b] = {32{keep[!y][b] && !keep[y][b]}};
+    end
+  end
+
+  logic [RowBytes-1:0][31:0] seq_row [2];
+  for (genvar p = 0; p < 2; p++) begin : g_seq
+    assign seq_row[p] = {RowBytes{wseq_i[p]}};
+  end
+
+  // Column ccol_i of each row, as masks (column writes, ColWrite only).
+  logic [1:0][RowBytes-1:0][7:0]  col_en;
+  logic [1:0][RowBytes-1:0][31:0] col_ven;
+  always_comb begin
+    for (int p = 0; p < 2; p++) begin
+      for (int b = 0; b < RowBytes; b++) begin
+        col_en[p][b]  = {8{ColWrite && 32'(ccol_i[p]) == b}};
+        col_ven[p][b] = {32{ColWrite && 32'(ccol_i[p]) == b}};
       end
     end
   end
 
-  if (ColWrite) begin : g_colw
-    // The column writes loop over the beat's ColBytes rows (the bus width: 32 on the largest
-    // shipped arch, within Verilator's 64-iteration unroll limit; tests/rtl/lint.sh checks it).
-    always_ff @(posedge clk_i) begin
-      if (we_i[0]) mem_q[wrow_i[0]] <= (mem_q[wrow_i[0]] & ~bit_en[0]) | (wdata_i[0] & bit_en[0]);
-      if (cwe_i[0]) begin
-        for (int k = 0; k < ColBytes; k++) begin
-          if (cbe_i[0][k]) begin
-            mem_q[RowW'(32'(crow_i[0]) + k)] <= (mem_q[RowW'(32'(crow_i[0]) + k)] & ~col_en[0]) |
-                                               ({RowBytes{cdata_i[0][k]}} & col_en[0]);
-          end
-        end
+  // The column writes loop over the beat's ColBytes rows (the bus width: 32 on the largest
+  // shipped arch, within Verilator's 64-iteration unroll limit; tests/rtl/lint.sh checks it).
+  always_ff @(posedge clk_i) begin
+    if (same) begin
+      mem_q[wrow_i[0]] <= (mem_q[wrow_i[0]] & ~both_en_y & ~both_en_o) | (wdata_i[y] & both_en_y) |
+                          (wdata_i[!y] & both_en_o);
+      ver_q[wrow_i[0]] <= (ver_q[wrow_i[0]] & ~both_ver_y & ~both_ver_o) | (seq_row[y] & both_ver_y) |
+                          (seq_row[!y] & both_ver_o);
+    end else begin
+      if (we_i[0]) begin
+        mem_q[wrow_i[0]] <= (mem_q[wrow_i[0]] & ~bit_en[0]) | (wdata_i[0] & bit_en[0]);
+        ver_q[wrow_i[0]] <= (ver_q[wrow_i[0]] & ~ver_en[0]) | (seq_row[0] & ver_en[0]);
       end
-      if (we_i[1]) mem_q[wrow_i[1]] <= (mem_q[wrow_i[1]] & ~bit_en[1]) | (wdata_i[1] & bit_en[1]);
-      if (cwe_i[1]) begin
-        for (int k = 0; k < ColBytes; k++) begin
-          if (cbe_i[1][k]) begin
-            mem_q[RowW'(32'(crow_i[1]) + k)] <= (mem_q[RowW'(32'(crow_i[1]) + k)] & ~col_en[1]) |
-                                               ({RowBytes{cdata_i[1][k]}} & col_en[1]);
-          end
+      if (we_i[1]) begin
+        mem_q[wrow_i[1]] <= (mem_q[wrow_i[1]] & ~bit_en[1]) | (wdata_i[1] & bit_en[1]);
+        ver_q[wrow_i[1]] <= (ver_q[wrow_i[1]] & ~ver_en[1]) | (seq_row[1] & ver_en[1]);
+      end
+    end
+    if (ColWrite && cwe_i[0]) begin
+      for (int k = 0; k < ColBytes; k++) begin
+        if (cbe_i[0][k] && !younger(ver_q[RowW'(32'(crow_i[0]) + k)][ccol_i[0]], wseq_i[0])) begin
+          mem_q[RowW'(32'(crow_i[0]) + k)] <= (mem_q[RowW'(32'(crow_i[0]) + k)] & ~col_en[0]) |
+                                             ({RowBytes{cdata_i[0][k]}} & col_en[0]);
+          ver_q[RowW'(32'(crow_i[0]) + k)] <= (ver_q[RowW'(32'(crow_i[0]) + k)] & ~col_ven[0]) |
+                                             (seq_row[0] & col_ven[0]);
         end
       end
     end
-  end else begin : g_roww
-    always_ff @(posedge clk_i) begin
-      if (we_i[0]) mem_q[wrow_i[0]] <= (mem_q[wrow_i[0]] & ~bit_en[0]) | (wdata_i[0] & bit_en[0]);
-      if (we_i[1]) mem_q[wrow_i[1]] <= (mem_q[wrow_i[1]] & ~bit_en[1]) | (wdata_i[1] & bit_en[1]);
+    if (ColWrite && cwe_i[1]) begin
+      for (int k = 0; k < ColBytes; k++) begin
+        if (cbe_i[1][k] && !younger(ver_q[RowW'(32'(crow_i[1]) + k)][ccol_i[1]], wseq_i[1])) begin
+          mem_q[RowW'(32'(crow_i[1]) + k)] <= (mem_q[RowW'(32'(crow_i[1]) + k)] & ~col_en[1]) |
+                                             ({RowBytes{cdata_i[1][k]}} & col_en[1]);
+          ver_q[RowW'(32'(crow_i[1]) + k)] <= (ver_q[RowW'(32'(crow_i[1]) + k)] & ~col_ven[1]) |
+                                             (seq_row[1] & col_ven[1]);
+        end
+      end
     end
-    logic unused_col;
-    assign unused_col = ^{cwe_i, crow_i, cbe_i, cdata_i, col_en};
   end
 
   for (genvar k = 0; k < NumRd; k++) begin : g_rd

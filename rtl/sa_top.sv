@@ -245,6 +245,7 @@ module sa_top
   logic [1:0]                   mw_valid;
   logic [1:0][1:0]              mw_mem;
   logic [1:0][15:0]             mw_row;
+  logic [1:0][31:0]             mw_seq;
   logic [1:0][RowBytes-1:0]     mw_be;
   logic [1:0][RowBytes-1:0][7:0] mw_data;
   logic [1:0][ArrayCols-1:0]    ld_acc_en;
@@ -315,6 +316,7 @@ module sa_top
     .wrow_i  (spad_wrow),
     .wbe_i   (spad_be),
     .wdata_i (spad_wdata),
+    .wseq_i  (mw_seq),
     .cwe_i   ('0),
     .crow_i  ('0),
     .ccol_i  ('0),
@@ -333,6 +335,7 @@ module sa_top
     .wrow_i  (wbuf_wrow),
     .wbe_i   (wbuf_be),
     .wdata_i (wbuf_wdata),
+    .wseq_i  (mw_seq),
     .cwe_i   (mw_t_valid),
     .crow_i  (wbuf_trow),
     .ccol_i  (mw_tcol),
@@ -350,6 +353,7 @@ module sa_top
     .wrow_i  (param_wrow),
     .wbe_i   (param_be),
     .wdata_i (param_wdata),
+    .wseq_i  (mw_seq),
     .cwe_i   ('0),
     .crow_i  ('0),
     .ccol_i  ('0),
@@ -381,6 +385,7 @@ module sa_top
     .Rows (AccRows), .Cols (ArrayCols)
   ) u_acc (
     .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
     .arr_we_i    (bank_we),
     .arr_row_i   (bank_row),
     .arr_accum_i (bank_accum),
@@ -390,6 +395,7 @@ module sa_top
     .ld_en_i     (ld_acc_en),
     .ld_accum_i  (ld_acc_accum),
     .ld_data_i   (ld_acc_data),
+    .ld_seq_i    (mw_seq),
     .st_row_i    (st_acc_row),
     .st_data_o   (st_acc_data),
     .sfu_rd_row_i  (sf_acc_rrow),
@@ -469,6 +475,7 @@ module sa_top
     .mw_valid_o      (mw_valid),
     .mw_mem_o        (mw_mem),
     .mw_row_o        (mw_row),
+    .mw_seq_o        (mw_seq),
     .mw_be_o         (mw_be),
     .mw_data_o       (mw_data),
     .acc_en_o        (ld_acc_en),

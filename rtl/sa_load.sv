@@ -86,9 +86,9 @@ module sa_load
   output logic                          ready_o,
   output logic [IDX_W-1:0]              ready_idx_o,
   output logic                          end_cfg_o,    // the instruction started now ends now
-  output logic [1:0]                    end_ld_o,     // LOADs whose responses all landed, in order
-  output logic [1:0][IDX_W-1:0]         end_ld_idx_o,
-  output logic [1:0][PUSH_W-1:0]        end_ld_push_o,
+  output logic [DMA_ENDS-1:0]           end_ld_o,     // LOADs whose responses all landed, in order
+  output logic [DMA_ENDS-1:0][IDX_W-1:0] end_ld_idx_o,
+  output logic [DMA_ENDS-1:0][PUSH_W-1:0] end_ld_push_o,
   output logic                          pending_o,    // LOADs in flight (not ended)
   output logic [1:0]                    row_o,        // a destination row is complete (per path)
   output logic [1:0][IDX_W-1:0]         row_idx_o,

@@ -14,7 +14,8 @@ module sa_mem_bytes #(
   parameter bit ColWrite = 1'b0,
   parameter int unsigned ColBytes = 1,
   localparam int unsigned RowW = (Rows > 1) ? $clog2(Rows) : 1,
-  localparam int unsigned ColW = (RowBytes > 1) ? $clog2(RowBytes) : 1
+  localparam int unsigned ColW = (RowBytes > 1) ? $clog2(RowBytes) : 1,
+  localparam int unsigned CbW = (ColBytes > 1) ? $clog2(ColBytes) : 1
 ) (
   input  logic                               clk_i,
   // write ports 0 and 1
@@ -43,88 +44,93 @@ module sa_mem_bytes #(
     return $signed(a - b) > 0;
   endfunction
 
-  // Per port, the bytes it writes (its enables, minus those a younger LOAD wrote), as bit masks.
-  logic [1:0][RowBytes-1:0]       keep;
-  logic [1:0][RowBytes-1:0][7:0]  bit_en;
-  logic [1:0][RowBytes-1:0][31:0] ver_en;
-  logic                           same;      // both ports write one row this cycle
-  logic                           y;         // the port of the younger LOAD
-  logic [RowBytes-1:0][7:0]       both_en_y, both_en_o;
-  logic [RowBytes-1:0][31:0]      both_ver_y, both_ver_o;
+  // A row with the writers of its bytes.
+  typedef struct packed {
+    logic [RowBytes-1:0][7:0]  d;
+    logic [RowBytes-1:0][31:0] v;
+  } row_t;
+
+  logic y;   // port 1 carries the younger LOAD's beat
+  assign y = younger(wseq_i[1], wseq_i[0]);
+
+  // Row r after port p's writes of this cycle (its row write, or its column write's byte in r).
+  function automatic row_t apply_port(row_t x, logic [RowW-1:0] r, logic p);
+    row_t        o;
+    logic [RowW-1:0] k;
+    o = x;
+    if (we_i[p] && wrow_i[p] == r) begin
+      for (int b = 0; b < RowBytes; b++) begin
+        if (wbe_i[p][b] && !younger(x.v[b], wseq_i[p])) begin
+          o.d[b] = wdata_i[p][b];
+          o.v[b] = wseq_i[p];
+        end
+      end
+    end
+    k = r - crow_i[p];
+    if (ColWrite && cwe_i[p] && 32'(k) < ColBytes && cbe_i[p][CbW'(k)] && !younger(x.v[ccol_i[p]], wseq_i[p])) begin
+      o.d[ccol_i[p]] = cdata_i[p][CbW'(k)];
+      o.v[ccol_i[p]] = wseq_i[p];
+    end
+    return o;
+  endfunction
+
+  // Row r after this cycle's writes, the older LOAD's first: every write of the cycle that touches
+  // r computes the same new row, so the order of the non-blocking writes below does not matter.
+  function automatic row_t new_row(logic [RowW-1:0] r);
+    row_t x;
+    x.d = mem_q[r];
+    x.v = ver_q[r];
+    x = apply_port(x, r, !y);
+    return apply_port(x, r, y);
+  endfunction
+
+  // The new rows, computed only for the ports that write this cycle.
+  row_t                         rnew [2];
+  row_t [ColBytes-1:0]          cnew [2];
+  logic [ColBytes-1:0][RowW-1:0] crows [2];
+  always_comb begin
+    for (int p = 0; p < 2; p++) begin
+      rnew[p] = '0;
+      for (int k = 0; k < ColBytes; k++) begin
+        crows[p][k] = RowW'(32'(crow_i[p]) + k);
+        cnew[p][k]  = '0;
+      end
+      if (we_i[p]) rnew[p] = new_row(wrow_i[p]);
+      if (ColWrite && cwe_i[p]) begin
+        for (int k = 0; k < ColBytes; k++) begin
+          if (cbe_i[p][k]) cnew[p][k] = new_row(crows[p][k]);
+        end
+      end
+    end
+  end
 
   // (A byte loop of non-blocking writes into mem_q is what one would write, but Verilator 5.006
   // cannot schedule one that it does not unroll, and it unrolls at most 64 iterations: PARAM rows
-  // of a 32-column array have 128 bytes. So each write is a masked write of the whole row.)
-  always_comb begin
-    for (int p = 0; p < 2; p++) begin
-      for (int b = 0; b < RowBytes; b++) begin
-        keep[p][b]   = wbe_i[p][b] && !younger(ver_q[wrow_i[p]][b], wseq_i[p]);
-        bit_en[p][b] = {8{keep[p][b]}};
-        ver_en[p][b] = {32{keep[p][b]}};
-      end
-    end
-    same = we_i[0] && we_i[1] && wrow_i[0] == wrow_i[1];
-    y    = younger(wseq_i[1], wseq_i[0]);
-    for (int b = 0; b < RowBytes; b++) begin
-      both_en_y[b]  = {8{keep[y][b]}};
-      both_en_o[b]  = {8{keep[!y][b] && !keep[y][b]}};
-      both_ver_y[b] = {32{keep[y][b]}};
-      both_ver_o[b] = {32{keep[!y][b] && !keep[y][b]}};
-    end
-  end
-
-  logic [RowBytes-1:0][31:0] seq_row [2];
-  for (genvar p = 0; p < 2; p++) begin : g_seq
-    assign seq_row[p] = {RowBytes{wseq_i[p]}};
-  end
-
-  // Column ccol_i of each row, as masks (column writes, ColWrite only).
-  logic [1:0][RowBytes-1:0][7:0]  col_en;
-  logic [1:0][RowBytes-1:0][31:0] col_ven;
-  always_comb begin
-    for (int p = 0; p < 2; p++) begin
-      for (int b = 0; b < RowBytes; b++) begin
-        col_en[p][b]  = {8{ColWrite && 32'(ccol_i[p]) == b}};
-        col_ven[p][b] = {32{ColWrite && 32'(ccol_i[p]) == b}};
-      end
-    end
-  end
-
-  // The column writes loop over the beat's ColBytes rows (the bus width: 32 on the largest
-  // shipped arch, within Verilator's 64-iteration unroll limit; tests/rtl/lint.sh checks it).
+  // of a 32-column array have 128 bytes. So each write is of a whole row.) The column writes loop
+  // over the beat's ColBytes rows (the bus width: 32 on the largest shipped arch, within the
+  // unroll limit; tests/rtl/lint.sh checks it).
   always_ff @(posedge clk_i) begin
-    if (same) begin
-      mem_q[wrow_i[0]] <= (mem_q[wrow_i[0]] & ~both_en_y & ~both_en_o) | (wdata_i[y] & both_en_y) |
-                          (wdata_i[!y] & both_en_o);
-      ver_q[wrow_i[0]] <= (ver_q[wrow_i[0]] & ~both_ver_y & ~both_ver_o) | (seq_row[y] & both_ver_y) |
-                          (seq_row[!y] & both_ver_o);
-    end else begin
-      if (we_i[0]) begin
-        mem_q[wrow_i[0]] <= (mem_q[wrow_i[0]] & ~bit_en[0]) | (wdata_i[0] & bit_en[0]);
-        ver_q[wrow_i[0]] <= (ver_q[wrow_i[0]] & ~ver_en[0]) | (seq_row[0] & ver_en[0]);
-      end
-      if (we_i[1]) begin
-        mem_q[wrow_i[1]] <= (mem_q[wrow_i[1]] & ~bit_en[1]) | (wdata_i[1] & bit_en[1]);
-        ver_q[wrow_i[1]] <= (ver_q[wrow_i[1]] & ~ver_en[1]) | (seq_row[1] & ver_en[1]);
-      end
+    if (we_i[0]) begin
+      mem_q[wrow_i[0]] <= rnew[0].d;
+      ver_q[wrow_i[0]] <= rnew[0].v;
+    end
+    if (we_i[1]) begin
+      mem_q[wrow_i[1]] <= rnew[1].d;
+      ver_q[wrow_i[1]] <= rnew[1].v;
     end
     if (ColWrite && cwe_i[0]) begin
       for (int k = 0; k < ColBytes; k++) begin
-        if (cbe_i[0][k] && !younger(ver_q[RowW'(32'(crow_i[0]) + k)][ccol_i[0]], wseq_i[0])) begin
-          mem_q[RowW'(32'(crow_i[0]) + k)] <= (mem_q[RowW'(32'(crow_i[0]) + k)] & ~col_en[0]) |
-                                             ({RowBytes{cdata_i[0][k]}} & col_en[0]);
-          ver_q[RowW'(32'(crow_i[0]) + k)] <= (ver_q[RowW'(32'(crow_i[0]) + k)] & ~col_ven[0]) |
-                                             (seq_row[0] & col_ven[0]);
+        if (cbe_i[0][k]) begin
+          mem_q[crows[0][k]] <= cnew[0][k].d;
+          ver_q[crows[0][k]] <= cnew[0][k].v;
         end
       end
     end
     if (ColWrite && cwe_i[1]) begin
       for (int k = 0; k < ColBytes; k++) begin
-        if (cbe_i[1][k] && !younger(ver_q[RowW'(32'(crow_i[1]) + k)][ccol_i[1]], wseq_i[1])) begin
-          mem_q[RowW'(32'(crow_i[1]) + k)] <= (mem_q[RowW'(32'(crow_i[1]) + k)] & ~col_en[1]) |
-                                             ({RowBytes{cdata_i[1][k]}} & col_en[1]);
-          ver_q[RowW'(32'(crow_i[1]) + k)] <= (ver_q[RowW'(32'(crow_i[1]) + k)] & ~col_ven[1]) |
-                                             (seq_row[1] & col_ven[1]);
+        if (cbe_i[1][k]) begin
+          mem_q[crows[1][k]] <= cnew[1][k].d;
+          ver_q[crows[1][k]] <= cnew[1][k].v;
         end
       end
     end

@@ -17,7 +17,12 @@ package sa_pkg;
   } unit_state_e;
 
   // Ends a unit can report in one cycle: a configuration-class instruction ending at its start,
-  // a DMA or weight-chain end, and (compute only) the array's last accumulator write.
-  localparam int unsigned END_SLOTS = 3;
+  // a DMA or weight-chain end, and (compute only) the array's last accumulator write; a DMA unit's
+  // LOADs / STOREs end in order, up to DMA_ENDS in one cycle (those whose responses waited for an
+  // older one's, TIMING §5a; sa_dma_order).
+  localparam int unsigned DMA_ENDS = 6;
+  localparam int unsigned END_SLOTS = 1 + DMA_ENDS;
+  // Pushes of one channel in one cycle: one per end slot.
+  localparam int unsigned PUSH_CNT_W = $clog2(END_SLOTS + 1);
 
 endpackage

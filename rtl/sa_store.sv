@@ -78,9 +78,9 @@ module sa_store
   output logic                            ready_o,
   output logic [IDX_W-1:0]                ready_idx_o,
   output logic                            end_cfg_o,
-  output logic [1:0]                      end_ack_o,    // STOREs wholly acknowledged, in order
-  output logic [1:0][IDX_W-1:0]           end_ack_idx_o,
-  output logic [1:0][PUSH_W-1:0]          end_ack_push_o,
+  output logic [DMA_ENDS-1:0]             end_ack_o,    // STOREs wholly acknowledged, in order
+  output logic [DMA_ENDS-1:0][IDX_W-1:0]  end_ack_idx_o,
+  output logic [DMA_ENDS-1:0][PUSH_W-1:0] end_ack_push_o,
   output logic                            pending_o,    // STOREs in flight (not ended)
   output logic                            row_o,        // a row's last beat was accepted
   output logic [IDX_W-1:0]                row_idx_o,

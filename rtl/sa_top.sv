@@ -201,7 +201,7 @@ module sa_top
   // names the SFU, docs/ISA.md §3).
   logic [NUM_UNITS-1:0][NUM_UNITS-1:0][TokW-1:0] tokens;
   logic [NUM_UNITS-1:0][NUM_UNITS-1:0]           tok_pop;     // [to][from]
-  logic [NUM_UNITS-1:0][NUM_UNITS-1:0][1:0]      tok_push;    // [from][to]
+  logic [NUM_UNITS-1:0][NUM_UNITS-1:0][PUSH_CNT_W-1:0] tok_push;    // [from][to]
   logic [NUM_UNITS-1:0]                          tok_ok;
   logic [NUM_UNITS-1:0][END_SLOTS-1:0][PUSH_W-1:0] end_push;  // the raw PUSH field of each end
 
@@ -223,7 +223,7 @@ module sa_top
       always_comb begin
         tok_push[u][v] = '0;
         for (int s = 0; s < END_SLOTS; s++) begin
-          if (end_o[u][s] && push_set[s][v]) tok_push[u][v] = tok_push[u][v] + 2'd1;
+          if (end_o[u][s] && push_set[s][v]) tok_push[u][v] = tok_push[u][v] + PUSH_CNT_W'(1);
         end
       end
     end
@@ -416,9 +416,9 @@ module sa_top
   logic [IDX_W-1:0] cu_end_chain_idx, cu_end_arr_idx;
   logic [PUSH_W-1:0] cu_end_chain_push, cu_end_arr_push;
   // a DMA unit's LOADs / STOREs ending in order, up to two in a cycle (sa_dma_order)
-  logic [1:0] ld_end, su_end_ack;
-  logic [1:0][IDX_W-1:0] ld_end_idx, su_end_ack_idx;
-  logic [1:0][PUSH_W-1:0] ld_end_push, su_end_ack_push;
+  logic [DMA_ENDS-1:0] ld_end, su_end_ack;
+  logic [DMA_ENDS-1:0][IDX_W-1:0] ld_end_idx, su_end_ack_idx;
+  logic [DMA_ENDS-1:0][PUSH_W-1:0] ld_end_push, su_end_ack_push;
   logic ld_pending, su_pending;
   // the global buffer's ports
   logic gb_rd_valid, gb_rd_resp_valid, gb_wr_valid, gb_wr_ack;
@@ -631,24 +631,25 @@ module sa_top
 
   // ---- probes --------------------------------------------------------------------------------
   // End slots: 0 the instruction started this cycle (configuration class), 1 a DMA or weight
-  // chain end or the SFU's end, 2 the array's last accumulator write or a second DMA end (LOADs
-  // and STOREs end in order, several at once when their responses waited for an older one's).
+  // chain end or the SFU's end, 2 the array's last accumulator write; 1.. DMA_ENDS a DMA unit's
+  // LOADs / STOREs ending in order, several at once when their responses waited for an older one's.
   always_comb begin
     end_o    = '0;
     end_idx_o = '0;
     end_push = '0;
     end_o[0][0] = ld_end_cfg;  end_idx_o[0][0] = head_idx[0];
     end_push[0][0] = head_insn[0][PUSH_LSB +: PUSH_W];
-    end_o[0][1] = ld_end[0];   end_idx_o[0][1] = ld_end_idx[0]; end_push[0][1] = ld_end_push[0];
-    end_o[0][2] = ld_end[1];   end_idx_o[0][2] = ld_end_idx[1]; end_push[0][2] = ld_end_push[1];
+    for (int k = 0; k < DMA_ENDS; k++) begin
+      end_o[0][1+k] = ld_end[k]; end_idx_o[0][1+k] = ld_end_idx[k]; end_push[0][1+k] = ld_end_push[k];
+      end_o[2][1+k] = su_end_ack[k]; end_idx_o[2][1+k] = su_end_ack_idx[k]; end_push[2][1+k] = su_end_ack_push[k];
+    end
     end_o[1][0] = cu_end_cfg;  end_idx_o[1][0] = head_idx[1];
     end_push[1][0] = head_insn[1][PUSH_LSB +: PUSH_W];
     end_o[1][1] = cu_end_chain; end_idx_o[1][1] = cu_end_chain_idx; end_push[1][1] = cu_end_chain_push;
     end_o[1][2] = cu_end_arr;  end_idx_o[1][2] = cu_end_arr_idx; end_push[1][2] = cu_end_arr_push;
     end_o[2][0] = su_end_cfg;  end_idx_o[2][0] = head_idx[2];
     end_push[2][0] = head_insn[2][PUSH_LSB +: PUSH_W];
-    end_o[2][1] = su_end_ack[0]; end_idx_o[2][1] = su_end_ack_idx[0]; end_push[2][1] = su_end_ack_push[0];
-    end_o[2][2] = su_end_ack[1]; end_idx_o[2][2] = su_end_ack_idx[1]; end_push[2][2] = su_end_ack_push[1];
+
     end_o[3][0] = sf_end_cfg;  end_idx_o[3][0] = head_idx[3];
     end_push[3][0] = head_insn[3][PUSH_LSB +: PUSH_W];
     end_o[3][1] = sf_end;      end_idx_o[3][1] = sf_end_idx;   end_push[3][1] = sf_end_push;

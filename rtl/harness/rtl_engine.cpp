@@ -38,7 +38,7 @@
 namespace {
 
 const int kIdxW = 32;
-const int kSlots = 3;
+const int kSlots = 7;   // sa_pkg END_SLOTS
 
 struct Events {
   bool fetch, halt, fetch_stall, halted;

@@ -14,6 +14,7 @@ void compile_options_default(CompileOptions *o) {
   memset(o, 0, sizeof *o);
   o->double_buffer = 1;
   o->preload_overlap = 1;
+  o->fuse_layers = 1;
   o->dataflow = DF_WS;
   o->input_seed = 1;
 }
@@ -89,6 +90,7 @@ static TensorInfo tensor_info(const DTensor *t) {
 static int add_tensors(const MachProg *mp, const Graph *g, const CompileOptions *o, Program *p) {
   for (int i = 0; i < mp->n_tensors; i++) {
     const DTensor *t = &mp->tensors[i];
+    if (mp->tensors[dt_owner(mp, i)].gbuf) continue;   // on chip (fusion): not in DRAM, not in the map
     TensorInfo ti = tensor_info(t);
     if (t->permuted) {   // a transpose folded into matmuls: its owner's bytes, axes permuted
       int64_t st[4];
@@ -250,10 +252,20 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
   mp.no_preload_overlap = !o->preload_overlap;
   if (wants(o, "layout") || wants(o, "fuse")) lower_dump_layout(&mp, f);
   if (wants(o, "lower") || wants(o, "fuse")) lower_dump_ops(&mp, f);
+  mp.fuse_layers = o->fuse_layers;
   if (tile_plan_all(&mp, o->double_buffer, d)) goto fail;
+  // Fusion: the activations kept in the global buffer are chosen on the plans' traffic; the ops
+  // that touch them are then tiled again with their GBUF beats (the buffer's beat, latency and
+  // no DRAM channel).
+  int fused = memplan_fuse(&mp, d);
+  if (fused < 0) goto fail;
+  if (fused && tile_plan_all(&mp, o->double_buffer, d)) goto fail;
   if (wants(o, "tiling")) tile_dump(&mp, o->double_buffer, f);
   if (memplan_run(&mp, &st->mem, d)) goto fail;
-  if (wants(o, "memplan")) memplan_dump(&mp, &st->mem, f);
+  if (wants(o, "memplan")) {
+    memplan_dump(&mp, &st->mem, f);
+    memplan_fuse_dump(&mp, f);
+  }
   if (!(p = prog_new(a))) {
     diag_error(d, "sacc: error: out of memory");
     goto fail;

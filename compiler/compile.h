@@ -16,6 +16,7 @@
 typedef struct {
   int double_buffer;          // 1 (default): two buffer halves; 0: --no-double-buffer
   int preload_overlap;        // 1 (default): PRELOADs shift in under streams; 0: --no-preload-overlap
+  int fuse_layers;            // 1 (default): activations may stay in the global buffer; 0: --no-fuse-layers
   Dataflow dataflow;          // --dataflow: DF_WS (default), DF_OS or DF_IS
   int dataflow_auto;          // --dataflow auto: each GEMM's dataflow chosen by the cost model
   int n_layer_df;             // --layer-dataflow NAME=DF (the layer's GEMMs in DF, whatever --dataflow says)

@@ -101,6 +101,16 @@ static Access dram(int64_t addr, int64_t outer, int64_t so, int64_t inner, int64
   return a;
 }
 
+// Whether the tensor a view reads or writes lives in the global buffer (memplan_fuse).
+static int view_gbuf(const MachProg *mp, const TView *v) { return mp->tensors[dt_owner(mp, v->t)].gbuf; }
+
+// A LOAD or STORE of view v: in the global buffer (GBUF=1, the access in its bytes) or in DRAM.
+static void mem_of(const MachProg *mp, const TView *v, Insn *in, Access *acc) {
+  if (!view_gbuf(mp, v)) return;
+  in->f[FLD_GBUF] = 1;
+  acc->mem = SMEM_GBUF;
+}
+
 static int64_t at(const MachProg *mp, const TView *v, int64_t img, int64_t y, int64_t x) {
   return (int64_t)mp->tensors[v->t].addr + img * v->img_stride + y * v->row_stride + x * v->pix_stride + v->c_off + v->byte_off;
 }
@@ -139,6 +149,7 @@ static void store_tile(Em *e, const MachOp *op, const MTile *t, int64_t j, uint3
   Access acc[3] = {on_chip(SMEM_ACC, src, t->acc_rows, 0),
                    dram(addr, t->rows, op->out.row_stride, t->cols, op->out.pix_stride, cols, 1),
                    on_chip(SMEM_PARAM, prow, 3, 0)};
+  mem_of(e->mp, &op->out, &in, &acc[1]);
   emit(e, &in, acc, lower_sfu_store_params(op) ? 3 : 2, NULL, 0);
 }
 
@@ -187,6 +198,7 @@ static GemmStep gemm_step(const MachOp *op, const GemmShape *s, uint64_t i) {
 // whole input width of its band).
 typedef struct {
   int64_t rows, cols, base, so, si;
+  const TView *v;                  // the tensor it reads
 } Gather;
 
 static Gather im2col_gather(const Em *e, const MachOp *op, const MTile *t) {
@@ -197,6 +209,7 @@ static Gather im2col_gather(const Em *e, const MachOp *op, const MTile *t) {
   g.rows = pooled ? t->irows : t->rows, g.cols = pooled ? op->ow : t->cols;
   g.base = at(e->mp, v, t->img, t->iy0 * op->sh - op->pad_t, x0 * op->sw - op->pad_l);
   g.so = op->sh * v->row_stride, g.si = op->sw * v->pix_stride;
+  g.v = v;
   return g;
 }
 
@@ -206,7 +219,9 @@ static Insn gather_load(Em *e, const Gather *g, const KTile *kt, int64_t mem, ui
   cfg_load(e, g->so, g->si, kt->nseg > 1 ? (int64_t)kt->seg_stride : -1, e->ld[3], e->ld[4]);
   int64_t addr = g->base + kt->off;
   *src = dram(addr, g->rows, g->so, g->cols, g->si, (int64_t)(kt->nseg - 1) * kt->seg_stride + kt->seglen, 0);
-  return load(mem, dst, addr, g->rows, g->cols, kt->nseg, kt->seglen);
+  Insn in = load(mem, dst, addr, g->rows, g->cols, kt->nseg, kt->seglen);
+  mem_of(e->mp, g->v, &in, src);
+  return in;
 }
 
 // matmul (MachOp.b_act): the group's weight rows kb0 .. kb0+krows-1 of its N tiles from the B
@@ -238,6 +253,7 @@ static void load_b_wbuf(Em *e, const MachOp *op, const GemmStep *st, uint32_t w)
       in.f[FLD_TRANSPOSE] = 1, in.f[FLD_TSTRIDE] = st->krows;
       acc[1] = dram(addr, tiles, C * ns, chans, ns, st->krows, 0);
     }
+    mem_of(e->mp, &op->in[1], &in, &acc[1]);
     emit(e, &in, acc, 2, NULL, 0);
   }
 }
@@ -370,6 +386,7 @@ static void gemm_loads_is(Em *e, const MachOp *op, const GemmShape *s, uint64_t 
         in = load(MEM_SPAD, dst, addr, J, 1, kt->rows, 1);
         a2[1] = dram(addr, J, ns, 1, 0, (int64_t)(kt->rows - 1) * ks + 1, 0);
       }
+      mem_of(e->mp, &op->in[1], &in, &a2[1]);
     }
     emit(e, &in, a2, 2, NULL, 0);
   }
@@ -474,6 +491,7 @@ static void elt_loads(Em *e, const MachOp *op, int64_t nN, uint64_t i) {
         Insn in = load(MEM_ACC, d, addr, 1, n, 1, seg);
         in.f[FLD_ACCUM] = y >= fh || xa > 0;
         Access acc[2] = {on_chip(SMEM_ACC, d, (uint64_t)n, 1), dram(addr, 1, 0, n, v->pix_stride, seg, 0)};
+        mem_of(e->mp, v, &in, &acc[1]);
         emit(e, &in, acc, 2, NULL, 0);
       }
     return;
@@ -493,6 +511,7 @@ static void elt_loads(Em *e, const MachOp *op, int64_t nN, uint64_t i) {
       in.f[FLD_ACCUM] = k > 0 && !second;
       Access acc[2] = {on_chip(SMEM_ACC, d, second && op->bcast ? 1 : t.acc_rows, 1),
                        dram(addr, rows, v->row_stride, pix, v->pix_stride, (seg - 1) * cs + 1, 0)};
+      mem_of(e->mp, v, &in, &acc[1]);
       emit(e, &in, acc, 2, NULL, 0);
     }
   }
@@ -554,6 +573,77 @@ static void elt_stores(Em *e, const MachOp *op, int64_t nN, uint64_t i) {
   int ring = (int)(i % 2);
   for (int64_t s = 0; s < lower_sfu_segments(op, C); s++)
     store_tile(e, op, &t, j + s, e->ring_a[ring] + (uint32_t)s * t.acc_rows, e->ring_p[ring]);
+}
+
+// ---- zero halos in the global buffer ------------------------------------------------------------
+//
+// A tensor in the GBUF whose bytes an earlier tensor wrote (memplan_fuse, DTensor.gbuf_zero) gets
+// its halo zeroed before its first writer runs: accumulator rows of zeros (a LOAD of the DRAM
+// zero block, INNER rows with STRIDE_INNER 0, each row's tail zero-filled) stored without
+// post-processing over the halo. Per image the halo is three runs of bytes: the top rows and the
+// first row's left columns, then for each row its right columns and the next row's left ones
+// (a nest, a row apart), then the last row's right columns and the bottom rows; a run goes out
+// as pieces of gcd(bytes, C) bytes.
+
+static int64_t gcd_i64(int64_t x, int64_t y) {
+  while (y) {
+    int64_t t = x % y;
+    x = y, y = t;
+  }
+  return x;
+}
+
+static void zero_nest(Em *e, int64_t addr, int64_t outer, int64_t so, int64_t bytes, uint32_t z) {
+  if (bytes <= 0 || outer <= 0) return;
+  int64_t piece = gcd_i64(bytes, e->a->cols), n = bytes / piece;
+  int64_t omax = isa_field_max(FLD_OUTER), imax = isa_field_max(FLD_INNER);
+  int64_t ichunk = n < z ? n : z;
+  if (ichunk > imax) ichunk = imax;
+  int64_t v[7] = {ACT_NONE, 0, 0, 0, 0, so, piece};
+  if (memcmp(v, e->st, sizeof v)) {
+    memcpy(e->st, v, sizeof v);
+    Insn in = mk(OP_CFG_STORE);
+    in.f[FLD_ACT] = v[0], in.f[FLD_PARAMS] = v[1], in.f[FLD_PROW] = v[2], in.f[FLD_CLAMP_LO] = v[3];
+    in.f[FLD_CLAMP_HI] = v[4], in.f[FLD_STRIDE_OUTER] = v[5], in.f[FLD_STRIDE_INNER] = v[6];
+    emit(e, &in, NULL, 0, NULL, 0);
+  }
+  for (int64_t i0 = 0; i0 < n; i0 += ichunk) {
+    int64_t ni = n - i0 < ichunk ? n - i0 : ichunk, oc = z / ni;
+    if (oc > omax) oc = omax;
+    for (int64_t o0 = 0; o0 < outer; o0 += oc) {
+      int64_t no = outer - o0 < oc ? outer - o0 : oc, at = addr + o0 * so + i0 * piece;
+      Insn in = mk(OP_STORE);
+      in.f[FLD_SRC] = 0, in.f[FLD_DRAM_ADDR] = at, in.f[FLD_GBUF] = 1;
+      in.f[FLD_OUTER] = no, in.f[FLD_INNER] = ni, in.f[FLD_COLS] = piece;
+      Access acc[2] = {on_chip(SMEM_ACC, 0, (uint64_t)(no * ni), 0), dram(at, no, so, ni, piece, piece, 1)};
+      acc[1].mem = SMEM_GBUF;
+      emit(e, &in, acc, 2, NULL, 0);
+    }
+  }
+}
+
+static void zero_halo(Em *e, const DTensor *t) {
+  uint32_t z = e->a->acc_rows < 256 ? e->a->acc_rows : 256;   // zero accumulator rows 0 .. z-1
+  if ((int64_t)z > isa_field_max(FLD_INNER)) z = (uint32_t)isa_field_max(FLD_INNER);
+  cfg_load(e, 0, 0, -1, e->ld[3], e->ld[4]);
+  Insn in = load(MEM_ACC, 0, (int64_t)e->mp->zero_addr, 1, z, 1, 1);
+  Access acc[2] = {on_chip(SMEM_ACC, 0, z, 1), dram((int64_t)e->mp->zero_addr, 1, 0, 1, 0, 1, 0)};
+  emit(e, &in, acc, 2, NULL, 0);
+  if (e->pl[0] != POOL_NONE) {   // no pooling
+    int64_t v[9] = {POOL_NONE, 1, 1, 1, 1, 0, 0, 1, 1};
+    memcpy(e->pl, v, sizeof v);
+    Insn p = mk(OP_CFG_POOL);
+    p.f[FLD_POOL] = v[0], p.f[FLD_KH] = v[1], p.f[FLD_KW] = v[2], p.f[FLD_SH] = v[3], p.f[FLD_SW] = v[4];
+    p.f[FLD_PAD_T] = v[5], p.f[FLD_PAD_L] = v[6], p.f[FLD_IN_H] = v[7], p.f[FLD_IN_W] = v[8];
+    emit(e, &p, NULL, 0, NULL, 0);
+  }
+  int64_t row = dt_row_stride(t), c = t->c;
+  for (int64_t img = 0; img < t->n; img++) {
+    int64_t base = (int64_t)t->base + img * dt_img_stride(t), first = (int64_t)t->addr + img * dt_img_stride(t);
+    zero_nest(e, base, 1, 0, t->halo_t * row + t->halo_l * c, z);
+    zero_nest(e, first + t->w * c, t->h - 1, row, (t->halo_r + t->halo_l) * c, z);
+    zero_nest(e, first + (t->h - 1) * row + t->w * c, 1, 0, t->halo_r * c + t->halo_b * row, z);
+  }
 }
 
 // ---- the program -----------------------------------------------------------------------------
@@ -619,6 +709,10 @@ static int emit_pass(const MachProg *mp, Program *p, int late_push, EmitStats *s
       Insn in = mk(OP_LAYER);
       in.f[FLD_LAYER_ID] = layer;
       emit(&e, &in, NULL, 0, NULL, 0);
+    }
+    for (int i = 0; i < mp->n_tensors; i++) {
+      const DTensor *t = &mp->tensors[i];
+      if (t->gbuf && t->gbuf_zero && t->first_op == o) zero_halo(&e, t);
     }
     emit_op(&e, op);
   }

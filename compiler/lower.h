@@ -37,6 +37,13 @@ typedef struct {
   // Filled by memplan.c.
   uint64_t base;                  // first byte of its allocation (the halo included)
   uint64_t addr;                  // element [0, 0, 0, 0]
+  // Cross-layer fusion (memplan_fuse): set on the owner of the bytes (aliases follow it).
+  int gbuf;                       // 1: lives in the global buffer; base and addr are GBUF bytes
+  uint64_t gbuf_base;             // its GBUF address (gbuf = 1)
+  int gbuf_zero;                  // 1: an earlier tensor wrote its bytes: emit.c zeroes its halo
+                                  //   before its first writer runs
+  uint64_t fuse_rd, fuse_wr;      // DRAM bytes its readers' LOADs and its writers' STOREs move
+                                  // (the tiling's plans): what placing it in the GBUF saves
 } DTensor;
 
 // Byte strides of a DTensor's layout.
@@ -138,6 +145,10 @@ typedef struct {
   double df_est[3];               // --dataflow auto: the cost model's cycles in each Dataflow, or
                                   // -1 where that dataflow cannot lower or tile the program
   TilePlan plan;
+  int in_gbuf[2], out_gbuf;       // memplan_fuse: in[k] / out live in the global buffer (the
+                                  // cost model charges their beats there, emit.c sets GBUF=1)
+  uint64_t fuse_rd, fuse_wr;      // memplan_fuse: DRAM bytes that saves this op's LOADs and STOREs
+                                  // (under the plan it had with every activation in DRAM)
   // Filled by emit.c: DRAM of the constants.
   uint64_t w_addr, p_addr;
 } MachOp;
@@ -153,6 +164,10 @@ typedef struct {
   Dataflow dataflow;              // --dataflow (every op's, unless chosen per op)
   int per_op;                     // --dataflow auto: each op's df chosen by the cost model
   int no_preload_overlap;         // --no-preload-overlap: no COMPUTE carries OVERLAP (tile.c, sched.c)
+  int fuse_layers;                // 1: memplan_fuse may keep activations in the global buffer
+                                  // (0: --no-fuse-layers, every activation in DRAM)
+  uint64_t zero_addr;             // memplan: DRAM bytes never written (array.cols of them), the
+                                  // source of the zeros for GBUF halos (DTensor.gbuf_zero)
 } MachProg;
 
 // The DTensor that holds the bytes of DTensor i (following flatten/reshape aliases).

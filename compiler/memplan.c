@@ -154,6 +154,149 @@ static void onchip_peaks(const MachProg *mp, MemPlan *m) {
   }
 }
 
+// ---- the global buffer: cross-layer fusion ----------------------------------------------------
+//
+// An activation that a layer stores and the next ones load can stay on chip, in the global buffer,
+// when it fits (docs/COMPILER.md "Fusion"). The value of a tensor there is the DRAM traffic it
+// saves: its writers' STORE bytes and its readers' LOAD bytes under their plans (an im2col gather
+// reads a byte once per kernel tap, again per N group when K takes several chunks); its cost is
+// its bytes (halo included, rounded up to the buffer's beat). Tensors are taken by saved bytes
+// per buffer byte, best first, each at the lowest address where it overlaps no tensor alive at
+// the same time. Reuse follows the DRAM rule: where two tensors share bytes at different times,
+// the later one, if it has a zero halo, must sit at the exact place of one with its layout
+// (whose interior is its interior: nobody wrote its halo), since the buffer is zero only at reset.
+// Network inputs and outputs stay in DRAM (the host reads and writes them there).
+
+static int fuse_eligible(const MachProg *mp, int i) {
+  const DTensor *t = &mp->tensors[i];
+  return t->alias < 0 && t->role == ROLE_SCRATCH && t->first_op >= 0 && t->last_op < mp->n_ops;
+}
+
+static uint64_t gbuf_size(const DTensor *t, uint32_t B) { return cdiv(dt_bytes(t), B) * B; }
+
+static int live_overlap(const DTensor *x, const DTensor *y) {
+  return !(x->last_op < y->first_op || y->last_op < x->first_op);
+}
+
+// Whether t fits at GBUF byte `at` beside the tensors placed so far: 0 no (it shares bytes with
+// one alive at the same time), 1 yes, 2 yes but a halo must then be zeroed (t's, or that of a
+// later tensor sharing its bytes, which t's writes dirty).
+static int gbuf_fits(const MachProg *mp, const int *placed, int np, int ti, uint64_t at, uint32_t B) {
+  const DTensor *t = &mp->tensors[ti];
+  uint64_t end = at + gbuf_size(t, B);
+  int dirty = 0;
+  if (end > mp->arch->gbuf_bytes) return 0;
+  for (int k = 0; k < np; k++) {
+    const DTensor *u = &mp->tensors[placed[k]];
+    uint64_t ue = u->gbuf_base + gbuf_size(u, B);
+    if (ue <= at || end <= u->gbuf_base) continue;   // no byte in common
+    if (live_overlap(t, u)) return 0;
+    const DTensor *later = t->first_op > u->last_op ? t : u, *earlier = later == t ? u : t;
+    if (has_halo(later) && !(same_layout(later, earlier) && u->gbuf_base == at)) dirty = 1;
+  }
+  return 1 + dirty;
+}
+
+// A tensor with a halo needs it zeroed when an earlier tensor wrote any of its bytes, unless that
+// one had its layout and its place (its writes were the same interior bytes).
+static void mark_zeroing(MachProg *mp, const int *placed, int np, uint32_t B) {
+  for (int k = 0; k < np; k++) {
+    DTensor *t = &mp->tensors[placed[k]];
+    t->gbuf_zero = 0;
+    if (!has_halo(t)) continue;
+    for (int j = 0; j < np; j++) {
+      const DTensor *u = &mp->tensors[placed[j]];
+      if (u == t || u->last_op >= t->first_op) continue;
+      if (u->gbuf_base + gbuf_size(u, B) <= t->gbuf_base || t->gbuf_base + gbuf_size(t, B) <= u->gbuf_base) continue;
+      if (!(same_layout(t, u) && u->gbuf_base == t->gbuf_base)) t->gbuf_zero = 1;
+    }
+  }
+}
+
+static void fuse_count(MachProg *mp) {
+  for (int i = 0; i < mp->n_tensors; i++) mp->tensors[i].fuse_rd = mp->tensors[i].fuse_wr = 0;
+  for (int o = 0; o < mp->n_ops; o++) {
+    const MachOp *op = &mp->ops[o];
+    for (int k = 0; k < op->n_in; k++) mp->tensors[dt_owner(mp, op->in[k].t)].fuse_rd += tile_in_bytes(op, mp->arch, k);
+    mp->tensors[dt_owner(mp, op->out.t)].fuse_wr += tile_out_bytes(op);
+  }
+}
+
+typedef struct {
+  int t;
+  double value;   // saved bytes per GBUF byte
+} FuseCand;
+
+static int cmp_cand(const void *x, const void *y) {
+  const FuseCand *a = x, *b = y;
+  if (a->value != b->value) return a->value > b->value ? -1 : 1;
+  return a->t - b->t;
+}
+
+static void mark_ops(MachProg *mp) {
+  for (int o = 0; o < mp->n_ops; o++) {
+    MachOp *op = &mp->ops[o];
+    op->fuse_rd = op->fuse_wr = 0;
+    for (int k = 0; k < 2; k++) {
+      op->in_gbuf[k] = k < op->n_in && mp->tensors[dt_owner(mp, op->in[k].t)].gbuf;
+      if (op->in_gbuf[k]) op->fuse_rd += tile_in_bytes(op, mp->arch, k);
+    }
+    op->out_gbuf = mp->tensors[dt_owner(mp, op->out.t)].gbuf;
+    if (op->out_gbuf) op->fuse_wr = tile_out_bytes(op);
+  }
+}
+
+int memplan_fuse(MachProg *mp, Diag *d) {
+  const Arch *a = mp->arch;
+  for (int i = 0; i < mp->n_tensors; i++) mp->tensors[i].gbuf = mp->tensors[i].gbuf_zero = 0;
+  fuse_count(mp);
+  int np = 0, nc = 0;
+  if (mp->fuse_layers && a->gbuf_bytes) {
+    uint32_t B = a->gbuf_bus_bytes ? a->gbuf_bus_bytes : 1;
+    FuseCand *c = calloc((size_t)mp->n_tensors + 1, sizeof *c);
+    int *placed = calloc((size_t)mp->n_tensors + 1, sizeof *placed);
+    uint64_t *starts = calloc(2 * (size_t)mp->n_tensors + 2, sizeof *starts);
+    if (!c || !placed || !starts) {
+      free(c), free(placed), free(starts);
+      return diag_error(d, "sacc: error: out of memory");
+    }
+    for (int i = 0; i < mp->n_tensors; i++) {
+      const DTensor *t = &mp->tensors[i];
+      if (!fuse_eligible(mp, i) || gbuf_size(t, B) > a->gbuf_bytes || !(t->fuse_rd + t->fuse_wr)) continue;
+      c[nc].t = i, c[nc].value = (double)(t->fuse_rd + t->fuse_wr) / (double)gbuf_size(t, B);
+      nc++;
+    }
+    qsort(c, (size_t)nc, sizeof *c, cmp_cand);
+    for (int k = 0; k < nc; k++) {
+      DTensor *t = &mp->tensors[c[k].t];
+      // Where it may start: 0, the end of a tensor placed beside it, the start of one (its
+      // layout's block), lowest first.
+      int ns = 0;
+      starts[ns++] = 0;
+      for (int j = 0; j < np; j++) {
+        const DTensor *u = &mp->tensors[placed[j]];
+        starts[ns++] = u->gbuf_base + gbuf_size(u, B);
+        starts[ns++] = u->gbuf_base;
+      }
+      // (the lowest place that needs no zeroing, else the lowest one)
+      uint64_t best = UINT64_MAX, clean = UINT64_MAX;
+      for (int j = 0; j < ns; j++) {
+        int fit = gbuf_fits(mp, placed, np, c[k].t, starts[j], B);
+        if (fit && starts[j] < best) best = starts[j];
+        if (fit == 1 && starts[j] < clean) clean = starts[j];
+      }
+      if (clean != UINT64_MAX) best = clean;
+      if (best == UINT64_MAX) continue;
+      t->gbuf = 1, t->gbuf_base = best;
+      placed[np++] = c[k].t;
+    }
+    mark_zeroing(mp, placed, np, B);
+    free(c), free(placed), free(starts);
+  }
+  mark_ops(mp);
+  return np;
+}
+
 int memplan_run(MachProg *mp, MemPlan *m, Diag *d) {
   const Arch *a = mp->arch;
   memset(m, 0, sizeof *m);
@@ -173,12 +316,23 @@ int memplan_run(MachProg *mp, MemPlan *m, Diag *d) {
     at = align_up(at + dt_bytes(t));
   }
   m->input_bytes = at - m->const_bytes;
+  mp->zero_addr = 0;
+  for (int i = 0; i < mp->n_tensors; i++)
+    if (mp->tensors[i].gbuf && mp->tensors[i].gbuf_zero && !mp->zero_addr) {   // GBUF halos' zeros
+      mp->zero_addr = at;
+      at = align_up(at + a->cols);
+      m->input_bytes = at - m->const_bytes;   // (counted with the inputs: bytes nobody writes)
+    }
   Heap h = {.top = at};
   int rc = 0;
   for (int o = 0; o < mp->n_ops && !rc; o++) {
     for (int i = 0; i < mp->n_tensors && !rc; i++) {
       DTensor *t = &mp->tensors[i];
       if (t->alias >= 0 || t->role == ROLE_INPUT || t->first_op != o) continue;
+      if (t->gbuf) {   // memplan_fuse placed it in the global buffer
+        place(t, t->gbuf_base);
+        continue;
+      }
       uint64_t base;
       rc = heap_alloc(&h, mp, i, &base);
       place(t, base);
@@ -187,7 +341,7 @@ int memplan_run(MachProg *mp, MemPlan *m, Diag *d) {
     }
     for (int i = 0; i < mp->n_tensors && !rc; i++) {
       DTensor *t = &mp->tensors[i];
-      if (t->alias >= 0 || t->role == ROLE_INPUT || t->last_op != o) continue;
+      if (t->alias >= 0 || t->role == ROLE_INPUT || t->last_op != o || t->gbuf) continue;
       rc = heap_free(&h, mp, i);
     }
   }
@@ -223,10 +377,52 @@ void memplan_dump(const MachProg *mp, const MemPlan *m, FILE *f) {
             (unsigned long long)mp->ops[i].p_addr);
   for (int i = 0; i < mp->n_tensors; i++) {
     const DTensor *t = &mp->tensors[i];
-    fprintf(f, "tensor %s: 0x%llx..0x%llx (element 0 at 0x%llx), live ops %d..%d\n", t->name,
+    fprintf(f, "tensor %s: %s0x%llx..0x%llx (element 0 at 0x%llx), live ops %d..%d\n", t->name,
+            mp->tensors[dt_owner(mp, i)].gbuf ? "GBUF " : "",
             (unsigned long long)t->base, (unsigned long long)(t->base + dt_bytes(&mp->tensors[dt_owner(mp, i)])),
             (unsigned long long)t->addr, t->first_op, t->last_op);
   }
   fprintf(f, "on-chip peak rows: spad %u, wbuf %u, acc %u, param %u\n", m->onchip_peak[0], m->onchip_peak[1],
           m->onchip_peak[2], m->onchip_peak[3]);
+}
+
+void memplan_fuse_dump(const MachProg *mp, FILE *f) {
+  const Arch *a = mp->arch;
+  uint32_t B = a->gbuf_bus_bytes ? a->gbuf_bus_bytes : 1;
+  uint64_t rd = 0, wr = 0, n = 0, top = 0;
+  for (int i = 0; i < mp->n_tensors; i++) {
+    const DTensor *t = &mp->tensors[i];
+    if (!t->gbuf) continue;
+    rd += t->fuse_rd, wr += t->fuse_wr, n++;
+    if (t->gbuf_base + gbuf_size(t, B) > top) top = t->gbuf_base + gbuf_size(t, B);
+  }
+  fprintf(f, "# fusion: gbuf.bytes %u (beat %u B)%s: %llu activations in the GBUF (top 0x%llx), DRAM saved "
+             "%llu B read + %llu B written (the LOAD and STORE bytes of the plans without fusion)\n",
+          a->gbuf_bytes, B, !mp->fuse_layers ? ", --no-fuse-layers" : "", (unsigned long long)n,
+          (unsigned long long)top, (unsigned long long)rd, (unsigned long long)wr);
+  for (int i = 0; i < mp->n_tensors; i++) {
+    const DTensor *t = &mp->tensors[i];
+    if (t->alias >= 0) continue;
+    const char *why = "";
+    if (t->gbuf) why = "";
+    else if (t->role == ROLE_INPUT || t->role == ROLE_OUTPUT || !fuse_eligible(mp, i)) why = " (network input or output)";
+    else if (!mp->fuse_layers || !a->gbuf_bytes) why = "";
+    else if (gbuf_size(t, B) > a->gbuf_bytes) why = " (larger than the GBUF)";
+    else why = " (no room beside the tensors alive with it)";
+    double per = (double)(t->fuse_rd + t->fuse_wr) / (double)gbuf_size(t, B);
+    fprintf(f, "fuse %s: %s, %llu B, saves %llu B read + %llu B written (%.2f per GBUF byte), live ops %d..%d",
+            t->name, t->gbuf ? "GBUF" : "DRAM", (unsigned long long)gbuf_size(t, B), (unsigned long long)t->fuse_rd,
+            (unsigned long long)t->fuse_wr, per, t->first_op, t->last_op);
+    if (t->gbuf) fprintf(f, ", GBUF 0x%llx%s\n", (unsigned long long)t->gbuf_base, t->gbuf_zero ? ", halo zeroed" : "");
+    else fprintf(f, "%s\n", why);
+  }
+  // Per layer: the DRAM bytes its LOADs and STOREs no longer move.
+  for (int l = 0; l < mp->n_layers; l++) {
+    uint64_t lr = 0, lw = 0;
+    for (int o = 0; o < mp->n_ops; o++)
+      if (mp->ops[o].layer == l) lr += mp->ops[o].fuse_rd, lw += mp->ops[o].fuse_wr;
+    if (lr || lw)
+      fprintf(f, "fuse layer %s: DRAM saved %llu B read, %llu B written\n", mp->layer_names[l], (unsigned long long)lr,
+              (unsigned long long)lw);
+  }
 }

@@ -26,7 +26,16 @@ typedef struct {
 uint64_t memplan_weight_bytes(const MachOp *op, const Arch *a, Dataflow df);
 uint64_t memplan_param_bytes(const MachOp *op, const Arch *a);
 
-// Assigns MachOp.w_addr/p_addr and DTensor.base/addr. -1 when DRAM is too small.
+// Cross-layer fusion: chooses the activations that live in the global buffer instead of DRAM
+// (DTensor.gbuf, gbuf_base; MachOp.in_gbuf/out_gbuf) by the DRAM bytes they save per buffer byte,
+// from the ops' plans, within gbuf.bytes and liveness; none with --no-fuse-layers
+// (MachProg.fuse_layers 0) or gbuf.bytes 0. Fills every tensor's fuse_rd/fuse_wr. Returns how
+// many it placed, -1 on out of memory. The savings are those of the plans it is given (the
+// ops are then tiled again: GBUF beats cost less, a plan may read them more often).
+int memplan_fuse(MachProg *mp, Diag *d);
+// --dump-ir memplan: the decision per tensor (space, bytes, DRAM bytes saved) and per layer.
+void memplan_fuse_dump(const MachProg *mp, FILE *f);
+// Assigns MachOp.w_addr/p_addr and DTensor.base/addr (GBUF addresses for memplan_fuse's). -1 when DRAM is too small.
 int memplan_run(MachProg *mp, MemPlan *out, Diag *d);
 void memplan_dump(const MachProg *mp, const MemPlan *m, FILE *f);
 

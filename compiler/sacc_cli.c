@@ -77,6 +77,10 @@ static const CliOpt compile_opts[] = {
     {.id = COMPILE_NO_PRELOAD_OVERLAP, .names = {"--no-preload-overlap"},
      .help = "no COMPUTE carries OVERLAP: each PRELOAD waits for the stream before it\n"
              "(a pair costs M + R cycles instead of about max(M, R); docs/TIMING.md)"},
+    {.id = COMPILE_NO_FUSE_LAYERS, .names = {"--no-fuse-layers"},
+     .help = "every activation in DRAM: no layer's output stays in the global buffer for\n"
+             "the layers that read it (docs/COMPILER.md \"Fusion\"; --dump-ir memplan shows\n"
+             "the choice and the DRAM bytes it saves)"},
     {.id = COMPILE_DATAFLOW, .names = {"--dataflow"}, .metavar = "DF", .choices = dataflows,
      .help = "ws (default) runs each GEMM weight-stationary (PRELOAD + COMPUTE), os\n"
              "output-stationary (COMPUTE_OS), is input-stationary (the inputs preloaded, the\n"

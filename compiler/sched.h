@@ -21,11 +21,12 @@
 #include "../isa/diag.h"
 #include "../isa/program.h"
 
-enum { SMEM_SPAD, SMEM_WBUF, SMEM_ACC, SMEM_PARAM, SMEM_DRAM, SMEM_COUNT };
+// (the global buffer's bytes are ordered like DRAM's: its own byte intervals)
+enum { SMEM_SPAD, SMEM_WBUF, SMEM_ACC, SMEM_PARAM, SMEM_DRAM, SMEM_GBUF, SMEM_COUNT };
 
 typedef struct {
   int mem;                 // SMEM_*
-  uint64_t lo, hi;         // rows (on-chip) or bytes (DRAM), [lo, hi)
+  uint64_t lo, hi;         // rows (on-chip) or bytes (DRAM, GBUF), [lo, hi)
   int write;               // 1: written, 0: read
 } Access;
 

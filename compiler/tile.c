@@ -128,14 +128,21 @@ typedef struct {
                         // window's accumulator reads (one per cycle) when more
   double elt_beats;     // ELT: beats of one input pixel row (all N tiles, all inputs)
   double elt_bcast_beats;   // ELT: beats of a broadcast input's one row (all N tiles)
+  // Of those, the beats on the global buffer (fusion: MachOp.in_gbuf): its own port, one beat a
+  // cycle, never slowed by DRAM's in-flight limit, not DRAM traffic.
+  int a_gbuf;               // GEMM: the gather reads the global buffer
+  double elt_gbeats, elt_bcast_gbeats;
 } OpCost;
 
+// The beat size of a view's memory: the global buffer's or DRAM's.
+static uint32_t bus_of(const Arch *a, int gbuf) { return gbuf ? a->gbuf_bus_bytes : a->bus_bytes; }
+
 static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
-  uint32_t C = a->cols, B = a->bus_bytes;
+  uint32_t C = a->cols, B = bus_of(a, op->out_gbuf);
   int64_t nN = cdiv(op->N, C), out_rows = n_images(op) * out_h(op) * out_w(op);
   memset(c, 0, sizeof *c);
-  // (the write channel's in-flight limit, as step_cost's)
-  double slow = a->dram_inflight < a->dram_latency ? (double)a->dram_latency / a->dram_inflight : 1.0;
+  // (the write channel's in-flight limit, as step_cost's; the global buffer's port has none)
+  double slow = a->dram_inflight < a->dram_latency && !op->out_gbuf ? (double)a->dram_latency / a->dram_inflight : 1.0;
   Align al = gather_align(&op->out, 1, 1, 0, 0, B);
   for (int64_t j = 0; j < nN; j++) {
     int64_t w = op->N - j * C < C ? op->N - j * C : C;
@@ -145,6 +152,8 @@ static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
   }
   switch (op->kind) {
   case MOP_GEMM:
+    B = bus_of(a, op->in_gbuf[0]);
+    c->a_gbuf = op->in_gbuf[0];
     for (uint32_t k = 0; k < op->n_ktiles; k++) {
       const KTile *kt = &op->ktiles[k];
       Align ka = gather_align(&op->in[0], op->sh, op->sw, kt->off - op->pad_t * op->in[0].row_stride -
@@ -155,11 +164,14 @@ static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
     break;
   case MOP_ELT:
     for (int k = 0; k < op->n_in; k++) {
+      B = bus_of(a, op->in_gbuf[k]);
       Align ia = gather_align(&op->in[k], 1, 1, 0, 0, B);
       for (int64_t j = 0; j < nN; j++) {
         int64_t w = op->N - j * C < C ? op->N - j * C : C;
         // (a broadcast operand, SFU_EW's gate, is one row per step, not one per pixel)
-        *(op->bcast && k == 1 ? &c->elt_bcast_beats : &c->elt_beats) += seg_beats(ia, j * C, w, B);
+        double b = seg_beats(ia, j * C, w, B);
+        *(op->bcast && k == 1 ? &c->elt_bcast_beats : &c->elt_beats) += b;
+        if (op->in_gbuf[k]) *(op->bcast && k == 1 ? &c->elt_bcast_gbeats : &c->elt_gbeats) += b;
       }
     }
     break;
@@ -276,6 +288,10 @@ typedef struct {
   double fetch_late;             // share of the compute done before fetch reaches the STOREs after it
   double early;                  // cycles before its last stream ends that its slot starts to free
   double insns;                  // instructions
+  double lat_head, lat_load;     // from the last beat of its head / of its loads issued to the
+                                 // data landed: L, or less when global-buffer beats come last
+                                 // (responses in issue order, TIMING 5a: max(L - G, L_g) for G
+                                 // GBUF beats after the last DRAM one)
 } Step;
 
 // The cost of one step of a tile of tm accumulator rows over a K chunk of kc tiles (the plan's
@@ -286,6 +302,11 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
   uint32_t R = a->rows, C = a->cols, B = a->bus_bytes;
   int64_t nN = cdiv(op->N, C);
   Step st = {.store = step_store};
+  // The DRAM channels hold at most F beats for L cycles each (docs/TIMING.md section 5): with
+  // F < L a channel moves F / L beats per cycle (the tiny arch: 0.4), not one. The global
+  // buffer's beats (g_load of the loads, g_head of the head) go one a cycle (TIMING 5a).
+  double slow = a->dram_inflight < a->dram_latency ? (double)a->dram_latency / a->dram_inflight : 1.0;
+  double g_load = 0, g_head = 0, g_tail = 1;   // (g_tail 0: GBUF beats not last in the step)
   switch (op->kind) {
   case MOP_GEMM: {
     double g_avg = (double)nN / nNG, kc_avg = kc, k_rows = (double)op->K * kc / op->n_ktiles;
@@ -330,6 +351,7 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
     }
     double pb = 3.0 * g_avg * cdiv(4 * C, B), a_tile = tm * oc->a_beats / op->n_ktiles;
     st.load = (gathers ? a_tile * kc : 0) + w_beats + pb / nKC;
+    if (oc->a_gbuf && gathers) g_load = a_tile * kc, g_head = df == DF_OS ? g_load : a_tile;
     // A WS or IS stream waits for its own K tile's gather only (the tokens follow the declared
     // rows), so a step's streams start once the parameters, the weights and the first gather
     // are in, and after the last gather only the loops outside the K tiles remain (the later N
@@ -337,8 +359,9 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
     if (df == DF_OS) st.head = st.load, st.tail = st.compute;
     else st.head = pb / nKC + w_beats + (gathers ? a_tile : 0), st.tail = st.compute * (1 - 1 / outer) + last;
     if (s->slots > 1) {   // the next step's loads ahead of this one's computes (fetch_block)
-      double with = fetch_block(df, kc, 1, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]);
-      double without = nKC > 1 ? fetch_block(df, kc, 0, pb, w_beats, a_tile, gathers, a->queue_depth[UNIT_LOAD]) : 0;
+      double at = oc->a_gbuf ? a_tile / slow : a_tile;   // (scaled by slow below with the DRAM ones)
+      double with = fetch_block(df, kc, 1, pb, w_beats, at, gathers, a->queue_depth[UNIT_LOAD]);
+      double without = nKC > 1 ? fetch_block(df, kc, 0, pb, w_beats, at, gathers, a->queue_depth[UNIT_LOAD]) : 0;
       double blocked = (with + (double)(nKC - 1) * without) / (double)nKC;
       st.block[0] = nKC > 1 ? without : with, st.block[1] = with;
       if (blocked > 0) st.stall = drain + blocked;
@@ -360,16 +383,28 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
     st.load = (tml * oc->elt_beats + oc->elt_bcast_beats) / nsteps +
               (lower_sfu_params_once(op) ? 0 : lower_sfu_param_rows(op, C) * cdiv(4 * C, B));
     st.head = st.load;
+    g_load = g_head = (tml * oc->elt_gbeats + oc->elt_bcast_gbeats) / nsteps;
+    if (!op->in_gbuf[op->n_in - 1]) g_tail = 0;   // (a DRAM input loaded last: its latency shows)
     st.compute = st.tail = sfu_step_cycles(op, a, tm);
     st.insns = 6;
     break;
   }
   }
-  // The DRAM channels hold at most F beats for L cycles each (docs/TIMING.md section 5): with
-  // F < L a channel moves F / L beats per cycle (the tiny arch: 0.4), not one.
-  double slow = a->dram_inflight < a->dram_latency ? (double)a->dram_latency / a->dram_inflight : 1.0;
-  st.beats = st.load;
-  st.load *= slow, st.head *= slow, st.block[0] *= slow, st.block[1] *= slow;   // (stores: the caller)
+  st.beats = st.load - g_load;   // DRAM's
+  double L = a->dram_latency, Lg = a->gbuf_latency;
+  st.lat_head = g_head > 0 && g_tail ? (st.head > g_head ? fmax(L - g_head, Lg) : Lg) : L;
+  st.lat_load = g_load > 0 && g_tail ? (st.load > g_load ? fmax(L - g_load, Lg) : Lg) : L;
+  // (with F < L the last F DRAM beats issue L - F cycles before the slot rule lets the next DRAM
+  // beat go: GBUF beats after them use those cycles first)
+  double dram_issue = (st.load - g_load) * slow, hidden = 0;
+  if (slow > 1 && st.load > g_load) hidden = fmin(g_load, L - a->dram_inflight);
+  st.load = dram_issue + g_load - hidden;
+  // (the head's GBUF beats follow its last DRAM beat, which issues L - F cycles before the slot
+  // rule's next one: the head lands L after that beat or L_g after its own, whichever is later)
+  double dram_head = (st.head - g_head) * slow;
+  if (g_head > 0 && slow > 1 && st.head > g_head) dram_head = fmax(st.head - g_head, dram_head - (L - a->dram_inflight));
+  st.head = dram_head + g_head;
+  st.block[0] *= slow, st.block[1] *= slow;   // (stores: the caller)
   return st;
 }
 
@@ -390,7 +425,7 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
 #define SIM_OP_UNITS 4
 #define SIM_OPS 3
 #define SIM_MAX_UNITS (SIM_OPS * SIM_OP_UNITS)
-static double unit_sim(const Step *const *seq, int n, int group_len, double group_store, double stores, double lat,
+static double unit_sim(const Step *const *seq, int n, int group_len, double group_store, double stores, double lat_st,
                        double drain, double post, int64_t op_units, double *first /* OUT */) {
   if (n > SIM_MAX_STEPS || n < 1) return -1;
   // An op of few units runs as whole ops (SIM_OPS of them): at an op's end the next op's first
@@ -417,20 +452,20 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
       ls[j + 1] = t;
       if (!bnd && st1->block[starts1] > 0) fetch = t + st1->block[starts1] + 1;
     }
-    double cs = fmax(fmax(cfree, ls[j] + st->head + lat), fetch);
+    double cs = fmax(fmax(cfree, ls[j] + st->head + st->lat_head), fetch);
     if (j % group_len == 0 && grp >= 2) cs = fmax(cs, send1[grp - 2]);
     // (fetch reaches the loads of step j+2, or at an op's end those of step j+1, only after
     // these computes, the same way as the STOREs below: with more than the compute queue holds,
     // once the unit starts the one Q_compute from the end)
     fetched = cs + st->compute * st->fetch_late;
     if (bnd && j + 1 < total) ls[j + 1] = fmax(t, fetched);
-    double ce = fmax(cs + st->compute, ls[j] + st->load + lat + st->tail);
+    double ce = fmax(cs + st->compute, ls[j] + st->load + st->lat_load + st->tail);
     cfree = ce, crel[j] = ce + drain;
     if (j % group_len == group_len - 1) {
       // (a STORE waits for its own N tile's streams: the first one ends when the first N tile's do)
       double ss = fmax(fmax(sfree, crel[j] - st->compute * (1 - 1 / stores) + post), cs + st->compute * st->fetch_late);
       sfree = fmax(ss + group_store, crel[j] + post + group_store / stores);
-      send[grp] = sfree + lat, send1[grp] = ss + group_store / stores + lat;
+      send[grp] = sfree + lat_st, send1[grp] = ss + group_store / stores + lat_st;
     }
     if (pos == n - 1) unit_end[j / n] = ce;
   }
@@ -456,6 +491,7 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     return -1;
   int64_t nN = cdiv(op->N, C);
   double lat = a->dram_latency, drain = R + C;
+  double lat_st = op->out_gbuf ? a->gbuf_latency : lat;   // a STORE's last acknowledgement
   int64_t nNG = 1, nKC = 1;   // N groups, K chunks
   switch (op->kind) {
   case MOP_GEMM:
@@ -499,7 +535,7 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   // K chunks: nKC - 1 of kc tiles and a last one of the rest, costed apart like the M classes
   // (a 9-tile K in chunks of 8 is a long step and a short one, not two of 4.5).
   uint32_t kc_last = op->kind == MOP_GEMM ? op->n_ktiles - (uint32_t)(nKC - 1) * p->kc : 1;
-  double first_head = 0, last_store = (double)nKC * step_store;
+  double first_head = 0, first_lat = lat, last_store = (double)nKC * step_store;
   for (int c = 0; c < ncl; c++) {
     // One unit: an (M tile, N group) of the class, its nKC steps; with one K chunk and several
     // N groups, an M tile: its groups' steps, the first with the gather (the rows stay in SPAD for
@@ -510,7 +546,7 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     last = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 1);
     if (one_gather) bare = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 0);
     double nf = (double)(nKC - 1), units = cl[c].count * nNG, unit;
-    if (c == 0) first_head = nKC > 1 ? full.head : last.head;
+    if (c == 0) first_head = nKC > 1 ? full.head : last.head, first_lat = (nKC > 1 ? full : last).lat_head;
     double load = nf * full.load + last.load, compute = nf * full.compute + last.compute;
     double beats = nf * full.beats + last.beats, unit_insns = nf * full.insns + last.insns;
     if (one_gather) {   // per N group, on average
@@ -529,10 +565,10 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       // two units (half the sum each). When every step loads parameters (one K chunk, or an
       // element-wise op), the parameter LOAD of step j+2 waits for step j's STOREs: w(j) grows
       // by the post-processing, the store and its latency.
-      double extra = (op->kind == MOP_ELT || nKC == 1) ? (op->kind == MOP_GEMM ? a->post_latency : 0) + step_store + lat : 0;
-      double wf = full.load + lat + full.tail + drain, wl = last.load + lat + last.tail + drain + extra;
-      double hf = full.head + lat + full.compute + drain - full.early;
-      double hl = last.head + lat + last.compute + drain - last.early;
+      double extra = (op->kind == MOP_ELT || nKC == 1) ? (op->kind == MOP_GEMM ? a->post_latency : 0) + step_store + lat_st : 0;
+      double wf = full.load + full.lat_load + full.tail + drain, wl = last.load + last.lat_load + last.tail + drain + extra;
+      double hf = full.head + full.lat_head + full.compute + drain - full.early;
+      double hl = last.head + last.lat_head + last.compute + drain - last.early;
       double wchain, hchain;
       if (nKC % 2 == 0) {   // steps 0, 2, .. nKC-2 full; 1, 3, .. nKC-3 full and nKC-1 the last
         wchain = fmax(nKC / 2 * wf, (nKC / 2 - 1) * wf + wl);
@@ -546,10 +582,10 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       for (int k = 0; k < n && k < SIM_MAX_STEPS; k++)
         seq[k] = one_gather ? (k ? &bare : &last) : (k == nKC - 1 ? &last : &full);
       unit = unit_sim(seq, n, one_gather ? 1 : (int)nKC, (double)nKC * step_store,
-                      op->kind == MOP_GEMM && df != DF_IS ? (double)nN / nNG : 1.0, lat, drain, post,
+                      op->kind == MOP_GEMM && df != DF_IS ? (double)nN / nNG : 1.0, lat_st, drain, post,
                       one_gather ? (int64_t)nm : (int64_t)nm * nNG, &first_end);
       if (unit >= 0 && one_gather) unit /= (double)nNG, first_end -= unit * (double)(nNG - 1);
-      if (c == 0 && unit >= 0) first_head = fmax(0, first_end - unit - lat);
+      if (c == 0 && unit >= 0) first_head = fmax(0, first_end - unit - (nKC > 1 ? full : last).lat_head);
       if (unit < 0)
         unit = fmax(fmax(fmax(load, compute + nf * full.stall + last.stall), (double)nKC * step_store),
                     fmax(wchain, hchain));
@@ -558,21 +594,55 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       unit = fmax(unit, fmax(fmax(load, one_gather ? (last.compute + (nNG - 1) * bare.compute) / nNG : compute),
                              (double)nKC * step_store));
     } else {   // one slot: everything in series
-      unit = load + compute + (double)nKC * (2 * lat + drain + step_store);
+      unit = load + compute + (double)nKC * (last.lat_load + lat_st + drain + step_store);
     }
     total += units * unit;
   }
   // Fill: an op's first loads run under the previous op's last step, its last stores under the
   // next op's first: in a sequence of ops what shows is the array's drain.
   p->est_cycles = total + drain;
-  p->est_start = first_head + lat;
+  p->est_start = first_head + first_lat;
   p->est_head = first_head;
-  p->est_end = last_store + (op->kind == MOP_GEMM ? a->post_latency : 0) + lat;
+  p->est_end = last_store + (op->kind == MOP_GEMM ? a->post_latency : 0) + lat_st;
   p->est_read_bytes = reads * B;
-  p->est_write_bytes = oc->store_beats * B;
+  p->est_write_bytes = op->out_gbuf ? 0 : oc->store_beats * B;
   p->est_insns = insns;
   return 0;
 }
+
+uint64_t tile_in_bytes(const MachOp *op, const Arch *a, int k) {
+  const TilePlan *p = &op->plan;
+  uint64_t nm = tile_m_count(op, p), sum = 0;
+  int64_t N = op->N;
+  switch (op->kind) {
+  case MOP_GEMM: {
+    if (k == 1) return op->b_act ? nm * (uint64_t)(op->K * N) : 0;   // matmul: B per M tile
+    if (k != 0) return 0;
+    uint64_t per_pix = 0;
+    for (uint32_t j = 0; j < op->n_ktiles; j++) per_pix += (uint64_t)op->ktiles[j].nseg * op->ktiles[j].seglen;
+    // (with several K chunks every step gathers its chunk: each N group again)
+    int64_t nKC = cdiv(op->n_ktiles, p->kc), reps = nKC > 1 ? cdiv(cdiv(N, a->cols), p->g) : 1;
+    for (uint64_t i = 0; i < nm; i++) {
+      MTile t = tile_m_at(op, p, i);
+      uint64_t pix = pooled(op) ? (uint64_t)(t.irows * op->ow) : (uint64_t)(t.rows * t.cols);
+      sum += pix * per_pix;
+    }
+    return sum * (uint64_t)reps;
+  }
+  case MOP_ELT:
+    if (k >= op->n_in) return 0;
+    if (k == 1 && op->bcast) return nm * (uint64_t)N;
+    for (uint64_t i = 0; i < nm; i++) {
+      MTile t = tile_m_at(op, p, i);
+      if (op->fold_w) sum += (uint64_t)(op->in[0].h * op->in[0].w) * (uint64_t)N;
+      else sum += (uint64_t)(t.irows * (pooled(op) ? op->ow : t.cols)) * (uint64_t)N;
+    }
+    return sum;
+  }
+  return 0;
+}
+
+uint64_t tile_out_bytes(const MachOp *op) { return (uint64_t)(n_images(op) * out_h(op) * out_w(op) * op->N); }
 
 // The tensor whose bytes t names (a flatten or reshape aliases its owner's).
 static int owner(const MachProg *mp, int t) {

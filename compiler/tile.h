@@ -41,6 +41,11 @@ int tile_estimate(const MachOp *op, const Arch *a, Dataflow df, int double_buffe
 // op i-1's est_end and op i's est_start between them; else 0 (its first rows were stored long
 // before). Counted in op i's layer by compile.c.
 double tile_handover(const MachProg *mp, int i);
+// Bytes op's LOADs read from in[k] (im2col re-reads included: a gather per M tile, per N group
+// when K takes several chunks) and its STOREs write to out, under its plan: what a tensor in
+// the global buffer saves of DRAM traffic (memplan_fuse).
+uint64_t tile_in_bytes(const MachOp *op, const Arch *a, int k);
+uint64_t tile_out_bytes(const MachOp *op);
 // Chooses op->plan for every op. Returns -1 (message naming the op) when nothing fits the arch.
 int tile_plan_all(MachProg *mp, int double_buffer, Diag *d);
 // --dump-ir tiling: per op the chosen plan and the next best candidates, with estimates.

@@ -16,6 +16,14 @@ if ! $CMP workloads/nets/lenet5.json --out "$T/c" >"$T/out" 2>"$T/err"; then
 fi
 pass run
 grep -q '^| cycles | ' "$T/out" && grep -q 'same output bytes' "$T/out" && pass markdown || fail markdown "$(head -c 300 "$T/out")"
+# --no-fuse-layers compiles with every activation in DRAM: the WS row is that program's run.
+$B/bin/sacc compile workloads/nets/lenet5.json --no-fuse-layers -o "$T/nf.bin" >/dev/null 2>&1
+$B/bin/sasim run "$T/nf.bin" --json "$T/nf.json" >/dev/null 2>&1
+if $CMP workloads/nets/lenet5.json --no-fuse-layers --dataflows ws --no-plots --out "$T/nf" >/dev/null 2>"$T/err" &&
+   $PY -c 'import csv, json, sys
+s = next(csv.DictReader(open(sys.argv[1]))); d = json.load(open(sys.argv[2]))
+assert int(s["cycles"]) == d["cycles"] and int(s["dram_read_bytes"]) == d["dram"]["read_bytes"]' "$T/nf/summary.csv" "$T/nf.json"
+then pass no-fuse-layers; else fail no-fuse-layers "$(tail -c 300 "$T/err")"; fi
 # The summary's cycles and DRAM bytes are sasim's own figures for the program compiled that way.
 $B/bin/sacc compile workloads/nets/lenet5.json --dataflow os -o "$T/os.bin" >/dev/null 2>&1
 $B/bin/sasim run "$T/os.bin" --json "$T/os.json" >/dev/null 2>&1

@@ -23,7 +23,7 @@ import sys
 
 REL = 0.03
 # cycles; the measured worst absolute errors of small layers are in docs/TESTING.md
-ABS = {"default": 2000, "tiny": 2000}
+ABS = {"default": 2000, "tiny": 2000, "default-nofuse": 2000, "tiny-nofuse": 2000}   # (-nofuse: --no-fuse-layers)
 # The layers the model misses by more, each pinned to its measured ratio est / sim (+- 0.02) so
 # that it cannot drift further unnoticed; docs/TESTING.md says why each is off. Remove an entry
 # when the model learns the case (a layer back within the bound fails as "known, now within").
@@ -31,7 +31,14 @@ KNOWN = {
     ("alexnet", "is", "default", "conv1"): (0.93, 0.97),        # measured 0.949
     ("mobilenetv2", "os", "default", "block2_0_dw"): (0.93, 0.97),  # 0.949
     ("mobilenetv2", "os", "default", "block2_1_dw"): (0.93, 0.97),  # 0.952
-    ("lenet5", "os", "tiny", "fc1"): (1.06, 1.11),              # 1.087
+    ("lenet5", "os", "tiny-nofuse", "fc1"): (1.06, 1.11),       # 1.087
+    # Fused (its input in the global buffer): the same step chain of COMPUTE_OS, which the
+    # DRAM-bound weight loads no longer hide as well
+    ("lenet5", "os", "tiny", "fc1"): (1.10, 1.15),              # 1.128
+    # Fused: the plan of one M tile (the unfused one has two) waits for the whole depthwise
+    # output, and its COMPUTE_OS reads the whole chunk: its 2,352 GBUF gather beats are not
+    # under the previous op's tail, which tile_handover assumes (it leaves out the head's beats)
+    ("mobilenetv2", "os", "default", "block4_0_project"): (0.78, 0.83),  # 0.806
 }
 
 

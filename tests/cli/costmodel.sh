@@ -2,7 +2,8 @@
 # costmodel.sh BUILD_DIR [--table]: the compiler's cost model (tile.c: est_cycles per layer in
 # sacc compile --json) against the simulated cycles (sasim run --json, fast engine), per layer.
 # Covered: every small shipped network in ws, os and is on the default arch and on
-# workloads/arch/tiny.json; ResNet-18, ResNet-50, MobileNetV2 and AlexNet in ws, os and is on
+# workloads/arch/tiny.json (both with a global buffer: fused, docs/COMPILER.md "Fusion"; a few of
+# them also with --no-fuse-layers, as arch "default-nofuse" / "tiny-nofuse"); ResNet-18, ResNet-50, MobileNetV2 and AlexNet in ws, os and is on
 # the default arch; VGG-16 in ws (the default dataflow) only, its three runs taking 20 s of the
 # budget. About 25 s of CPU in all. tests/cli/costmodel.py holds the bound (3% of the layer's
 # cycles + an absolute allowance) and prints one PASS/FAIL line per case and the worst layer.
@@ -12,9 +13,9 @@ set -u
 B=${1:-build}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 BIG=" alexnet mobilenetv2 resnet18 resnet50 vgg16 "   # seconds each, not milliseconds
-run() {   # run NET ARCH DF
-  k=$(basename "$1" .json).$3.$2
-  if ! $B/bin/sacc compile "$1" --dataflow $3 --arch workloads/arch/$2.json -o "$T/$k.bin" \
+run() {   # run NET ARCH DF [nofuse]: nofuse compiles with --no-fuse-layers (case arch "ARCH-nofuse")
+  k=$(basename "$1" .json).$3.$2${4:+-$4}
+  if ! $B/bin/sacc compile "$1" --dataflow $3 --arch workloads/arch/$2.json -o "$T/$k.bin" ${4:+--no-fuse-layers} \
        --json "$T/$k.sacc.json" >"$T/err" 2>&1; then
     if [ $2 = tiny ] && grep -q 'no tiling fits' "$T/err"; then return; fi   # too big for it
     echo "FAIL costmodel-$k: sacc compile: $(head -c 200 "$T/err")"; return
@@ -35,6 +36,10 @@ else
     for df in ws os is; do run workloads/nets/$b.json default $df; done
   done
   run workloads/nets/vgg16.json default ws
+  # The default, tiny and small archs have a global buffer, so the runs above are fused (docs/
+  # COMPILER.md "Fusion"); these are the same networks with every activation in DRAM.
+  for b in resnet18 mobilenetv2 lenet5; do run workloads/nets/$b.json default ws nofuse; done
+  for b in lenet5 residual; do for df in ws os is; do run workloads/nets/$b.json tiny $df nofuse; done; done
 fi
 # scripts/est-vs-sim, the same join for one network: its rows add up to the simulated cycles
 if out=$(scripts/est-vs-sim workloads/nets/tiny_cnn.json --sacc $B/bin/sacc --sasim $B/bin/sasim --csv "$T/e.csv" 2>&1) &&

@@ -3,6 +3,7 @@
 // a tensor with a zero halo lies only on bytes no earlier tensor wrote, or exactly on the block of
 // a dead tensor with the same layout (so its halo is still zero); constants and inputs overlap
 // nothing; and reuse pays: the peak is below the sum of all activations on a deep network.
+// Fusion's placement in the global buffer keeps the same invariants there (check_fuse).
 #include <stdio.h>
 #include <string.h>
 
@@ -62,7 +63,69 @@ static void check_net(const char *name, int expect_reuse) {
   graph_free(g);
 }
 
+// Fusion (memplan_fuse): the activations it puts in the global buffer lie inside it at beat-aligned
+// addresses, are neither network inputs nor outputs, share no byte with a tensor alive at the same
+// time, and a tensor with a halo that lies on bytes an earlier tensor of another layout or place
+// wrote has its halo zeroed (gbuf_zero). Returns how many it placed (-1: planning failed).
+static int check_fuse(const char *name, uint32_t gbuf_bytes, int fuse) {
+  char path[256];
+  snprintf(path, sizeof path, "workloads/nets/%s.json", name);
+  Diag d;
+  diag_init(&d);
+  Graph *g = NULL;
+  Arch a;
+  arch_default(&a);
+  a.gbuf_bytes = gbuf_bytes;
+  MachProg mp;
+  memset(&mp, 0, sizeof mp);
+  MemPlan m;
+  int placed = -1;
+  int ok = !cli_load(path, NULL, &g, &d) && !lower_graph(g, &a, DF_WS, NULL, 0, &mp, &d) && !tile_plan_all(&mp, 1, &d);
+  if (ok) {
+    mp.fuse_layers = fuse;
+    placed = memplan_fuse(&mp, &d);
+    ok = placed >= 0 && !tile_plan_all(&mp, 1, &d) && !memplan_run(&mp, &m, &d);
+  }
+  if (!ok) diag_print(&d);
+  CHECK(ok, "%s: fused planning failed", name);
+  int n = 0;
+  for (int i = 0; ok && i < mp.n_tensors; i++) {
+    const DTensor *t = &mp.tensors[i];
+    if (t->alias >= 0 || !t->gbuf) continue;
+    n++;
+    uint64_t t0 = t->gbuf_base, t1 = t0 + dt_bytes(t);
+    CHECK(t->base == t0 && t1 <= a.gbuf_bytes && t0 % a.gbuf_bus_bytes == 0, "%s: %s at GBUF 0x%llx..0x%llx (gbuf.bytes %u)",
+          name, t->name, (unsigned long long)t0, (unsigned long long)t1, a.gbuf_bytes);
+    CHECK(t->role == ROLE_SCRATCH && t->first_op >= 0 && t->last_op < mp.n_ops, "%s: %s is a network input or output",
+          name, t->name);
+    for (int j = 0; j < mp.n_tensors; j++) {
+      const DTensor *u = &mp.tensors[j];
+      if (j == i || u->alias >= 0 || !u->gbuf || !overlap(t0, t1, u->gbuf_base, u->gbuf_base + dt_bytes(u))) continue;
+      int disjoint = t->last_op < u->first_op || u->last_op < t->first_op;
+      CHECK(disjoint, "%s: %s and %s share GBUF bytes while both alive", name, t->name, u->name);
+      if (has_halo(t) && u->last_op < t->first_op) {
+        int same = u->gbuf_base == t0 && u->n == t->n && u->h == t->h && u->w == t->w && u->c == t->c &&
+                   u->halo_t == t->halo_t && u->halo_b == t->halo_b && u->halo_l == t->halo_l && u->halo_r == t->halo_r;
+        CHECK(same || t->gbuf_zero, "%s: %s lies on bytes %s wrote, but its halo is not zeroed", name, t->name, u->name);
+      }
+    }
+  }
+  CHECK(!ok || n == placed, "%s: memplan_fuse says %d placed, %d are", name, placed, n);
+  machprog_free(&mp);
+  graph_free(g);
+  return placed;
+}
+
 int main(void) {
+  CHECK(check_fuse("resnet18", 128 << 10, 1) >= 10, "resnet18: fewer than 10 activations in 128 KiB");
+  CHECK(check_fuse("mobilenetv2", 128 << 10, 1) > 0, "mobilenetv2: nothing in the GBUF");
+  CHECK(check_fuse("lenet5", 4 << 10, 1) > 0, "lenet5: nothing in 4 KiB");
+  CHECK(check_fuse("residual", 1 << 10, 1) >= 0, "residual: 1 KiB");
+  check_case("memplan-fuse-invariants");
+  CHECK(check_fuse("resnet18", 0, 1) == 0, "gbuf.bytes 0: something placed");
+  CHECK(check_fuse("resnet18", 128 << 10, 0) == 0, "--no-fuse-layers: something placed");
+  check_case("memplan-fuse-none");
+
   const char *small[] = {"tiny_cnn", "residual", "lenet5", "edge_residual", "edge_concat", "edge_padding",
                          "edge_reshape", "edge_depthwise", "edge_pooling"};
   for (size_t i = 0; i < sizeof small / sizeof *small; i++) check_net(small[i], 0);

@@ -4,9 +4,10 @@
 // A_b = max(I_b + L_b, A_(b-1)), so an instruction ends at e = max(its last beat's arrival, the
 // previous instruction's end). Each instruction takes an entry at its start (alloc_*; the slot
 // number travels with its beats) and is marked when its last beat arrives, on either memory's
-// response path (arrive_*); the oldest entries end, in order, once marked: up to DMA_ENDS in one
-// cycle (sa_pkg). More ending at once, or more than Depth instructions in flight, is beyond this
-// model: an assertion stops the run.
+// response path (arrive_*); the oldest entries end, in order, once marked, any number in one
+// cycle (those whose responses waited for an older one's): end_count_o of them, pushing
+// push_cnt_o[v] tokens toward unit v in all. The harness knows which: the unit's LOADs / STOREs
+// in start order. More than Depth instructions in flight is beyond this model (an assertion).
 `include "sa_assert.svh"
 
 module sa_dma_order
@@ -14,60 +15,61 @@ module sa_dma_order
   import sa_pkg::*;
 #(
   parameter int unsigned Depth = 8,
+  parameter unit_e Unit = UNIT_LOAD,
   localparam int unsigned SlotW = (Depth > 1) ? $clog2(Depth) : 1,
   localparam int unsigned CntW = $clog2(Depth + 1)
 ) (
   input  logic                       clk_i,
   input  logic                       rst_ni,
   input  logic                       alloc_i,
-  input  logic [IDX_W-1:0]           alloc_idx_i,
   input  logic [PUSH_W-1:0]          alloc_push_i,
   output logic [SlotW-1:0]           alloc_slot_o,
   input  logic [1:0]                 arrive_i,        // per response path
   input  logic [1:0][SlotW-1:0]      arrive_slot_i,
-  output logic [DMA_ENDS-1:0]        end_o,
-  output logic [DMA_ENDS-1:0][IDX_W-1:0] end_idx_o,
-  output logic [DMA_ENDS-1:0][PUSH_W-1:0] end_push_o,
+  output logic [15:0]                end_count_o,
+  output logic [NUM_UNITS-1:0][PUSH_CNT_W-1:0] push_cnt_o,
   output logic [Depth-1:0]           waiting_o,       // entries in flight whose last beat has not arrived
   output logic                       busy_o           // instructions in flight
 );
-  logic [Depth-1:0]              valid_q, arrived_q, arrived_now;
-  logic [IDX_W-1:0]              idx_q  [Depth];
+  logic [Depth-1:0]              valid_q, arrived_q, arrived_now, ends;
   logic [PUSH_W-1:0]             push_q [Depth];
   logic [SlotW-1:0]              head_q, tail_q;
-  logic [CntW-1:0]               count_q;
-  logic [DMA_ENDS:0][SlotW-1:0]  at;      // the slots of the oldest DMA_ENDS + 1 entries
-  logic [DMA_ENDS:0]             ends;    // entry k ends now (k = DMA_ENDS: it would, beyond the slots)
-  logic [CntW-1:0]               pops;
+  logic [CntW-1:0]               count_q, pops;
 
   function automatic logic [SlotW-1:0] inc(logic [SlotW-1:0] s);
     return (32'(s) == Depth - 1) ? '0 : s + SlotW'(1);
   endfunction
 
-  for (genvar k = 0; k <= DMA_ENDS; k++) begin : g_at
-    assign at[k] = SlotW'((32'(head_q) + k) % Depth);
-  end
-
+  // The prefix of marked entries from the oldest on ends now (ends: by slot).
   always_comb begin
-    logic run;
+    logic             run;
+    logic [SlotW-1:0] at;
+    logic [NUM_UNITS-1:0] to;
     arrived_now = arrived_q;
     for (int p = 0; p < 2; p++) begin
       if (arrive_i[p]) arrived_now[arrive_slot_i[p]] = 1'b1;
     end
-    run  = 1'b1;
-    pops = '0;
-    for (int k = 0; k <= DMA_ENDS; k++) begin
-      run     = run && 32'(count_q) > k && arrived_now[at[k]];
-      ends[k] = run;
-      if (run && k < DMA_ENDS) pops = pops + CntW'(1);
+    run        = 1'b1;
+    at         = head_q;
+    to         = '0;
+    pops       = '0;
+    ends       = '0;
+    push_cnt_o = '0;
+    if (arrive_i != '0 || arrived_q != '0) begin
+      for (int k = 0; k < Depth; k++) begin
+        run = run && 32'(count_q) > k && arrived_now[at];
+        to  = units_of(Unit, push_q[at]);
+        if (run) begin
+          ends[at] = 1'b1;
+          pops     = pops + CntW'(1);
+          for (int v = 0; v < NUM_UNITS; v++) push_cnt_o[v] = push_cnt_o[v] + PUSH_CNT_W'(to[v]);
+        end
+        at = inc(at);
+      end
     end
   end
 
-  for (genvar k = 0; k < DMA_ENDS; k++) begin : g_end
-    assign end_o[k]      = ends[k];
-    assign end_idx_o[k]  = idx_q[at[k]];
-    assign end_push_o[k] = push_q[at[k]];
-  end
+  assign end_count_o  = 16'(pops);
   assign alloc_slot_o = tail_q;
   assign busy_o       = count_q != '0;
   assign waiting_o    = valid_q & ~arrived_q;
@@ -80,31 +82,20 @@ module sa_dma_order
       tail_q    <= '0;
       count_q   <= '0;
     end else begin
-      arrived_q <= arrived_now;
-      if (alloc_i) valid_q[tail_q] <= 1'b1;
-      for (int k = 0; k < DMA_ENDS; k++) begin
-        if (ends[k]) begin
-          arrived_q[at[k]] <= 1'b0;
-          valid_q[at[k]]   <= 1'b0;
-        end
-      end
-      head_q  <= (pops == '0) ? head_q : at[pops];
+      arrived_q <= arrived_now & ~ends;
+      valid_q   <= (valid_q & ~ends) | (alloc_i ? Depth'(1) << tail_q : '0);
+      head_q    <= SlotW'((32'(head_q) + 32'(pops)) % Depth);
       if (alloc_i) tail_q <= inc(tail_q);
       count_q <= count_q + CntW'(alloc_i) - pops;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    if (alloc_i) begin
-      idx_q[tail_q]  <= alloc_idx_i;
-      push_q[tail_q] <= alloc_push_i;
-    end
+    if (alloc_i) push_q[tail_q] <= alloc_push_i;
   end
 
   `SA_ASSERT(InFlightRoom, alloc_i |-> 32'(count_q) < Depth,
              "sa_dma_order: more DMA instructions in flight than the RTL tracks (Depth)")
-  `SA_ASSERT(EndSlotsEnough, !ends[DMA_ENDS],
-             "sa_dma_order: more DMA instructions end in one cycle than the RTL has end slots (DMA_ENDS)")
-  `SA_ASSERT(ArriveInFlight, arrive_i[0] || arrive_i[1] |-> count_q != '0,
+  `SA_ASSERT(ArriveInFlight, arrive_i != '0 |-> count_q != '0,
              "sa_dma_order: a last beat arrived for no instruction in flight")
 endmodule

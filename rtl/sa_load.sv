@@ -86,9 +86,8 @@ module sa_load
   output logic                          ready_o,
   output logic [IDX_W-1:0]              ready_idx_o,
   output logic                          end_cfg_o,    // the instruction started now ends now
-  output logic [DMA_ENDS-1:0]           end_ld_o,     // LOADs whose responses all landed, in order
-  output logic [DMA_ENDS-1:0][IDX_W-1:0] end_ld_idx_o,
-  output logic [DMA_ENDS-1:0][PUSH_W-1:0] end_ld_push_o,
+  output logic [15:0]                   end_ld_count_o, // LOADs ending now, the oldest in flight
+  output logic [NUM_UNITS-1:0][PUSH_CNT_W-1:0] end_ld_push_o, // ... their token pushes per unit
   output logic                          pending_o,    // LOADs in flight (not ended)
   output logic [1:0]                    row_o,        // a destination row is complete (per path)
   output logic [1:0][IDX_W-1:0]         row_idx_o,
@@ -380,19 +379,18 @@ module sa_load
   logic [OrderDepth-1:0] ord_waiting;   // (unused here)
   logic                  ord_busy;
   sa_dma_order #(
-    .Depth (OrderDepth)
+    .Depth (OrderDepth),
+    .Unit  (UNIT_LOAD)
   ) u_order (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
     .alloc_i       (start_ld),
-    .alloc_idx_i   (head_idx_i),
     .alloc_push_i  (head_insn_i[PUSH_LSB +: PUSH_W]),
     .alloc_slot_o  (ord_slot),
     .arrive_i      ({gb_arr && bt_gb.last_of_insn, rd_resp_valid_i && bt_head.last_of_insn}),
     .arrive_slot_i ({bt_gb.oslot, bt_head.oslot}),
-    .end_o         (end_ld_o),
-    .end_idx_o     (end_ld_idx_o),
-    .end_push_o    (end_ld_push_o),
+    .end_count_o   (end_ld_count_o),
+    .push_cnt_o    (end_ld_push_o),
     .waiting_o     (ord_waiting),
     .busy_o        (ord_busy)
   );

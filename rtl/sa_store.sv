@@ -78,9 +78,8 @@ module sa_store
   output logic                            ready_o,
   output logic [IDX_W-1:0]                ready_idx_o,
   output logic                            end_cfg_o,
-  output logic [DMA_ENDS-1:0]             end_ack_o,    // STOREs wholly acknowledged, in order
-  output logic [DMA_ENDS-1:0][IDX_W-1:0]  end_ack_idx_o,
-  output logic [DMA_ENDS-1:0][PUSH_W-1:0] end_ack_push_o,
+  output logic [15:0]                     end_ack_count_o, // STOREs ending now, the oldest in flight
+  output logic [NUM_UNITS-1:0][PUSH_CNT_W-1:0] end_ack_push_o, // ... their token pushes per unit
   output logic                            pending_o,    // STOREs in flight (not ended)
   output logic                            row_o,        // a row's last beat was accepted
   output logic [IDX_W-1:0]                row_idx_o,
@@ -559,19 +558,18 @@ module sa_store
   logic ord_busy;
   logic [OrderDepth-1:0] ord_waiting;   // (the load unit's landing check uses it)
   sa_dma_order #(
-    .Depth (OrderDepth)
+    .Depth (OrderDepth),
+    .Unit  (UNIT_STORE)
   ) u_order (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
     .alloc_i       (start_st),
-    .alloc_idx_i   (head_idx_i),
     .alloc_push_i  (head_insn_i[PUSH_LSB +: PUSH_W]),
     .alloc_slot_o  (ord_slot),
     .arrive_i      ({gb_arr && ack_gb.last, wr_resp_valid_i && ack_head.last}),
     .arrive_slot_i ({ack_gb.oslot, ack_head.oslot}),
-    .end_o         (end_ack_o),
-    .end_idx_o     (end_ack_idx_o),
-    .end_push_o    (end_ack_push_o),
+    .end_count_o   (end_ack_count_o),
+    .push_cnt_o    (end_ack_push_o),
     .waiting_o     (ord_waiting),
     .busy_o        (ord_busy)
   );

@@ -82,6 +82,8 @@ module sa_top
   output logic                          tok_overflow_o,
   output logic                          chain_busy_o,
   output logic                          dma_pending_o,   // LOADs or STOREs in flight (not ended)
+  output logic [15:0]                   ld_end_count_o,  // LOADs ending this cycle (the oldest started)
+  output logic [15:0]                   su_end_count_o,  // STOREs ending this cycle
   // probes: the global buffer's beats (issued this cycle)
   output logic                          gb_rd_o,
   output logic [ADDR_W-1:0]             gb_rd_addr_o,
@@ -202,6 +204,7 @@ module sa_top
   logic [NUM_UNITS-1:0][NUM_UNITS-1:0][TokW-1:0] tokens;
   logic [NUM_UNITS-1:0][NUM_UNITS-1:0]           tok_pop;     // [to][from]
   logic [NUM_UNITS-1:0][NUM_UNITS-1:0][PUSH_CNT_W-1:0] tok_push;    // [from][to]
+  logic [NUM_UNITS-1:0][PUSH_CNT_W-1:0] ld_end_push, su_end_ack_push;  // the DMA units' ends' pushes
   logic [NUM_UNITS-1:0]                          tok_ok;
   logic [NUM_UNITS-1:0][END_SLOTS-1:0][PUSH_W-1:0] end_push;  // the raw PUSH field of each end
 
@@ -225,6 +228,8 @@ module sa_top
         for (int s = 0; s < END_SLOTS; s++) begin
           if (end_o[u][s] && push_set[s][v]) tok_push[u][v] = tok_push[u][v] + PUSH_CNT_W'(1);
         end
+        if (u == UNIT_LOAD) tok_push[u][v] = tok_push[u][v] + ld_end_push[v];
+        if (u == UNIT_STORE) tok_push[u][v] = tok_push[u][v] + su_end_ack_push[v];
       end
     end
   end
@@ -416,9 +421,6 @@ module sa_top
   logic [IDX_W-1:0] cu_end_chain_idx, cu_end_arr_idx;
   logic [PUSH_W-1:0] cu_end_chain_push, cu_end_arr_push;
   // a DMA unit's LOADs / STOREs ending in order, up to two in a cycle (sa_dma_order)
-  logic [DMA_ENDS-1:0] ld_end, su_end_ack;
-  logic [DMA_ENDS-1:0][IDX_W-1:0] ld_end_idx, su_end_ack_idx;
-  logic [DMA_ENDS-1:0][PUSH_W-1:0] ld_end_push, su_end_ack_push;
   logic ld_pending, su_pending;
   // the global buffer's ports
   logic gb_rd_valid, gb_rd_resp_valid, gb_wr_valid, gb_wr_ack;
@@ -492,8 +494,7 @@ module sa_top
     .ready_o         (ready[0]),
     .ready_idx_o     (ready_idx[0]),
     .end_cfg_o       (ld_end_cfg),
-    .end_ld_o        (ld_end),
-    .end_ld_idx_o    (ld_end_idx),
+    .end_ld_count_o  (ld_end_count_o),
     .end_ld_push_o   (ld_end_push),
     .pending_o       (ld_pending),
     .row_o           (ld_row_o),
@@ -580,8 +581,7 @@ module sa_top
     .ready_o         (ready[2]),
     .ready_idx_o     (ready_idx[2]),
     .end_cfg_o       (su_end_cfg),
-    .end_ack_o       (su_end_ack),
-    .end_ack_idx_o   (su_end_ack_idx),
+    .end_ack_count_o (su_end_count_o),
     .end_ack_push_o  (su_end_ack_push),
     .pending_o       (su_pending),
     .row_o           (su_row_o),
@@ -631,18 +631,14 @@ module sa_top
 
   // ---- probes --------------------------------------------------------------------------------
   // End slots: 0 the instruction started this cycle (configuration class), 1 a DMA or weight
-  // chain end or the SFU's end, 2 the array's last accumulator write; 1.. DMA_ENDS a DMA unit's
-  // LOADs / STOREs ending in order, several at once when their responses waited for an older one's.
+  // chain end or the SFU's end, 2 the array's last accumulator write. The DMA units' LOADs and
+  // STOREs end in order, any number at once: ld_end_count_o / su_end_count_o.
   always_comb begin
     end_o    = '0;
     end_idx_o = '0;
     end_push = '0;
     end_o[0][0] = ld_end_cfg;  end_idx_o[0][0] = head_idx[0];
     end_push[0][0] = head_insn[0][PUSH_LSB +: PUSH_W];
-    for (int k = 0; k < DMA_ENDS; k++) begin
-      end_o[0][1+k] = ld_end[k]; end_idx_o[0][1+k] = ld_end_idx[k]; end_push[0][1+k] = ld_end_push[k];
-      end_o[2][1+k] = su_end_ack[k]; end_idx_o[2][1+k] = su_end_ack_idx[k]; end_push[2][1+k] = su_end_ack_push[k];
-    end
     end_o[1][0] = cu_end_cfg;  end_idx_o[1][0] = head_idx[1];
     end_push[1][0] = head_insn[1][PUSH_LSB +: PUSH_W];
     end_o[1][1] = cu_end_chain; end_idx_o[1][1] = cu_end_chain_idx; end_push[1][1] = cu_end_chain_push;

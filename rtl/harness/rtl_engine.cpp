@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,7 +39,7 @@
 namespace {
 
 const int kIdxW = 32;
-const int kSlots = 7;   // sa_pkg END_SLOTS
+const int kSlots = 3;   // sa_pkg END_SLOTS
 
 struct Events {
   bool fetch, halt, fetch_stall, halted;
@@ -47,6 +48,7 @@ struct Events {
   bool end[NUM_UNITS][kSlots];
   uint32_t end_idx[NUM_UNITS][kSlots];
   unsigned state[NUM_UNITS];
+  unsigned dma_ends[NUM_UNITS];   // LOADs (load unit) / STOREs (store unit) ending, oldest first
 };
 
 class RtlRun {
@@ -117,6 +119,8 @@ class RtlRun {
   unsigned bank_w_ = 1;                 // bits of an ACC bank number (arr_bank_o)
   int64_t unit_layer_[NUM_UNITS];      // each unit's current layer (-1 before its first LAYER)
   uint32_t dma_insn_[NUM_UNITS] = {};   // the LOAD / STORE in progress (stall cycles), the SFU's instruction
+  std::deque<uint32_t> dma_fly_[NUM_UNITS];    // LOADs / STOREs started and not ended, in start order
+  std::vector<uint32_t> dma_ended_[NUM_UNITS]; // those that ended this cycle
   uint64_t remaining_ = 0;
   uint64_t writes_ = 0;                 // write beats accepted (for --flip-write-bit)
   uint64_t acc_writes_ = 0;             // array ACC writes seen (for --flip-acc-bit)
@@ -235,6 +239,9 @@ void RtlRun::read_events(Events *e) {
   e->halt = m->fetch_halt_o;
   e->fetch_stall = m->fetch_stall_o;
   e->halted = m->halted_o;
+  e->dma_ends[UNIT_LOAD] = m->ld_end_count_o;
+  e->dma_ends[UNIT_STORE] = m->su_end_count_o;
+  e->dma_ends[UNIT_COMPUTE] = e->dma_ends[UNIT_SFU] = 0;
   for (int u = 0; u < NUM_UNITS; u++) {
     e->start[u] = get_bits(m->start_o, u, 1);
     e->start_idx[u] = (uint32_t)get_bits(m->start_idx_o, u * kIdxW, kIdxW);
@@ -318,11 +325,15 @@ void RtlRun::start_work(Unit u, uint32_t k, const Insn *in, LayerStats *ls) {
   switch (in->op) {
   case OP_LOAD:
     dma_insn_[u] = k;
+    dma_fly_[u].push_back(k);
     // Each block of C LOAD rows writes NSEG*SEGLEN WBUF rows, one byte of each per LOAD row; the
     // landing rows (ld_row_o) are not WBUF rows here.
     if (transposed_[k]) ls->mem_writes[MEM_ST_WBUF] += sim_transposed_load_rows(a, in);
     break;
-  case OP_STORE: dma_insn_[u] = k; break;
+  case OP_STORE:
+    dma_insn_[u] = k;
+    dma_fly_[u].push_back(k);
+    break;
   case OP_PRELOAD:   // R shift cycles, ROWS (<= R) weight buffer reads
     ls->preload_shifts += R;
     compute_rows(ls, 0, rows, 0, 0);
@@ -383,9 +394,17 @@ void RtlRun::start_work(Unit u, uint32_t k, const Insn *in, LayerStats *ls) {
 void RtlRun::account_ready_end(uint64_t t, const Events &e) {
   for (int u = 0; u < NUM_UNITS; u++) {
     if (e.ready[u] && records(u, e.ready_idx[u])) s_->times[e.ready_idx[u]].ready = t + 1;
-    for (int k = 0; k < kSlots; k++) {
-      if (!e.end[u][k]) continue;
-      uint32_t i = e.end_idx[u][k];
+    std::vector<uint32_t> ended;
+    for (int k = 0; k < kSlots; k++)
+      if (e.end[u][k]) ended.push_back(e.end_idx[u][k]);
+    // The DMA unit's LOADs / STOREs end in start order: the model says how many.
+    dma_ended_[u].clear();
+    for (unsigned k = 0; k < e.dma_ends[u] && !dma_fly_[u].empty(); k++) {
+      dma_ended_[u].push_back(dma_fly_[u].front());
+      ended.push_back(dma_fly_[u].front());
+      dma_fly_[u].pop_front();
+    }
+    for (uint32_t i : ended) {
       if (records(u, i)) s_->times[i].end = t;
       LayerStats *ls = layer_of(i);
       if (sim_in_span(prog_op(p_, i), (Unit)u) && t > ls->last_end) ls->last_end = t;
@@ -584,6 +603,7 @@ void RtlRun::cycle(uint64_t t, SimCycleLog *mine) {
   for (int u = 0; u < NUM_UNITS; u++) {
     moved = moved || ev_.start[u] || ev_.state[u] == SIM_UST_BUSY || ev_.stall[u] || ev_.active[u];
     for (int k = 0; k < kSlots; k++) moved = moved || ev_.end[u][k];
+    moved = moved || ev_.dma_ends[u];
   }
   frozen_ = !moved;
 #if VM_TRACE
@@ -744,6 +764,7 @@ int RtlRun::compare_cycle(const SimCycleLog &ref, const SimCycleLog &mine, const
     if (e.ready[u]) ks.push_back(e.ready_idx[u]);
     for (int k = 0; k < kSlots; k++)
       if (e.end[u][k]) ks.push_back(e.end_idx[u][k]);
+    ks.insert(ks.end(), dma_ended_[u].begin(), dma_ended_[u].end());
     for (uint32_t k : ks) {
       if (!records(u, k) || times_equal(ref_->times[k], s_->times[k])) continue;
       return diverge(t, u, k, "times: detailed " + times_text(ref_->times[k]) + "; rtl " + times_text(s_->times[k]));

@@ -28,10 +28,9 @@ module sa_dma_order
   input  logic [1:0][SlotW-1:0]      arrive_slot_i,
   output logic [15:0]                end_count_o,
   output logic [NUM_UNITS-1:0][PUSH_CNT_W-1:0] push_cnt_o,
-  output logic [Depth-1:0]           waiting_o,       // entries in flight whose last beat has not arrived
   output logic                       busy_o           // instructions in flight
 );
-  logic [Depth-1:0]              valid_q, arrived_q, arrived_now, ends;
+  logic [Depth-1:0]              arrived_q, arrived_now, ends;
   logic [PUSH_W-1:0]             push_q [Depth];
   logic [SlotW-1:0]              head_q, tail_q;
   logic [CntW-1:0]               count_q, pops;
@@ -72,18 +71,15 @@ module sa_dma_order
   assign end_count_o  = 16'(pops);
   assign alloc_slot_o = tail_q;
   assign busy_o       = count_q != '0;
-  assign waiting_o    = valid_q & ~arrived_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      valid_q   <= '0;
       arrived_q <= '0;
       head_q    <= '0;
       tail_q    <= '0;
       count_q   <= '0;
     end else begin
       arrived_q <= arrived_now & ~ends;
-      valid_q   <= (valid_q & ~ends) | (alloc_i ? Depth'(1) << tail_q : '0);
       head_q    <= SlotW'((32'(head_q) + 32'(pops)) % Depth);
       if (alloc_i) tail_q <= inc(tail_q);
       count_q <= count_q + CntW'(alloc_i) - pops;

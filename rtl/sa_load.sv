@@ -376,7 +376,6 @@ module sa_load
              "sa_load: the global buffer's response does not match the beat issued GbufLatency cycles earlier")
 
   // The order of the LOADs' ends.
-  logic [OrderDepth-1:0] ord_waiting;   // (unused here)
   logic                  ord_busy;
   sa_dma_order #(
     .Depth (OrderDepth),
@@ -391,7 +390,6 @@ module sa_load
     .arrive_slot_i ({bt_gb.oslot, bt_head.oslot}),
     .end_count_o   (end_ld_count_o),
     .push_cnt_o    (end_ld_push_o),
-    .waiting_o     (ord_waiting),
     .busy_o        (ord_busy)
   );
   assign pending_o = ord_busy;
@@ -485,5 +483,5 @@ module sa_load
   assign end_cfg_o     = start_cfg;
 
   logic unused_fly;
-  assign unused_fly = ^{fly_count, rd_resp_tag_i, resp_tag_q, ord_waiting};
+  assign unused_fly = ^{fly_count, rd_resp_tag_i, resp_tag_q};
 endmodule

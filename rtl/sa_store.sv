@@ -556,7 +556,6 @@ module sa_store
 
   // The order of the STOREs' ends.
   logic ord_busy;
-  logic [OrderDepth-1:0] ord_waiting;   // (the load unit's landing check uses it)
   sa_dma_order #(
     .Depth (OrderDepth),
     .Unit  (UNIT_STORE)
@@ -570,7 +569,6 @@ module sa_store
     .arrive_slot_i ({ack_gb.oslot, ack_head.oslot}),
     .end_count_o   (end_ack_count_o),
     .push_cnt_o    (end_ack_push_o),
-    .waiting_o     (ord_waiting),
     .busy_o        (ord_busy)
   );
   assign pending_o = ord_busy;
@@ -590,5 +588,5 @@ module sa_store
   assign param_rd_o     = start_st && use_params;
 
   logic unused_store;
-  assign unused_store = ^{ord_waiting, fly_count, wr_resp_tag_i, resp_tag_q, p_cur.j, l_cur.outer, acc_row[31:AccW]};
+  assign unused_store = ^{fly_count, wr_resp_tag_i, resp_tag_q, p_cur.j, l_cur.outer, acc_row[31:AccW]};
 endmodule

@@ -84,7 +84,7 @@ $SASIM run "$T/w.bin" --timeline "$T/w.csv" >/dev/null 2>&1
 $SASIM run "$T/w.bin" --timeline "$T/w.json" >/dev/null 2>&1
 $SASIM run "$T/w.bin" --timeline - --timeline-format csv 2>/dev/null >"$T/forced.csv"
 if cmp -s "$T/w.csv" "$T/forced.csv" && head -n 1 "$T/w.csv" | grep -qx 'insn,unit,op,layer,fetch,avail,start,ready,end,dram_stall,cause,wait_insn,wait_unit,asm' &&
-   grep -qx '6,store,STORE,"",6,23,23,33,42,0,token,4,compute,"STORE pop=compute push=- raw32=1 src=0 dram_addr=0x300 outer=1 inner=3 cols=2"' "$T/w.csv"
+   grep -qx '6,store,STORE,"",6,23,23,33,42,0,token,4,compute,"STORE pop=compute push=- raw32=1 src=0 dram_addr=0x300 outer=1 inner=3 cols=2 gbuf=0"' "$T/w.csv"
 then pass csv; else fail csv "$(head -c 400 "$T/w.csv")"; fi
 python3 - "$T/w.json" "$T/w.csv" >"$T/o" 2>&1 <<'EOF'
 import csv, json, sys

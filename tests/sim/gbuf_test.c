@@ -8,6 +8,7 @@
 
 #include "../../isa/asm.h"
 #include "../../sim/sim.h"
+#include "../../sim/sim_internal.h"   // the scratchpad's rows, to check what a GBUF LOAD landed
 #include "../../sim/stats.h"
 #include "../common/check.h"
 
@@ -202,11 +203,137 @@ static void test_behind_dram(unsigned lat, uint64_t e_gbuf) {
   check_case(name);
 }
 
+// Runs `body` (instructions) on the tiny arch with the given buffer; checks times and traffic.
+static Program *tiny_program(unsigned gbuf_bus, unsigned gbuf_lat, const char *body) {
+  char text[4096];
+  tiny_arch(text, sizeof text, 4096, gbuf_bus, gbuf_lat);
+  strncat(text, body, sizeof text - strlen(text) - 1);
+  return assemble(text);
+}
+
+// RAW through the buffer: a RAW32 STORE of two ACC rows into it, its token to a LOAD that reads
+// the same 32 bytes back into eight SPAD rows (no DRAM in between).
+static void test_raw_through_gbuf(void) {
+  Program *p = tiny_program(4, 2,
+                            ".data 0x100 05 fb 7f 80 01 02 fe 00\n"
+                            "CFG_LOAD stride_inner=4 mult=1 shift=0\n"   // f0 s1 r2 e1
+                            "LOAD mem=acc dst=0 dram_addr=0x100 outer=1 inner=2 nseg=1 seglen=4 push=store\n"
+                            // f1 s2: DRAM beats 2, 3: r4, e 3 + 10 = 13 (token at 14)
+                            "CFG_STORE stride_inner=16\n"                // f2 s3 r4 e3
+                            "STORE raw32=1 src=0 dram_addr=0 outer=1 inner=2 cols=4 gbuf=1 pop=load push=load\n"
+                            // f3 s14: rows read 14, 15, ready 17, 18 (S = 3); 16 bytes = 4 beats a
+                            // row: 17..20, 21..24; answered L_g = 2 later: r 25, e 26 (token at 27)
+                            "LOAD mem=spad dst=0 dram_addr=0 outer=1 inner=8 nseg=1 seglen=4 gbuf=1 pop=store\n"
+                            // f4 s27: 8 beats 27..34, r 35, e 36
+                            "HALT\n");   // f5; cycles 37
+  if (!p) return;
+  WantT w[] = {{0, 1, 2, 1, 0}, {1, 2, 4, 13, 0}, {2, 3, 4, 3, 0}, {3, 14, 25, 26, 0}, {4, 27, 35, 36, 0}, {5, 5, 6, 5, 0}};
+  WantTraffic tr = {{8, 2, 0, 0}, {32, 8, 32, 8}};
+  Sim *s[N_MODES] = {0};
+  run_all(p, w, 37, &tr, s);
+  // ACC rows 0, 1 = the bytes as int8 (MULT 1, SHIFT 0); as little-endian int32 in the GBUF, and
+  // from there in SPAD rows 0..7 (4 bytes each).
+  static const int8_t v[8] = {5, -5, 127, -128, 1, 2, -2, 0};
+  uint8_t want[32];
+  for (int i = 0; i < 8; i++)
+    for (int b = 0; b < 4; b++) want[4 * i + b] = (uint8_t)((uint32_t)(int32_t)v[i] >> (8 * b));
+  check_gbuf(s, 0, want, sizeof want);
+  for (int m = 0; m < N_MODES; m++)
+    if (s[m]) CHECK(!memcmp(s[m]->spad, want, sizeof want), "%s: SPAD rows 0..7 differ from the GBUF bytes", m ? "detailed" : "fast");
+  free_all(s);
+  prog_free(p);
+  check_case("gbuf_raw_store_token_load");
+}
+
+// A pooled STORE into the buffer, and beats of gbuf.bus_bytes = 16 (DRAM: 4): the pooled row's
+// bytes 6..9 are one GBUF beat (two DRAM beats would cover them); a LOAD of three 4-byte rows in
+// one 16-byte line takes three beats (rows are never merged).
+static void test_pool_into_gbuf_wide_bus(void) {
+  Program *p = tiny_program(16, 1,
+                            ".data 0x100 01 f0 10 05 7f 02 03 80 fe 40 00 06 09 09 09 09\n"
+                            "CFG_LOAD stride_inner=4 mult=1 shift=0\n"   // f0 s1 r2 e1
+                            "LOAD mem=acc dst=0 dram_addr=0x100 outer=1 inner=4 nseg=1 seglen=4 push=store\n"
+                            // f1 s2: DRAM beats 2..5 (F = 4): r6, e 15 (token at 16)
+                            "CFG_POOL pool=max kh=2 kw=2 sh=2 sw=2 in_h=2 in_w=2\n"   // f2 s3 r4 e3
+                            "CFG_STORE stride_inner=4\n"                               // f3 s4 r5 e4
+                            "STORE src=0 dram_addr=6 outer=1 inner=1 cols=4 gbuf=1 pop=load push=load\n"
+                            // f4 s16: window reads 16..19, ready 19 + 3 = 22: one beat [0, 16) in 22,
+                            // r 23, e 22 + 1 = 23 (token at 24)
+                            "LOAD mem=spad dst=0 dram_addr=0 outer=1 inner=3 nseg=1 seglen=4 gbuf=1 pop=store\n"
+                            // f5 s24: beats 24, 25, 26: r 27, e 27
+                            "HALT\n");   // f6; cycles 28
+  if (!p) return;
+  WantT w[] = {{0, 1, 2, 1, 0},    {1, 2, 6, 15, 0},    {2, 3, 4, 3, 0}, {3, 4, 5, 4, 0},
+               {4, 16, 23, 23, 0}, {5, 24, 27, 27, 0}, {6, 6, 7, 6, 0}};
+  WantTraffic tr = {{16, 4, 0, 0}, {12, 3, 4, 1}};
+  Sim *s[N_MODES] = {0};
+  run_all(p, w, 28, &tr, s);
+  // Column maxima of the four ACC rows (the bytes as int8; no PARAMS: saturated to int8 as is).
+  static const uint8_t pooled[4] = {0x7f, 0x40, 0x10, 0x09};
+  check_gbuf(s, 6, pooled, 4);
+  static const uint8_t spad[12] = {0, 0, 0, 0, 0, 0, 0x7f, 0x40, 0x10, 0x09, 0, 0};
+  for (int m = 0; m < N_MODES; m++)
+    if (s[m]) CHECK(!memcmp(s[m]->spad, spad, sizeof spad), "%s: SPAD rows 0..2 wrong", m ? "detailed" : "fast");
+  free_all(s);
+  prog_free(p);
+  check_case("gbuf_pooled_store_bus_16_vs_dram_4");
+}
+
+// gbuf.latency 25 > dram.latency 10: a DRAM LOAD behind a GBUF LOAD has its responses held back
+// until the GBUF ones (in issue order), so it ends with them, not at I_last + L.
+static void test_dram_behind_slow_gbuf(void) {
+  Program *p = tiny_program(4, 25,
+                            "CFG_LOAD stride_inner=4\n"                                            // f0 s1 r2 e1
+                            "LOAD mem=spad dst=0 dram_addr=0 outer=1 inner=2 nseg=1 seglen=4 gbuf=1\n"   // f1 s2: beats 2, 3
+                            // answered 27, 28: r4, e 28
+                            "LOAD mem=spad dst=2 dram_addr=0x100 outer=1 inner=2 nseg=1 seglen=4\n"   // f2 s4: DRAM
+                            // beats 4, 5, answered alone in 14, 15, in order in 28: r6, e 28
+                            "HALT\n");   // f3; cycles 29
+  if (!p) return;
+  WantT w[] = {{0, 1, 2, 1, 0}, {1, 2, 4, 28, 0}, {2, 4, 6, 28, 0}, {3, 3, 4, 3, 0}};
+  WantTraffic tr = {{8, 2, 0, 0}, {8, 2, 0, 0}};
+  Sim *s[N_MODES] = {0};
+  run_all(p, w, 29, &tr, s);
+  free_all(s);
+  prog_free(p);
+  check_case("gbuf_dram_load_behind_slower_gbuf_load");
+}
+
+// The store unit's acknowledgements in issue order too: a GBUF STORE right behind a DRAM STORE
+// ends with the DRAM write's acknowledgement.
+static void test_store_behind_dram_store(void) {
+  Program *p = tiny_program(4, 2,
+                            "CFG_STORE stride_inner=4\n"                                         // f0 s1 r2 e1
+                            "STORE src=0 dram_addr=0x100 outer=1 inner=1 cols=4\n"              // f1 s2: read 2,
+                            // ready 5: DRAM beat 5, r6, e 15
+                            "STORE src=1 dram_addr=0 outer=1 inner=1 cols=4 gbuf=1\n"           // f2 s6: read 6,
+                            // ready 9: GBUF beat 9, answered alone in 11, in order in 15: r10, e 15
+                            "HALT\n");   // f3; cycles 16
+  if (!p) return;
+  WantT w[] = {{0, 1, 2, 1, 0}, {1, 2, 6, 15, 0}, {2, 6, 10, 15, 0}, {3, 3, 4, 3, 0}};
+  WantTraffic tr = {{0, 0, 4, 1}, {0, 0, 4, 1}};
+  Sim *s[N_MODES] = {0};
+  run_all(p, w, 16, &tr, s);
+  for (int m = 0; m < N_MODES; m++)
+    if (s[m]) {   // GBUF beats never stall: the store unit is busy 2..5 and 6..9, never waiting on a resource
+      const UnitStats *u = &sim_stats(s[m])->unit[UNIT_STORE];
+      CHECK(u->busy == 9 && u->wait_resource == 0, "%s: store busy %llu wait_resource %llu, want 9 0",
+            m ? "detailed" : "fast", (unsigned long long)u->busy, (unsigned long long)u->wait_resource);
+    }
+  free_all(s);
+  prog_free(p);
+  check_case("gbuf_store_behind_dram_store");
+}
+
 int main(void) {
   test_fuse_shipped();
   test_behind_dram(1, 25);    // answered 17, 18 alone: wait for 25
   test_behind_dram(5, 25);    // 21, 22: wait for 25
   test_behind_dram(10, 27);   // 26, 27: after the DRAM beats', unchanged
   test_behind_dram(12, 29);   // 28, 29 (L_g > L)
+  test_raw_through_gbuf();
+  test_pool_into_gbuf_wide_bus();
+  test_dram_behind_slow_gbuf();
+  test_store_behind_dram_store();
   return check_status();
 }

@@ -283,7 +283,9 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
   st->layer_names = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_names);
   st->layer_est_cycles = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_est_cycles);
   st->layer_dataflows = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_dataflows);
-  if (!st->layer_macs || !st->layer_slots || !st->layer_names || !st->layer_est_cycles || !st->layer_dataflows)
+  st->layer_fuse_saved = calloc((size_t)mp.n_layers + 1, sizeof *st->layer_fuse_saved);
+  if (!st->layer_macs || !st->layer_slots || !st->layer_names || !st->layer_est_cycles || !st->layer_dataflows ||
+      !st->layer_fuse_saved)
     goto oom;
   st->n_layer_macs = mp.n_layers;
   memcpy(st->layer_names, mp.layer_names, (size_t)mp.n_layers * sizeof *st->layer_names);
@@ -292,6 +294,8 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
     st->layer_macs[mp.ops[i].layer] += mp.ops[i].macs;
     st->layer_est_cycles[mp.ops[i].layer] += mp.ops[i].plan.est_cycles;
     if (mp.ops[i].kind == MOP_GEMM) st->layer_dataflows[mp.ops[i].layer] |= 1u << mp.ops[i].df;
+    st->layer_fuse_saved[mp.ops[i].layer][0] += mp.ops[i].fuse_rd;
+    st->layer_fuse_saved[mp.ops[i].layer][1] += mp.ops[i].fuse_wr;
   }
   for (int i = 1; i < mp.n_ops; i++) {   // an op that waits for the whole output of the one before
     double h = tile_handover(&mp, i);
@@ -339,6 +343,11 @@ void compile_stats_print(const CompileStats *st, const Arch *a, FILE *f) {
   fprintf(f, "  DRAM    %12llu B  (constants %llu, inputs %llu, activations %llu at peak, %llu without reuse)\n",
           (unsigned long long)m->dram_top, (unsigned long long)m->const_bytes, (unsigned long long)m->input_bytes,
           (unsigned long long)m->act_peak_bytes, (unsigned long long)m->act_total_bytes);
+  if (m->gbuf_tensors)
+    fprintf(f, "  GBUF    %12llu B  (%u activations kept on chip by fusion, of gbuf.bytes %u; DRAM saved %llu B read, "
+               "%llu B written)\n",
+            (unsigned long long)m->gbuf_top, m->gbuf_tensors, a->gbuf_bytes, (unsigned long long)m->gbuf_saved_rd,
+            (unsigned long long)m->gbuf_saved_wr);
   static const char *names[4] = {"SPAD", "WBUF", "ACC", "PARAM"};
   uint32_t rows[4] = {a->spad_rows, a->wbuf_rows, a->acc_rows, a->param_rows};
   uint32_t row_bytes[4] = {a->rows, a->cols, 4 * a->cols, 4 * a->cols};
@@ -353,7 +362,8 @@ void compile_stats_json(const CompileStats *st, FILE *f) {
           "{\"layers\": %d, \"ops\": %d, \"macs\": %llu, \"useful_macs\": %llu, \"array_slots\": %llu, "
           "\"mapping_efficiency\": %.6f, \"est_cycles\": %.0f, \"insns\": [%llu, %llu, %llu], "
           "\"dram\": {\"top\": %llu, \"constants\": %llu, \"inputs\": %llu, \"activations_peak\": %llu, "
-          "\"activations_no_reuse\": %llu}, \"onchip_peak_rows\": {\"spad\": %u, \"wbuf\": %u, \"acc\": %u, "
+          "\"activations_no_reuse\": %llu}, \"gbuf\": {\"tensors\": %u, \"top\": %llu, \"saved_read_bytes\": %llu, "
+          "\"saved_write_bytes\": %llu}, \"onchip_peak_rows\": {\"spad\": %u, \"wbuf\": %u, \"acc\": %u, "
           "\"param\": %u}, \"layers\": [",
           st->n_layers, st->n_ops, (unsigned long long)st->macs, (unsigned long long)st->macs,
           (unsigned long long)st->array_slots, st->array_slots ? (double)st->macs / (double)st->array_slots : 0.0,
@@ -361,13 +371,16 @@ void compile_stats_json(const CompileStats *st, FILE *f) {
           (unsigned long long)st->emit.insns[0], (unsigned long long)st->emit.insns[1],
           (unsigned long long)st->emit.insns[2], (unsigned long long)m->dram_top, (unsigned long long)m->const_bytes,
           (unsigned long long)m->input_bytes, (unsigned long long)m->act_peak_bytes,
-          (unsigned long long)m->act_total_bytes, m->onchip_peak[0], m->onchip_peak[1], m->onchip_peak[2],
+          (unsigned long long)m->act_total_bytes, m->gbuf_tensors, (unsigned long long)m->gbuf_top,
+          (unsigned long long)m->gbuf_saved_rd, (unsigned long long)m->gbuf_saved_wr, m->onchip_peak[0], m->onchip_peak[1], m->onchip_peak[2],
           m->onchip_peak[3]);
   for (int i = 0; i < st->n_layer_macs; i++) {
     fprintf(f, "%s{\"name\": \"%s\", \"macs\": %llu, \"useful_macs\": %llu, \"array_slots\": %llu, "
-               "\"est_cycles\": %.0f, \"dataflow\": ",
+               "\"est_cycles\": %.0f, \"fuse_saved_read_bytes\": %llu, \"fuse_saved_write_bytes\": %llu, \"dataflow\": ",
             i ? ", " : "", st->layer_names[i], (unsigned long long)st->layer_macs[i],
-            (unsigned long long)st->layer_macs[i], (unsigned long long)st->layer_slots[i], st->layer_est_cycles[i]);
+            (unsigned long long)st->layer_macs[i], (unsigned long long)st->layer_slots[i], st->layer_est_cycles[i],
+            (unsigned long long)(st->layer_fuse_saved ? st->layer_fuse_saved[i][0] : 0),
+            (unsigned long long)(st->layer_fuse_saved ? st->layer_fuse_saved[i][1] : 0));
     // The dataflow of the layer's GEMMs ("ws", or "ws,is" when they differ), null for a layer without one.
     unsigned set = st->layer_dataflows ? st->layer_dataflows[i] : 0;
     if (!set) fprintf(f, "null}");
@@ -387,6 +400,8 @@ void compile_stats_free(CompileStats *st) {
   free(st->layer_names);
   free(st->layer_est_cycles);
   free(st->layer_dataflows);
+  free(st->layer_fuse_saved);
+  st->layer_fuse_saved = NULL;
   st->layer_macs = NULL, st->layer_slots = NULL, st->layer_names = NULL, st->layer_est_cycles = NULL;
   st->layer_dataflows = NULL;
 }

@@ -36,6 +36,7 @@ typedef struct {
   uint64_t *layer_slots;      // array slots per layer id (owned, likewise)
   double *layer_est_cycles;   // the cost model's cycles per layer id: its ops' sum (owned, likewise)
   unsigned *layer_dataflows;  // per layer id: a bit (1 << Dataflow) per dataflow its GEMMs run in (owned)
+  uint64_t (*layer_fuse_saved)[2];   // per layer id: DRAM bytes read, written that fusion saves (owned)
   char (*layer_names)[PROG_NAME_MAX];
   MemPlan mem;
   EmitStats emit;

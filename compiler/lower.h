@@ -87,7 +87,8 @@ typedef struct {
   double est_head;                // beats of est_start (the rest is DRAM latency)
   double est_rank;                // est_cycles and the waits it causes next to its neighbours
                                   // (the tiler ranks candidates by it)
-  double est_read_bytes, est_write_bytes;
+  double est_read_bytes, est_write_bytes;   // DRAM's
+  double est_gbuf_bytes;          // read and written in the global buffer (fusion)
   double est_insns;               // instructions it emits, roughly
 } TilePlan;
 

@@ -355,6 +355,13 @@ int memplan_run(MachProg *mp, MemPlan *m, Diag *d) {
     }
   }
   m->dram_top = at + m->act_peak_bytes;
+  for (int i = 0; i < mp->n_tensors; i++) {
+    const DTensor *t = &mp->tensors[i];
+    if (t->alias >= 0 || !t->gbuf) continue;
+    uint32_t B = a->gbuf_bus_bytes ? a->gbuf_bus_bytes : 1;
+    m->gbuf_tensors++, m->gbuf_saved_rd += t->fuse_rd, m->gbuf_saved_wr += t->fuse_wr;
+    if (t->gbuf_base + gbuf_size(t, B) > m->gbuf_top) m->gbuf_top = t->gbuf_base + gbuf_size(t, B);
+  }
   if (m->dram_top > a->dram_bytes)
     return diag_error(d, "sacc: error: the program needs %llu bytes of DRAM (constants %llu, inputs %llu, "
                          "activations %llu at peak) but arch \"%s\" has dram.bytes=%llu",

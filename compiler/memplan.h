@@ -20,6 +20,9 @@ typedef struct {
   uint64_t act_total_bytes;        // activations without reuse, for comparison
   uint64_t dram_top;               // first byte above everything
   uint32_t onchip_peak[4];         // rows of SPAD, WBUF, ACC, PARAM used by any tile (all slots)
+  uint32_t gbuf_tensors;           // fusion: activations in the global buffer
+  uint64_t gbuf_top;               //   the first GBUF byte above them
+  uint64_t gbuf_saved_rd, gbuf_saved_wr;   // the DRAM bytes they save (memplan_fuse's estimate)
 } MemPlan;
 
 // Bytes of an op's constants in DRAM (tiled weights, or W^T for DF_IS; parameter rows).

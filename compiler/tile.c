@@ -288,6 +288,7 @@ typedef struct {
   double fetch_late;             // share of the compute done before fetch reaches the STOREs after it
   double early;                  // cycles before its last stream ends that its slot starts to free
   double insns;                  // instructions
+  double gbeats;                 // beats read from the global buffer
   double lat_head, lat_load;     // from the last beat of its head / of its loads issued to the
                                  // data landed: L, or less when global-buffer beats come last
                                  // (responses in issue order, TIMING 5a: max(L - G, L_g) for G
@@ -391,6 +392,7 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
   }
   }
   st.beats = st.load - g_load;   // DRAM's
+  st.gbeats = g_load;
   double L = a->dram_latency, Lg = a->gbuf_latency;
   st.lat_head = g_head > 0 && g_tail ? (st.head > g_head ? fmax(L - g_head, Lg) : Lg) : L;
   st.lat_load = g_load > 0 && g_tail ? (st.load > g_load ? fmax(L - g_load, Lg) : Lg) : L;
@@ -531,7 +533,7 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   double steps = (double)nm * nNG * nKC;
   double step_store = oc->store_cycles / steps +
                       (op->kind == MOP_GEMM ? (double)nN / nNG / nKC : 1.0) * (a->post_latency + 1.0);
-  double total = 0, reads = 0, insns = 0;
+  double total = 0, reads = 0, insns = 0, greads = 0;
   // K chunks: nKC - 1 of kc tiles and a last one of the rest, costed apart like the M classes
   // (a 9-tile K in chunks of 8 is a long step and a short one, not two of 4.5).
   uint32_t kc_last = op->kind == MOP_GEMM ? op->n_ktiles - (uint32_t)(nKC - 1) * p->kc : 1;
@@ -549,12 +551,14 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     if (c == 0) first_head = nKC > 1 ? full.head : last.head, first_lat = (nKC > 1 ? full : last).lat_head;
     double load = nf * full.load + last.load, compute = nf * full.compute + last.compute;
     double beats = nf * full.beats + last.beats, unit_insns = nf * full.insns + last.insns;
+    double gbeats = nf * full.gbeats + last.gbeats;
     if (one_gather) {   // per N group, on average
       double ng = (double)nNG;
       load = (last.load + (ng - 1) * bare.load) / ng, beats = (last.beats + (ng - 1) * bare.beats) / ng;
+      gbeats = (last.gbeats + (ng - 1) * bare.gbeats) / ng;
       unit_insns = (last.insns + (ng - 1) * bare.insns) / ng;
     }
-    reads += units * beats, insns += units * unit_insns;
+    reads += units * beats, insns += units * unit_insns, greads += units * gbeats;
     if (s->slots > 1) {
       // Two slots: the loads of step j+2 wait for step j's last stream to end (its slot), which
       // ends a tail after its last load landed: w(j) = load + L + tail + drain from one step's
@@ -606,6 +610,7 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   p->est_end = last_store + (op->kind == MOP_GEMM ? a->post_latency : 0) + lat_st;
   p->est_read_bytes = reads * B;
   p->est_write_bytes = op->out_gbuf ? 0 : oc->store_beats * B;
+  p->est_gbuf_bytes = greads * a->gbuf_bus_bytes + (op->out_gbuf ? oc->store_beats * a->gbuf_bus_bytes : 0);
   p->est_insns = insns;
   return 0;
 }
@@ -691,6 +696,9 @@ static int better(const TilePlan *x, const TilePlan *y) {
   if (fabs(cx - cy) > 0.005 * fmin(cx, cy)) return cx < cy;
   double bx = x->est_read_bytes + x->est_write_bytes, by = y->est_read_bytes + y->est_write_bytes;
   if (fabs(bx - by) > 0.01 * fmin(bx, by)) return bx < by;
+  // (then the fewer global-buffer bytes: cheaper than DRAM's, not free; 0 for both without fusion)
+  double gx = x->est_gbuf_bytes, gy = y->est_gbuf_bytes;
+  if (fabs(gx - gy) > 0.01 * fmin(gx, gy)) return gx < gy;
   if (x->est_insns != y->est_insns) return x->est_insns < y->est_insns;
   return bx < by;
 }

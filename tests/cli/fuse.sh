@@ -5,7 +5,8 @@
 # (the large networks, seconds each, on the default arch in ws and auto only). Where the fusion
 # dump places a tensor in the GBUF, the run moves GBUF bytes and reads fewer DRAM bytes than the
 # unfused program; --no-fuse-layers and gbuf.bytes 0 give no GBUF instruction and the same
-# instruction stream; a network whose activations do not fit the buffer stays correct.
+# instruction stream; a network whose activations do not fit the buffer stays correct; the fast
+# and detailed engines agree on fused programs.
 set -u
 B=${1:-build}
 SACC=$B/bin/sacc SASIM=$B/bin/sasim
@@ -88,6 +89,16 @@ for b in residual mobilenetv2; do
   elif ! cmp -s "$T/z.i" "$T/nf.i"; then fail "nogbuf-$b" "gbuf.bytes 0 and --no-fuse-layers emit different instructions"
   elif ! grep -q 'gbuf=1' "$T/f.s"; then fail "nogbuf-$b" "the fused program has no GBUF instruction"
   else pass "nogbuf-$b"; fi
+done
+
+# Both engines agree on fused programs (cycles and outputs; the detailed engine is the per-cycle one).
+for c in "tiny_cnn default" "residual small" "lenet5 tiny" "edge_residual tiny"; do
+  set -- $c
+  if $SACC compile workloads/nets/$1.json --arch $2 -o "$T/e.bin" >/dev/null 2>"$T/err" &&
+     $SASIM run "$T/e.bin" >"$T/fast" 2>>"$T/err" && $SASIM run "$T/e.bin" --mode detailed >"$T/det" 2>>"$T/err"; then
+    if cmp -s "$T/fast" "$T/det"; then pass "engines-$1-$2"
+    else fail "engines-$1-$2" "fast and detailed differ: $(diff "$T/fast" "$T/det" | head -4 | tr '\n' ' ')"; fi
+  else fail "engines-$1-$2" "$(head -c 300 "$T/err")"; fi
 done
 
 # The option is in the table (--help) and the dump names the choice per tensor.

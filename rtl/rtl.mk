@@ -19,7 +19,7 @@ RTL_MODEL_CPP := rtl/harness/rtl_engine.cpp rtl/harness/model_main.cpp rtl/sa_vl
 RTL_HDRS    := $(wildcard rtl/harness/*.h)
 SASIM_RTL   := $(BUILD)/bin/sasim-rtl
 RTL_ARCHS   ?= workloads/arch/tiny.json workloads/arch/small.json workloads/arch/default.json tests/rtl/arch_2x2.json \
-               tests/rtl/arch_tiny_sfu.json tests/rtl/arch_sfu_2x2.json tests/rtl/arch_sfu_3lane.json
+               tests/rtl/arch_tiny_sfu.json tests/rtl/arch_sfu_2x2.json tests/rtl/arch_sfu_3lane.json tests/rtl/arch_gbuf.json
 # The traced (--vcd) models make rtl builds too, for tests/rtl/vcd.sh; others build on demand.
 RTL_VCD_ARCHS ?= workloads/arch/tiny.json
 RTL_DEPS_OK := $(BUILD)/.deps-rtl-ok

@@ -10,7 +10,16 @@
 // WBUF column instead (byte b of LOAD row r to WBUF[DST + (r div C)*TSTRIDE + b][r mod C]):
 // the generator keeps r mod C (tcol) and the block's first row (row), and the beat's bytes leave
 // on the column-write port (mw_t_*), nothing zeroed.
-// ready = I_last + 1, and the LOAD ends with its last response (e = I_last + L).
+// A LOAD with GBUF=1 (TIMING §5a) issues the same walk's beats, aligned to GbufBusBytes, to the
+// global buffer's read port instead: never refused, answered GbufLatency cycles later (a pipeline
+// of beats beside sa_gbuf's data pipeline). The two response paths land independently (two row
+// write ports, 0 for DRAM and 1 for the global buffer: one beat each per cycle). Responses are
+// taken in issue order (A_b = max(I_b + L_b, A_(b-1))): since a LOAD's beats all go to one
+// memory and each memory answers in order, that only orders the LOADs' ends, which sa_dma_order
+// does (a LOAD ends at max(its last beat's arrival, the previous LOAD's end)). Landing at arrival
+// rather than at A_b gives the same bytes: each beat carries its LOAD's sequence number (mw_seq_o),
+// and the memories keep a byte a younger LOAD already wrote (sa_mem_bytes, sa_acc).
+// ready = I_last + 1, and the LOAD ends with its last response (e = A_last).
 `include "sa_assert.svh"
 
 module sa_load
@@ -21,11 +30,16 @@ module sa_load
   parameter int unsigned ArrayCols = 4,
   parameter int unsigned BusBytes = 4,
   parameter int unsigned MaxInflight = 4,
+  parameter int unsigned GbufBusBytes = 4,
+  parameter int unsigned GbufLatency = 2,
   localparam int unsigned RowBytes = (ArrayRows > 4 * ArrayCols) ? ArrayRows : 4 * ArrayCols,
   localparam int unsigned TagW = (MaxInflight > 1) ? $clog2(MaxInflight) : 1,
-  localparam int unsigned BW = $clog2(BusBytes) + 1,
-  localparam int unsigned OffW = $clog2(BusBytes) > 0 ? $clog2(BusBytes) : 1,
-  localparam int unsigned TColW = (ArrayCols > 1) ? $clog2(ArrayCols) : 1
+  localparam int unsigned MaxBus = (BusBytes > GbufBusBytes) ? BusBytes : GbufBusBytes,
+  localparam int unsigned BW = $clog2(MaxBus) + 1,
+  localparam int unsigned OffW = $clog2(MaxBus) > 0 ? $clog2(MaxBus) : 1,
+  localparam int unsigned TColW = (ArrayCols > 1) ? $clog2(ArrayCols) : 1,
+  localparam int unsigned OrderDepth = MaxInflight + 16,
+  localparam int unsigned OSlotW = (OrderDepth > 1) ? $clog2(OrderDepth) : 1
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -43,21 +57,28 @@ module sa_load
   input  logic                          rd_resp_valid_i,
   input  logic [TagW-1:0]               rd_resp_tag_i,
   input  logic [BusBytes-1:0][7:0]      rd_resp_data_i,
-  // one row write per cycle into SPAD, WBUF or PARAM (bytes) or ACC (scaled columns)
-  output logic                          mw_valid_o,
-  output logic [MEM_W-1:0]              mw_mem_o,
-  output logic [15:0]                   mw_row_o,
-  output logic [RowBytes-1:0]           mw_be_o,
-  output logic [RowBytes-1:0][7:0]      mw_data_o,
-  output logic [ArrayCols-1:0]          acc_en_o,
-  output logic [ArrayCols-1:0][31:0]    acc_data_o,
-  output logic                          acc_accum_o,
+  // global buffer read port (sa_gbuf)
+  output logic                          gb_valid_o,
+  output logic [ADDR_W-1:0]             gb_addr_o,
+  input  logic                          gb_resp_valid_i,
+  input  logic [GbufBusBytes-1:0][7:0]  gb_resp_data_i,
+  // per response path (0 DRAM, 1 global buffer), one row write per cycle into SPAD, WBUF or
+  // PARAM (bytes) or ACC (scaled columns)
+  output logic [1:0]                    mw_valid_o,
+  output logic [1:0][MEM_W-1:0]         mw_mem_o,
+  output logic [1:0][15:0]              mw_row_o,
+  output logic [1:0][31:0]              mw_seq_o,     // the LOAD's sequence number (row and column writes)
+  output logic [1:0][RowBytes-1:0]      mw_be_o,
+  output logic [1:0][RowBytes-1:0][7:0] mw_data_o,
+  output logic [1:0][ArrayCols-1:0]     acc_en_o,
+  output logic [1:0][ArrayCols-1:0][31:0] acc_data_o,
+  output logic [1:0]                    acc_accum_o,
   // a transposed LOAD's beat down one WBUF column: byte k to row mw_trow_o + k when mw_tbe_o[k]
-  output logic                          mw_t_valid_o,
-  output logic [15:0]                   mw_trow_o,
-  output logic [TColW-1:0]              mw_tcol_o,
-  output logic [BusBytes-1:0]           mw_tbe_o,
-  output logic [BusBytes-1:0][7:0]      mw_tdata_o,
+  output logic [1:0]                    mw_t_valid_o,
+  output logic [1:0][15:0]              mw_trow_o,
+  output logic [1:0][TColW-1:0]         mw_tcol_o,
+  output logic [1:0][MaxBus-1:0]        mw_tbe_o,
+  output logic [1:0][MaxBus-1:0][7:0]   mw_tdata_o,
   // events (statistics and the harness)
   output logic                          inside_o,     // inside an instruction this cycle
   output logic                          stall_o,      // ... waiting for a read slot
@@ -65,19 +86,20 @@ module sa_load
   output logic                          ready_o,
   output logic [IDX_W-1:0]              ready_idx_o,
   output logic                          end_cfg_o,    // the instruction started now ends now
-  output logic                          end_ld_o,     // a LOAD's last response landed
-  output logic [IDX_W-1:0]              end_ld_idx_o,
-  output logic [PUSH_W-1:0]             end_ld_push_o,
-  output logic                          row_o,        // a destination row is complete
-  output logic [IDX_W-1:0]              row_idx_o,
-  output logic [15:0]                   row_bytes_o,
-  output logic [MEM_W-1:0]              row_mem_o,
-  output logic                          row_accum_o
+  output logic [15:0]                   end_ld_count_o, // LOADs ending now, the oldest in flight
+  output logic [NUM_UNITS-1:0][PUSH_CNT_W-1:0] end_ld_push_o, // ... their token pushes per unit
+  output logic                          pending_o,    // LOADs in flight (not ended)
+  output logic [1:0]                    row_o,        // a destination row is complete (per path)
+  output logic [1:0][IDX_W-1:0]         row_idx_o,
+  output logic [1:0][15:0]              row_bytes_o,
+  output logic [1:0][MEM_W-1:0]         row_mem_o,
+  output logic [1:0]                    row_accum_o
 );
   // What travels with a beat in flight (detailed.h LoadBeat).
   typedef struct packed {
     logic [IDX_W-1:0]  idx;
-    logic [PUSH_W-1:0] push;
+    logic [OSlotW-1:0] oslot;      // its LOAD's entry in sa_dma_order
+    logic [31:0]       seq;        // its LOAD's number in start order
     logic [MEM_W-1:0]  mem;
     logic              accum;
     logic              transposed;
@@ -96,8 +118,10 @@ module sa_load
   // The LOAD being issued, with the position of its next beat.
   typedef struct packed {
     logic              issuing;
+    logic              gbuf;       // GBUF=1: beats of GbufBusBytes to the global buffer
     logic [IDX_W-1:0]  idx;
-    logic [PUSH_W-1:0] push;
+    logic [OSlotW-1:0] oslot;
+    logic [31:0]       seq;
     logic [MEM_W-1:0]  mem;
     logic              accum;
     logic              transposed;
@@ -127,12 +151,19 @@ module sa_load
   logic [SHIFT_W-1:0]        shift_q;
 
   gen_t  gen_q, gen_cur, gen_d, gen_init;
+  logic [31:0] seq_q;            // the number of the next LOAD
+  logic [OSlotW-1:0] ord_slot;   // sa_dma_order's entry for a LOAD starting now
   opcode_e op;
   logic  start_ld, start_cfg;
   logic  accepted, done;
 
-  function automatic logic [31:0] align(logic [31:0] a);
-    return a & ~32'(BusBytes - 1);
+  // Bytes per beat and the aligned beat around address a, on DRAM (g = 0) or the global buffer.
+  function automatic logic [31:0] bsz(logic g);
+    return g ? 32'(GbufBusBytes) : 32'(BusBytes);
+  endfunction
+
+  function automatic logic [31:0] align(logic [31:0] a, logic g);
+    return a & ~(bsz(g) - 32'd1);
   endfunction
 
   // DRAM address of segment s of row (o, i).
@@ -164,8 +195,10 @@ module sa_load
   always_comb begin
     gen_init           = '0;
     gen_init.issuing   = 1'b1;
+    gen_init.gbuf      = head_insn_i[GBUF_LSB];
     gen_init.idx       = head_idx_i;
-    gen_init.push      = head_insn_i[PUSH_LSB +: PUSH_W];
+    gen_init.oslot     = ord_slot;
+    gen_init.seq       = seq_q;
     gen_init.mem       = head_insn_i[MEM_LSB +: MEM_W];
     gen_init.accum     = head_insn_i[ACCUM_LSB];
     gen_init.transposed = head_insn_i[TRANSPOSE_LSB];
@@ -182,8 +215,8 @@ module sa_load
     gen_init.ss        = ss_q;
     gen_init.mult      = mult_q;
     gen_init.shift     = shift_q;
-    gen_init.beat      = align(gen_init.addr);
-    gen_init.beat_last = align(gen_init.addr + 32'(gen_init.seglen) - 32'd1);
+    gen_init.beat      = align(gen_init.addr, gen_init.gbuf);
+    gen_init.beat_last = align(gen_init.addr + 32'(gen_init.seglen) - 32'd1, gen_init.gbuf);
   end
 
   assign gen_cur = start_ld ? gen_init : gen_q;
@@ -203,7 +236,8 @@ module sa_load
   always_comb begin
     bt_new              = '0;
     bt_new.idx          = gen_cur.idx;
-    bt_new.push         = gen_cur.push;
+    bt_new.oslot        = gen_cur.oslot;
+    bt_new.seq          = gen_cur.seq;
     bt_new.mem          = gen_cur.mem;
     bt_new.accum        = gen_cur.accum;
     bt_new.transposed   = gen_cur.transposed;
@@ -212,16 +246,20 @@ module sa_load
     bt_new.last_of_insn = last_of_insn;
     bt_new.row          = gen_cur.row;
     bt_new.x_lo         = (seg > gen_cur.beat) ? BW'(seg - gen_cur.beat) : '0;
-    bt_new.x_hi         = (seg_end - gen_cur.beat >= 32'(BusBytes)) ? BW'(BusBytes) : BW'(seg_end - gen_cur.beat);
+    bt_new.x_hi         = (seg_end - gen_cur.beat >= bsz(gen_cur.gbuf)) ? BW'(bsz(gen_cur.gbuf)) :
+                                                                          BW'(seg_end - gen_cur.beat);
     bt_new.pos0         = 18'(32'(gen_cur.seg_pos) + gen_cur.beat - seg);
     bt_new.row_bytes    = gen_cur.row_bytes;
     bt_new.mult         = gen_cur.mult;
     bt_new.shift        = gen_cur.shift;
   end
 
-  assign rd_valid_o = gen_cur.issuing;
+  // One beat per cycle on either memory; the global buffer's port never refuses one.
+  assign rd_valid_o = gen_cur.issuing && !gen_cur.gbuf;
   assign rd_addr_o  = gen_cur.beat;
-  assign accepted   = gen_cur.issuing && rd_accept_i;
+  assign gb_valid_o = gen_cur.issuing && gen_cur.gbuf;
+  assign gb_addr_o  = gen_cur.beat;
+  assign accepted   = gen_cur.issuing && (gen_cur.gbuf || rd_accept_i);
 
   // Next generator position after an accepted beat.
   always_comb begin
@@ -231,7 +269,7 @@ module sa_load
     nseg_addr = '0;
     if (accepted) begin
       if (gen_cur.beat != gen_cur.beat_last) begin
-        gen_d.beat = gen_cur.beat + 32'(BusBytes);
+        gen_d.beat = gen_cur.beat + bsz(gen_cur.gbuf);
       end else begin
         if (32'(gen_cur.g) + 1 < 32'(gen_cur.nseg)) begin
           gen_d.g       = gen_cur.g + NSEG_W'(1);
@@ -259,8 +297,8 @@ module sa_load
           end
         end
         nseg_addr       = seg_addr(gen_cur.addr, gen_cur.so, gen_cur.si, gen_cur.ss, gen_d.o, gen_d.i, gen_d.g);
-        gen_d.beat      = align(nseg_addr);
-        gen_d.beat_last = align(nseg_addr + 32'(gen_cur.seglen) - 32'd1);
+        gen_d.beat      = align(nseg_addr, gen_cur.gbuf);
+        gen_d.beat_last = align(nseg_addr + 32'(gen_cur.seglen) - 32'd1, gen_cur.gbuf);
       end
       if (done) gen_d.issuing = 1'b0;
     end
@@ -286,9 +324,13 @@ module sa_load
     end
   end
 
-  // In-flight table: the read channel answers in order, so a FIFO; the tag is its slot number.
+  // DRAM beats in flight: the read channel answers in order, so a FIFO; the tag is its slot number.
+  logic            dram_acc, gb_iss;
   logic [TagW-1:0] tag_q, resp_tag_q;
   logic [$clog2(MaxInflight + 1)-1:0] fly_count;
+
+  assign dram_acc = accepted && !gen_cur.gbuf;
+  assign gb_iss   = accepted && gen_cur.gbuf;
 
   sa_fifo #(
     .Width ($bits(beat_t)),
@@ -296,7 +338,7 @@ module sa_load
   ) u_fly (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
-    .push_i  (accepted),
+    .push_i  (dram_acc),
     .wdata_i (bt_new),
     .pop_i   (rd_resp_valid_i),
     .rdata_o (bt_head),
@@ -311,63 +353,134 @@ module sa_load
   `SA_ASSERT(ReadRespExpected, rd_resp_valid_i |-> rd_resp_tag_i == resp_tag_q && fly_count != '0,
              "sa_load: a read response with no beat in flight or out of order")
 
-  // The response lands: the beat's bytes at their row positions, then (last beat of the row) zeros
-  // past NSEG * SEGLEN, except for an accumulating ACC load.
-  logic zero_fill;
-  assign zero_fill = bt_head.last_of_row && !(bt_head.mem == MEM_ACC && bt_head.accum) && !bt_head.transposed;
+  // Global-buffer beats in flight: GbufLatency stages beside sa_gbuf's data pipeline.
+  logic [GbufLatency-1:0] gv_q;
+  beat_t                  gb_q [GbufLatency];
+  beat_t                  bt_gb;
+  logic                   gb_arr;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      gv_q <= '0;
+    end else begin
+      gv_q <= GbufLatency'({gv_q, gb_iss});
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    gb_q[0] <= bt_new;
+    for (int k = 1; k < GbufLatency; k++) gb_q[k] <= gb_q[k-1];
+  end
+  assign bt_gb  = gb_q[GbufLatency-1];
+  assign gb_arr = gv_q[GbufLatency-1];
 
+  `SA_ASSERT(GbufRespExpected, gb_resp_valid_i == gb_arr,
+             "sa_load: the global buffer's response does not match the beat issued GbufLatency cycles earlier")
+
+  // The order of the LOADs' ends.
+  logic                  ord_busy;
+  sa_dma_order #(
+    .Depth (OrderDepth),
+    .Unit  (UNIT_LOAD)
+  ) u_order (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .alloc_i       (start_ld),
+    .alloc_push_i  (head_insn_i[PUSH_LSB +: PUSH_W]),
+    .alloc_slot_o  (ord_slot),
+    .arrive_i      ({gb_arr && bt_gb.last_of_insn, rd_resp_valid_i && bt_head.last_of_insn}),
+    .arrive_slot_i ({bt_gb.oslot, bt_head.oslot}),
+    .end_count_o   (end_ld_count_o),
+    .push_cnt_o    (end_ld_push_o),
+    .busy_o        (ord_busy)
+  );
+  assign pending_o = ord_busy;
+
+  // Each response path lands its beat: the bytes at their row positions, then (last beat of the
+  // row) zeros past NSEG * SEGLEN, except for an accumulating ACC load.
+  beat_t [1:0]                 land_bt;
+  logic  [1:0]                 land_v;
+  logic  [1:0][MaxBus-1:0][7:0] land_data;
   always_comb begin
-    for (int p = 0; p < RowBytes; p++) begin
+    land_bt   = {bt_gb, bt_head};
+    land_v    = {gb_arr, rd_resp_valid_i};
+    land_data = '0;
+    land_data[0][BusBytes-1:0]     = rd_resp_data_i;
+    land_data[1][GbufBusBytes-1:0] = gb_resp_data_i;
+  end
+
+  for (genvar p = 0; p < 2; p++) begin : g_land
+    beat_t b;
+    logic  zero_fill;
+    assign b         = land_bt[p];
+    assign zero_fill = b.last_of_row && !(b.mem == MEM_ACC && b.accum) && !b.transposed;
+
+    // (Computed only when a beat lands: Verilator evaluates this loop on every settle otherwise.)
+    always_comb begin
       logic signed [18:0] x;
       logic               in_beat;
-      x       = 19'(p) - 19'(bt_head.pos0);
-      in_beat = x >= $signed(19'(bt_head.x_lo)) && x < $signed(19'(bt_head.x_hi));
-      mw_be_o[p]   = in_beat || (zero_fill && 32'(p) >= 32'(bt_head.row_bytes));
-      mw_data_o[p] = in_beat ? rd_resp_data_i[x[OffW-1:0]] : 8'd0;
+      mw_be_o[p]   = '0;
+      mw_data_o[p] = '0;
+      x            = '0;
+      in_beat      = 1'b0;
+      if (land_v[p]) begin
+        for (int q = 0; q < RowBytes; q++) begin
+          x       = 19'(q) - 19'(b.pos0);
+          in_beat = x >= $signed(19'(b.x_lo)) && x < $signed(19'(b.x_hi));
+          mw_be_o[p][q]   = in_beat || (zero_fill && 32'(q) >= 32'(b.row_bytes));
+          mw_data_o[p][q] = in_beat ? land_data[p][x[OffW-1:0]] : 8'd0;
+        end
+      end
     end
+
+    assign mw_valid_o[p]  = land_v[p] && !b.transposed;
+    assign mw_mem_o[p]    = b.mem;
+    assign mw_row_o[p]    = b.row;
+    assign mw_seq_o[p]    = b.seq;
+    assign acc_accum_o[p] = b.accum;
+
+    // Transposed: beat byte x_lo + k is row byte pos0 + x_lo + k (pos0 + x_lo is the segment's
+    // first row byte or later, never negative), so it goes to WBUF row row + pos0 + x_lo + k.
+    assign mw_t_valid_o[p] = land_v[p] && b.transposed;
+    assign mw_trow_o[p]    = b.row + 16'(b.pos0 + 18'(b.x_lo));
+    assign mw_tcol_o[p]    = b.tcol;
+    always_comb begin
+      for (int k = 0; k < MaxBus; k++) begin
+        mw_tbe_o[p][k]   = 32'(k) < 32'(b.x_hi) - 32'(b.x_lo);
+        mw_tdata_o[p][k] = land_data[p][OffW'(32'(b.x_lo) + k)];
+      end
+    end
+
+    for (genvar c = 0; c < ArrayCols; c++) begin : g_scale
+      sa_requant u_scale (
+        .p_i     (64'($signed(mw_data_o[p][c])) * 64'($signed(b.mult))),
+        .shift_i (b.shift),
+        .q_o     (acc_data_o[p][c])
+      );
+      assign acc_en_o[p][c] = mw_be_o[p][c];
+    end
+
+    assign row_o[p]       = land_v[p] && b.last_of_row;
+    assign row_idx_o[p]   = b.idx;
+    assign row_bytes_o[p] = b.row_bytes;
+    assign row_mem_o[p]   = b.mem;
+    assign row_accum_o[p] = b.accum;
+
+    logic unused_b;   // used through land_bt by the order (u_order) and the landing check
+    assign unused_b = ^{b.oslot, b.last_of_insn};
   end
 
-  assign mw_valid_o  = rd_resp_valid_i && !bt_head.transposed;
-  assign mw_mem_o    = bt_head.mem;
-  assign mw_row_o    = bt_head.row;
-  assign acc_accum_o = bt_head.accum;
-
-  // Transposed: beat byte x_lo + k is row byte pos0 + x_lo + k (pos0 + x_lo is the segment's
-  // first row byte or later, never negative), so it goes to WBUF row row + pos0 + x_lo + k.
-  assign mw_t_valid_o = rd_resp_valid_i && bt_head.transposed;
-  assign mw_trow_o    = bt_head.row + 16'(bt_head.pos0 + 18'(bt_head.x_lo));
-  assign mw_tcol_o    = bt_head.tcol;
-  always_comb begin
-    for (int k = 0; k < BusBytes; k++) begin
-      mw_tbe_o[k]   = 32'(k) < 32'(bt_head.x_hi) - 32'(bt_head.x_lo);
-      mw_tdata_o[k] = rd_resp_data_i[OffW'(32'(bt_head.x_lo) + k)];
-    end
-  end
-
-  for (genvar c = 0; c < ArrayCols; c++) begin : g_scale
-    sa_requant u_scale (
-      .p_i     (64'($signed(mw_data_o[c])) * 64'($signed(bt_head.mult))),
-      .shift_i (bt_head.shift),
-      .q_o     (acc_data_o[c])
-    );
-    assign acc_en_o[c] = mw_be_o[c];
+  // LOADs numbered in start order: the memories keep, per byte, the LOAD that wrote it last.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) seq_q <= '0;
+    else if (start_ld) seq_q <= seq_q + 32'd1;
   end
 
   // Events.
   assign inside_o      = start_o || gen_cur.issuing;
-  assign stall_o       = gen_cur.issuing && !rd_accept_i;
+  assign stall_o       = gen_cur.issuing && !gen_cur.gbuf && !rd_accept_i;
   assign active_o      = gen_q.issuing;
   assign ready_o       = start_cfg || (accepted && done);
   assign ready_idx_o   = start_cfg ? head_idx_i : gen_cur.idx;
   assign end_cfg_o     = start_cfg;
-  assign end_ld_o      = rd_resp_valid_i && bt_head.last_of_insn;
-  assign end_ld_idx_o  = bt_head.idx;
-  assign end_ld_push_o = bt_head.push;
-  assign row_o         = rd_resp_valid_i && bt_head.last_of_row;
-  assign row_idx_o     = bt_head.idx;
-  assign row_bytes_o   = bt_head.row_bytes;
-  assign row_mem_o     = bt_head.mem;
-  assign row_accum_o   = bt_head.accum;
 
   logic unused_fly;
   assign unused_fly = ^{fly_count, rd_resp_tag_i, resp_tag_q};

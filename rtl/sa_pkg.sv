@@ -17,7 +17,12 @@ package sa_pkg;
   } unit_state_e;
 
   // Ends a unit can report in one cycle: a configuration-class instruction ending at its start,
-  // a DMA or weight-chain end, and (compute only) the array's last accumulator write.
+  // a weight-chain or the SFU's end, and (compute only) the array's last accumulator write. A DMA
+  // unit's LOADs / STOREs end in order, any number in one cycle (those whose responses waited for
+  // an older one's, TIMING §5a): sa_dma_order counts them and their token pushes.
   localparam int unsigned END_SLOTS = 3;
+  // Pushes of one channel in one cycle: the end slots' and a DMA unit's ends (up to its in-flight
+  // table, MaxInflight + 16 <= 4112: arch_validate keeps dram.max_inflight <= 4096).
+  localparam int unsigned PUSH_CNT_W = 13;
 
 endpackage

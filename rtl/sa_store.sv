@@ -11,8 +11,12 @@
 //  - the post-processing pipeline: a row finished in cycle x is ready to write from cycle x + S;
 //  - the write port: the oldest FIFO row, once ready, offers its aligned beats with byte strobes
 //    to the write channel, one per cycle; a refused beat is a stall.
-// ready = the cycle after the last beat was accepted; the STORE ends with that beat's
-// acknowledgement.
+// A STORE with GBUF=1 (TIMING §5a) writes its rows in beats of GbufBusBytes to the global
+// buffer's write port instead (sa_gbuf: written in the issue cycle, never refused, acknowledged
+// GbufLatency cycles later). Acknowledgements are taken in issue order over both memories, which
+// orders the STOREs' ends (sa_dma_order).
+// ready = the cycle after the last beat was accepted; the STORE ends with the acknowledgement of
+// its last beat, or with the previous STORE's end if that is later (e = A_last).
 `include "sa_assert.svh"
 
 module sa_store
@@ -26,13 +30,19 @@ module sa_store
   parameter int unsigned MaxInflight = 4,
   parameter int unsigned FifoRows = 2,
   parameter int unsigned PostLatency = 3,
+  parameter int unsigned GbufBusBytes = 4,
+  parameter int unsigned GbufLatency = 2,
   localparam int unsigned AccW = (AccRows > 1) ? $clog2(AccRows) : 1,
   localparam int unsigned ParamW = (ParamRows > 1) ? $clog2(ParamRows) : 1,
   localparam int unsigned TagW = (MaxInflight > 1) ? $clog2(MaxInflight) : 1,
   localparam int unsigned SlotW = (FifoRows > 1) ? $clog2(FifoRows) : 1,
   localparam int unsigned CntW = $clog2(FifoRows + 1),
   localparam int unsigned RowBytes = 4 * ArrayCols,
-  localparam int unsigned LogB = $clog2(BusBytes)
+  localparam int unsigned LogB = $clog2(BusBytes),
+  localparam int unsigned LogG = $clog2(GbufBusBytes),
+  localparam int unsigned MaxBus = (BusBytes > GbufBusBytes) ? BusBytes : GbufBusBytes,
+  localparam int unsigned OrderDepth = MaxInflight + 16,
+  localparam int unsigned OSlotW = (OrderDepth > 1) ? $clog2(OrderDepth) : 1
 ) (
   input  logic                            clk_i,
   input  logic                            rst_ni,
@@ -55,6 +65,12 @@ module sa_store
   input  logic                            wr_accept_i,
   input  logic                            wr_resp_valid_i,
   input  logic [TagW-1:0]                 wr_resp_tag_i,
+  // global buffer write port (sa_gbuf)
+  output logic                            gb_valid_o,
+  output logic [ADDR_W-1:0]               gb_addr_o,
+  output logic [GbufBusBytes-1:0][7:0]    gb_data_o,
+  output logic [GbufBusBytes-1:0]         gb_strb_o,
+  input  logic                            gb_ack_i,
   // events
   output logic                            inside_o,
   output logic                            stall_o,
@@ -62,20 +78,22 @@ module sa_store
   output logic                            ready_o,
   output logic [IDX_W-1:0]                ready_idx_o,
   output logic                            end_cfg_o,
-  output logic                            end_ack_o,
-  output logic [IDX_W-1:0]                end_ack_idx_o,
-  output logic [PUSH_W-1:0]               end_ack_push_o,
+  output logic [15:0]                     end_ack_count_o, // STOREs ending now, the oldest in flight
+  output logic [NUM_UNITS-1:0][PUSH_CNT_W-1:0] end_ack_push_o, // ... their token pushes per unit
+  output logic                            pending_o,    // STOREs in flight (not ended)
   output logic                            row_o,        // a row's last beat was accepted
   output logic [IDX_W-1:0]                row_idx_o,
   output logic [15:0]                     row_bytes_o,
+  output logic                            row_gbuf_o,   // ... into the global buffer
   output logic                            acc_rd_o,
   output logic                            param_rd_o
 );
   // The STORE in progress with the registers it latched.
   typedef struct packed {
     logic             active;
+    logic             gbuf;       // GBUF=1: beats of GbufBusBytes to the global buffer
     logic [IDX_W-1:0] idx;
-    logic [PUSH_W-1:0] push;
+    logic [OSlotW-1:0] oslot;     // its entry in sa_dma_order
     logic             raw32;
     logic [SRC_W-1:0] src;
     logic [DRAM_ADDR_W-1:0] addr;
@@ -113,8 +131,7 @@ module sa_store
   } prog_t;
 
   typedef struct packed {
-    logic [IDX_W-1:0] idx;
-    logic [PUSH_W-1:0] push;
+    logic [OSlotW-1:0] oslot;
     logic             last;
   } ack_t;
 
@@ -140,6 +157,7 @@ module sa_store
   logic [IN_W_W-1:0]         in_w_q;
 
   lat_t  l_q, l_cur, l_init, l_d;
+  logic [OSlotW-1:0] ord_slot;   // sa_dma_order's entry for a STORE starting now
   prog_t p_q, p_cur, p_d;
   logic [ArrayCols-1:0][31:0] bias_q, mult_q, bias_cur, mult_cur, bias_init, mult_init;
   logic [ArrayCols-1:0][5:0]  shift_q, shift_cur, shift_init;
@@ -177,8 +195,9 @@ module sa_store
     logic [15:0] cols;
     l_init        = '0;
     l_init.active = 1'b1;
+    l_init.gbuf   = head_insn_i[GBUF_LSB];
     l_init.idx    = head_idx_i;
-    l_init.push   = head_insn_i[PUSH_LSB +: PUSH_W];
+    l_init.oslot  = ord_slot;
     l_init.raw32  = head_insn_i[RAW32_LSB];
     l_init.src    = head_insn_i[SRC_LSB +: SRC_W];
     l_init.addr   = head_insn_i[DRAM_ADDR_LSB +: DRAM_ADDR_W];
@@ -227,30 +246,42 @@ module sa_store
 
   // ---- write port (the FIFO head row) --------------------------------------------------------
   logic        offered, accepted, row_done, freed;
-  logic [31:0] ra, beat, nbeats;
+  logic [31:0] ra, beat, nbeats, bsz;
+  logic [5:0]  logb;
   logic signed [32:0] off;
+  logic [MaxBus-1:0]      strb;
+  logic [MaxBus-1:0][7:0] data;
 
+  assign bsz     = l_cur.gbuf ? 32'(GbufBusBytes) : 32'(BusBytes);
+  assign logb    = l_cur.gbuf ? 6'(LogG) : 6'(LogB);
   assign ra      = slot_addr_q[head_q];
-  assign beat    = (ra & ~32'(BusBytes - 1)) + 32'(p_cur.beats) * 32'(BusBytes);
+  assign beat    = (ra & ~(bsz - 32'd1)) + 32'(p_cur.beats) * bsz;
   assign off     = $signed({1'b0, beat}) - $signed({1'b0, ra});
-  assign nbeats  = ((ra + 32'(l_cur.nbytes) - 32'd1) >> LogB) - (ra >> LogB) + 32'd1;
+  assign nbeats  = ((ra + 32'(l_cur.nbytes) - 32'd1) >> logb) - (ra >> logb) + 32'd1;
   assign offered = l_cur.active && count_q != '0 && ready_q[head_q];
-  assign accepted = offered && wr_accept_i;
+  // One beat per cycle on either memory; the global buffer's port never refuses one.
+  assign accepted = offered && (l_cur.gbuf || wr_accept_i);
   assign row_done = accepted && 32'(p_cur.beats) + 1 == nbeats;
   assign freed    = row_done;
 
   always_comb begin
-    for (int x = 0; x < BusBytes; x++) begin
+    for (int x = 0; x < MaxBus; x++) begin
       logic signed [33:0] pos;
       logic               in_row;
-      pos          = 34'(off) + 34'(x);
-      in_row       = pos >= 0 && pos < $signed(34'(l_cur.nbytes));
-      wr_strb_o[x] = offered && in_row;
-      wr_data_o[x] = in_row ? slot_bytes_q[head_q][pos[$clog2(RowBytes)-1:0]] : 8'd0;
+      pos     = 34'(off) + 34'(x);
+      in_row  = 32'(x) < bsz && pos >= 0 && pos < $signed(34'(l_cur.nbytes));
+      strb[x] = offered && in_row;
+      data[x] = in_row ? slot_bytes_q[head_q][pos[$clog2(RowBytes)-1:0]] : 8'd0;
     end
   end
-  assign wr_valid_o = offered;
+  assign wr_valid_o = offered && !l_cur.gbuf;
   assign wr_addr_o  = beat;
+  assign wr_strb_o  = strb[BusBytes-1:0];
+  assign wr_data_o  = data[BusBytes-1:0];
+  assign gb_valid_o = offered && l_cur.gbuf;
+  assign gb_addr_o  = beat;
+  assign gb_strb_o  = strb[GbufBusBytes-1:0];
+  assign gb_data_o  = data[GbufBusBytes-1:0];
 
   // ---- front end -----------------------------------------------------------------------------
   logic alloc, fe_on, last_pos, inside_in;
@@ -476,11 +507,14 @@ module sa_store
     if (finish) slot_bytes_q[fslot] <= slot_in;
   end
 
-  // Acknowledgements in flight, oldest first.
-  ack_t ack_new, ack_head;
+  // DRAM acknowledgements in flight, oldest first.
+  ack_t ack_new, ack_head, ack_gb;
+  logic dram_acc, gb_iss, gb_arr;
   logic [TagW-1:0] tag_q, resp_tag_q;
   logic [$clog2(MaxInflight + 1)-1:0] fly_count;
-  assign ack_new = '{idx: l_cur.idx, push: l_cur.push, last: row_done && p_d.written == l_cur.nrows};
+  assign ack_new  = '{oslot: l_cur.oslot, last: row_done && p_d.written == l_cur.nrows};
+  assign dram_acc = accepted && !l_cur.gbuf;
+  assign gb_iss   = accepted && l_cur.gbuf;
 
   sa_fifo #(
     .Width ($bits(ack_t)),
@@ -488,7 +522,7 @@ module sa_store
   ) u_fly (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
-    .push_i  (accepted),
+    .push_i  (dram_acc),
     .wdata_i (ack_new),
     .pop_i   (wr_resp_valid_i),
     .rdata_o (ack_head),
@@ -503,19 +537,53 @@ module sa_store
   `SA_ASSERT(WriteAckExpected, wr_resp_valid_i |-> wr_resp_tag_i == resp_tag_q && fly_count != '0,
              "sa_store: a write acknowledgement with no beat in flight or out of order")
 
+  // Global-buffer acknowledgements in flight: GbufLatency stages beside sa_gbuf's.
+  logic [GbufLatency-1:0] gv_q;
+  ack_t                   gb_q [GbufLatency];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) gv_q <= '0;
+    else gv_q <= GbufLatency'({gv_q, gb_iss});
+  end
+  always_ff @(posedge clk_i) begin
+    gb_q[0] <= ack_new;
+    for (int k = 1; k < GbufLatency; k++) gb_q[k] <= gb_q[k-1];
+  end
+  assign ack_gb = gb_q[GbufLatency-1];
+  assign gb_arr = gv_q[GbufLatency-1];
+
+  `SA_ASSERT(GbufAckExpected, gb_ack_i == gb_arr,
+             "sa_store: the global buffer's acknowledgement does not match the beat issued GbufLatency cycles earlier")
+
+  // The order of the STOREs' ends.
+  logic ord_busy;
+  sa_dma_order #(
+    .Depth (OrderDepth),
+    .Unit  (UNIT_STORE)
+  ) u_order (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .alloc_i       (start_st),
+    .alloc_push_i  (head_insn_i[PUSH_LSB +: PUSH_W]),
+    .alloc_slot_o  (ord_slot),
+    .arrive_i      ({gb_arr && ack_gb.last, wr_resp_valid_i && ack_head.last}),
+    .arrive_slot_i ({ack_gb.oslot, ack_head.oslot}),
+    .end_count_o   (end_ack_count_o),
+    .push_cnt_o    (end_ack_push_o),
+    .busy_o        (ord_busy)
+  );
+  assign pending_o = ord_busy;
+
   // Events.
   assign inside_o       = start_o || l_cur.active;
-  assign stall_o        = offered && !wr_accept_i;
+  assign stall_o        = offered && !l_cur.gbuf && !wr_accept_i;
   assign active_o       = l_d.active;
   assign ready_o        = start_cfg || (l_cur.active && !l_d.active);
   assign ready_idx_o    = start_cfg ? head_idx_i : l_cur.idx;
   assign end_cfg_o      = start_cfg;
-  assign end_ack_o      = wr_resp_valid_i && ack_head.last;
-  assign end_ack_idx_o  = ack_head.idx;
-  assign end_ack_push_o = ack_head.push;
   assign row_o          = row_done;
   assign row_idx_o      = l_cur.idx;
   assign row_bytes_o    = l_cur.nbytes;
+  assign row_gbuf_o     = l_cur.gbuf;
   assign acc_rd_o       = fe_on && inside_in;
   assign param_rd_o     = start_st && use_params;
 

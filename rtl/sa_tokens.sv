@@ -10,6 +10,7 @@
 
 module sa_tokens
   import sa_isa_pkg::*;
+  import sa_pkg::*;
 #(
   parameter int unsigned TokenMax = 255,
   localparam int unsigned TokW = $clog2(TokenMax + 1) + 2
@@ -17,7 +18,7 @@ module sa_tokens
   input  logic                clk_i,
   input  logic                rst_ni,
   input  logic [NUM_UNITS-1:0][NUM_UNITS-1:0]      pop_i,    // [to][from]
-  input  logic [NUM_UNITS-1:0][NUM_UNITS-1:0][1:0] push_i,   // [from][to]: pushes this cycle
+  input  logic [NUM_UNITS-1:0][NUM_UNITS-1:0][PUSH_CNT_W-1:0] push_i,   // [from][to]: pushes this cycle
   output logic [NUM_UNITS-1:0][NUM_UNITS-1:0][TokW-1:0] count_o,  // [from][to]
   output logic                overflow_o
 );

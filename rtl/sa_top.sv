@@ -1,7 +1,7 @@
 // sa_top.sv: the whole machine of docs/ARCH.md and docs/TIMING.md, except DRAM and the program
 // memory, which the harness serves through ports: fetch and the four instruction queues, the
-// token counters, the load unit, the on-chip memories (SPAD, WBUF, ACC, PARAM; the two weight
-// banks live in the PEs), the compute unit with its R x C array, the store unit and the
+// token counters, the load unit, the on-chip memories (SPAD, WBUF, ACC, PARAM, the global buffer;
+// the two weight banks live in the PEs), the compute unit with its R x C array, the store unit and the
 // special-function unit. Units are numbered as sa_isa_pkg's unit_e (load, compute, store, sfu).
 // Parameters come from the arch (rtl/config.sh turns an arch into -G options); DRAM latency and
 // in-flight limit are the DRAM model's (sim/dram.c), MaxInflight only sizes the DMA in-flight
@@ -28,6 +28,9 @@ module sa_top
   parameter int unsigned TokenMax = 255,
   parameter int unsigned SfuLanes = 4,
   parameter int unsigned SfuLatency = 6,
+  parameter int unsigned GbufBytes = 4096,     // 0: no global buffer
+  parameter int unsigned GbufBusBytes = 4,
+  parameter int unsigned GbufLatency = 2,
   // Tests only (tests/rtl/assert.sh): 1 makes the fetch unit push into full queues, a planted
   // violation of sa_fetch's *QueueRoom assertions. 0 in every model sasim-rtl runs.
   parameter bit TestPushWhenFull = 1'b0,
@@ -78,12 +81,22 @@ module sa_top
   output logic [NUM_UNITS-1:0][NUM_UNITS-1:0][TokW-1:0] tokens_o,     // [from][to]
   output logic                          tok_overflow_o,
   output logic                          chain_busy_o,
-  // probes: work counted in the statistics
-  output logic                          ld_row_o,
-  output logic [IDX_W-1:0]              ld_row_idx_o,
-  output logic [15:0]                   ld_row_bytes_o,
-  output logic [1:0]                    ld_row_mem_o,
-  output logic                          ld_row_accum_o,
+  output logic                          dma_pending_o,   // LOADs or STOREs in flight (not ended)
+  output logic [15:0]                   ld_end_count_o,  // LOADs ending this cycle (the oldest started)
+  output logic [15:0]                   su_end_count_o,  // STOREs ending this cycle
+  // probes: the global buffer's beats (issued this cycle)
+  output logic                          gb_rd_o,
+  output logic [ADDR_W-1:0]             gb_rd_addr_o,
+  output logic                          gb_wr_o,
+  output logic [ADDR_W-1:0]             gb_wr_addr_o,
+  output logic [GbufBusBytes*8-1:0]     gb_wr_data_o,
+  output logic [GbufBusBytes-1:0]       gb_wr_strb_o,
+  // probes: work counted in the statistics (LOAD rows per response path: 0 DRAM, 1 global buffer)
+  output logic [1:0]                    ld_row_o,
+  output logic [1:0][IDX_W-1:0]         ld_row_idx_o,
+  output logic [1:0][15:0]              ld_row_bytes_o,
+  output logic [1:0][1:0]               ld_row_mem_o,
+  output logic [1:0]                    ld_row_accum_o,
   output logic [KW-1:0]                 cu_start_k_o,
   output logic                          cu_spad_rd_o,
   output logic                          cu_wbuf_rd_o,
@@ -101,6 +114,7 @@ module sa_top
   output logic                          su_row_o,
   output logic [IDX_W-1:0]              su_row_idx_o,
   output logic [15:0]                   su_row_bytes_o,
+  output logic                          su_row_gbuf_o,
   // probes: the special-function unit's rows (TIMING §10) and its accumulator writes
   output logic [1:0]                    sf_acc_rd_o,
   output logic                          sf_acc_wr_o,
@@ -117,6 +131,7 @@ module sa_top
   localparam int unsigned AccW = (AccRows > 1) ? $clog2(AccRows) : 1;
   localparam int unsigned ParamW = (ParamRows > 1) ? $clog2(ParamRows) : 1;
   localparam int unsigned TColW = (ArrayCols > 1) ? $clog2(ArrayCols) : 1;
+  localparam int unsigned MaxBus = (BusBytes > GbufBusBytes) ? BusBytes : GbufBusBytes;
 
   // ---- fetch and queues ----------------------------------------------------------------------
   localparam logic [NUM_UNITS-1:0][15:0] QueueDepth = {16'(SfuQueue), 16'(StoreQueue), 16'(ComputeQueue),
@@ -188,7 +203,8 @@ module sa_top
   // names the SFU, docs/ISA.md §3).
   logic [NUM_UNITS-1:0][NUM_UNITS-1:0][TokW-1:0] tokens;
   logic [NUM_UNITS-1:0][NUM_UNITS-1:0]           tok_pop;     // [to][from]
-  logic [NUM_UNITS-1:0][NUM_UNITS-1:0][1:0]      tok_push;    // [from][to]
+  logic [NUM_UNITS-1:0][NUM_UNITS-1:0][PUSH_CNT_W-1:0] tok_push;    // [from][to]
+  logic [NUM_UNITS-1:0][PUSH_CNT_W-1:0] ld_end_push, su_end_ack_push;  // the DMA units' ends' pushes
   logic [NUM_UNITS-1:0]                          tok_ok;
   logic [NUM_UNITS-1:0][END_SLOTS-1:0][PUSH_W-1:0] end_push;  // the raw PUSH field of each end
 
@@ -210,8 +226,10 @@ module sa_top
       always_comb begin
         tok_push[u][v] = '0;
         for (int s = 0; s < END_SLOTS; s++) begin
-          if (end_o[u][s] && push_set[s][v]) tok_push[u][v] = tok_push[u][v] + 2'd1;
+          if (end_o[u][s] && push_set[s][v]) tok_push[u][v] = tok_push[u][v] + PUSH_CNT_W'(1);
         end
+        if (u == UNIT_LOAD) tok_push[u][v] = tok_push[u][v] + ld_end_push[v];
+        if (u == UNIT_STORE) tok_push[u][v] = tok_push[u][v] + su_end_ack_push[v];
       end
     end
   end
@@ -228,19 +246,49 @@ module sa_top
   );
 
   // ---- memories ------------------------------------------------------------------------------
-  logic                         mw_valid;
-  logic [1:0]                   mw_mem;
-  logic [15:0]                  mw_row;
-  logic [RowBytes-1:0]          mw_be;
-  logic [RowBytes-1:0][7:0]     mw_data;
-  logic [ArrayCols-1:0]         ld_acc_en;
-  logic [ArrayCols-1:0][31:0]   ld_acc_data;
-  logic                         ld_acc_accum;
-  logic                         mw_t_valid;
-  logic [15:0]                  mw_trow;
-  logic [TColW-1:0]             mw_tcol;
-  logic [BusBytes-1:0]          mw_tbe;
-  logic [BusBytes-1:0][7:0]     mw_tdata;
+  // the load unit's landing ports: 0 its DRAM response path, 1 its global-buffer one
+  logic [1:0]                   mw_valid;
+  logic [1:0][1:0]              mw_mem;
+  logic [1:0][15:0]             mw_row;
+  logic [1:0][31:0]             mw_seq;
+  logic [1:0][RowBytes-1:0]     mw_be;
+  logic [1:0][RowBytes-1:0][7:0] mw_data;
+  logic [1:0][ArrayCols-1:0]    ld_acc_en;
+  logic [1:0][ArrayCols-1:0][31:0] ld_acc_data;
+  logic [1:0]                   ld_acc_accum;
+  logic [1:0]                   mw_t_valid;
+  logic [1:0][15:0]             mw_trow;
+  logic [1:0][TColW-1:0]        mw_tcol;
+  logic [1:0][MaxBus-1:0]       mw_tbe;
+  logic [1:0][MaxBus-1:0][7:0]  mw_tdata;
+  logic [1:0][SpadW-1:0]        spad_wrow;
+  logic [1:0][WbufW-1:0]        wbuf_wrow, wbuf_trow;
+  logic [1:0][ParamW-1:0]       param_wrow;
+  logic [1:0][AccW-1:0]         acc_wrow;
+  logic [1:0][ArrayRows-1:0]    spad_be;
+  logic [1:0][ArrayRows-1:0][7:0] spad_wdata;
+  logic [1:0][ArrayCols-1:0]    wbuf_be;
+  logic [1:0][ArrayCols-1:0][7:0] wbuf_wdata;
+  logic [1:0][4*ArrayCols-1:0]  param_be;
+  logic [1:0][4*ArrayCols-1:0][7:0] param_wdata;
+  logic [1:0]                   spad_we, wbuf_we, param_we, acc_we;
+  for (genvar p = 0; p < 2; p++) begin : g_mw
+    assign spad_we[p]     = mw_valid[p] && mw_mem[p] == MEM_SPAD;
+    assign wbuf_we[p]     = mw_valid[p] && mw_mem[p] == MEM_WBUF;
+    assign param_we[p]    = mw_valid[p] && mw_mem[p] == MEM_PARAM;
+    assign acc_we[p]      = mw_valid[p] && mw_mem[p] == MEM_ACC;
+    assign spad_wrow[p]   = SpadW'(mw_row[p]);
+    assign wbuf_wrow[p]   = WbufW'(mw_row[p]);
+    assign wbuf_trow[p]   = WbufW'(mw_trow[p]);
+    assign param_wrow[p]  = ParamW'(mw_row[p]);
+    assign acc_wrow[p]    = AccW'(mw_row[p]);
+    assign spad_be[p]     = mw_be[p][ArrayRows-1:0];
+    assign spad_wdata[p]  = mw_data[p][ArrayRows-1:0];
+    assign wbuf_be[p]     = mw_be[p][ArrayCols-1:0];
+    assign wbuf_wdata[p]  = mw_data[p][ArrayCols-1:0];
+    assign param_be[p]    = mw_be[p][4*ArrayCols-1:0];
+    assign param_wdata[p] = mw_data[p][4*ArrayCols-1:0];
+  end
   logic [SpadW-1:0]             spad_rrow;
   logic [0:0][ArrayRows-1:0][7:0] spad_rdata;
   logic [WbufW-1:0]             wbuf_rrow;
@@ -269,11 +317,12 @@ module sa_top
     .Rows (SpadRows), .RowBytes (ArrayRows), .NumRd (1)
   ) u_spad (
     .clk_i   (clk_i),
-    .we_i    (mw_valid && mw_mem == MEM_SPAD),
-    .wrow_i  (SpadW'(mw_row)),
-    .wbe_i   (mw_be[ArrayRows-1:0]),
-    .wdata_i (mw_data[ArrayRows-1:0]),
-    .cwe_i   (1'b0),
+    .we_i    (spad_we),
+    .wrow_i  (spad_wrow),
+    .wbe_i   (spad_be),
+    .wdata_i (spad_wdata),
+    .wseq_i  (mw_seq),
+    .cwe_i   ('0),
     .crow_i  ('0),
     .ccol_i  ('0),
     .cbe_i   ('0),
@@ -284,15 +333,16 @@ module sa_top
 
   // The weight buffer also takes a transposed LOAD's beat down one column (TIMING §1).
   sa_mem_bytes #(
-    .Rows (WbufRows), .RowBytes (ArrayCols), .NumRd (1), .ColWrite (1'b1), .ColBytes (BusBytes)
+    .Rows (WbufRows), .RowBytes (ArrayCols), .NumRd (1), .ColWrite (1'b1), .ColBytes (MaxBus)
   ) u_wbuf (
     .clk_i   (clk_i),
-    .we_i    (mw_valid && mw_mem == MEM_WBUF),
-    .wrow_i  (WbufW'(mw_row)),
-    .wbe_i   (mw_be[ArrayCols-1:0]),
-    .wdata_i (mw_data[ArrayCols-1:0]),
+    .we_i    (wbuf_we),
+    .wrow_i  (wbuf_wrow),
+    .wbe_i   (wbuf_be),
+    .wdata_i (wbuf_wdata),
+    .wseq_i  (mw_seq),
     .cwe_i   (mw_t_valid),
-    .crow_i  (WbufW'(mw_trow)),
+    .crow_i  (wbuf_trow),
     .ccol_i  (mw_tcol),
     .cbe_i   (mw_tbe),
     .cdata_i (mw_tdata),
@@ -304,11 +354,12 @@ module sa_top
     .Rows (ParamRows), .RowBytes (4 * ArrayCols), .NumRd (6)
   ) u_param (
     .clk_i   (clk_i),
-    .we_i    (mw_valid && mw_mem == MEM_PARAM),
-    .wrow_i  (ParamW'(mw_row)),
-    .wbe_i   (mw_be[4*ArrayCols-1:0]),
-    .wdata_i (mw_data[4*ArrayCols-1:0]),
-    .cwe_i   (1'b0),
+    .we_i    (param_we),
+    .wrow_i  (param_wrow),
+    .wbe_i   (param_be),
+    .wdata_i (param_wdata),
+    .wseq_i  (mw_seq),
+    .cwe_i   ('0),
     .crow_i  ('0),
     .ccol_i  ('0),
     .cbe_i   ('0),
@@ -339,15 +390,17 @@ module sa_top
     .Rows (AccRows), .Cols (ArrayCols)
   ) u_acc (
     .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
     .arr_we_i    (bank_we),
     .arr_row_i   (bank_row),
     .arr_accum_i (bank_accum),
     .arr_data_i  (bank_data),
-    .ld_we_i     (mw_valid && mw_mem == MEM_ACC),
-    .ld_row_i    (AccW'(mw_row)),
+    .ld_we_i     (acc_we),
+    .ld_row_i    (acc_wrow),
     .ld_en_i     (ld_acc_en),
     .ld_accum_i  (ld_acc_accum),
     .ld_data_i   (ld_acc_data),
+    .ld_seq_i    (mw_seq),
     .st_row_i    (st_acc_row),
     .st_data_o   (st_acc_data),
     .sfu_rd_row_i  (sf_acc_rrow),
@@ -364,12 +417,44 @@ module sa_top
   logic sf_end_cfg, sf_end;
   logic [IDX_W-1:0] sf_end_idx;
   logic [PUSH_W-1:0] sf_end_push;
-  logic ld_end_cfg, ld_end, cu_end_cfg, cu_end_chain, cu_end_arr, su_end_cfg, su_end_ack;
-  logic [IDX_W-1:0] ld_end_idx, cu_end_chain_idx, cu_end_arr_idx, su_end_ack_idx;
-  logic [PUSH_W-1:0] ld_end_push, cu_end_chain_push, cu_end_arr_push, su_end_ack_push;
+  logic ld_end_cfg, cu_end_cfg, cu_end_chain, cu_end_arr, su_end_cfg;
+  logic [IDX_W-1:0] cu_end_chain_idx, cu_end_arr_idx;
+  logic [PUSH_W-1:0] cu_end_chain_push, cu_end_arr_push;
+  // a DMA unit's LOADs / STOREs ending in order, up to two in a cycle (sa_dma_order)
+  logic ld_pending, su_pending;
+  // the global buffer's ports
+  logic gb_rd_valid, gb_rd_resp_valid, gb_wr_valid, gb_wr_ack;
+  logic [ADDR_W-1:0] gb_rd_addr, gb_wr_addr;
+  logic [GbufBusBytes-1:0][7:0] gb_rd_resp_data, gb_wr_data;
+  logic [GbufBusBytes-1:0] gb_wr_strb;
+
+  sa_gbuf #(
+    .Bytes (GbufBytes), .BusBytes (GbufBusBytes), .Latency (GbufLatency)
+  ) u_gbuf (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .rd_valid_i      (gb_rd_valid),
+    .rd_addr_i       (gb_rd_addr),
+    .rd_resp_valid_o (gb_rd_resp_valid),
+    .rd_resp_data_o  (gb_rd_resp_data),
+    .wr_valid_i      (gb_wr_valid),
+    .wr_addr_i       (gb_wr_addr),
+    .wr_strb_i       (gb_wr_strb),
+    .wr_data_i       (gb_wr_data),
+    .wr_ack_o        (gb_wr_ack)
+  );
+
+  assign gb_rd_o       = gb_rd_valid;
+  assign gb_rd_addr_o  = gb_rd_addr;
+  assign gb_wr_o       = gb_wr_valid;
+  assign gb_wr_addr_o  = gb_wr_addr;
+  assign gb_wr_data_o  = gb_wr_data;
+  assign gb_wr_strb_o  = gb_wr_strb;
+  assign dma_pending_o = ld_pending || su_pending;
 
   sa_load #(
-    .ArrayRows (ArrayRows), .ArrayCols (ArrayCols), .BusBytes (BusBytes), .MaxInflight (MaxInflight)
+    .ArrayRows (ArrayRows), .ArrayCols (ArrayCols), .BusBytes (BusBytes), .MaxInflight (MaxInflight),
+    .GbufBusBytes (GbufBusBytes), .GbufLatency (GbufLatency)
   ) u_load (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -385,9 +470,14 @@ module sa_top
     .rd_resp_valid_i (rd_resp_valid_i),
     .rd_resp_tag_i   (rd_resp_tag_i),
     .rd_resp_data_i  (rd_resp_data_i),
+    .gb_valid_o      (gb_rd_valid),
+    .gb_addr_o       (gb_rd_addr),
+    .gb_resp_valid_i (gb_rd_resp_valid),
+    .gb_resp_data_i  (gb_rd_resp_data),
     .mw_valid_o      (mw_valid),
     .mw_mem_o        (mw_mem),
     .mw_row_o        (mw_row),
+    .mw_seq_o        (mw_seq),
     .mw_be_o         (mw_be),
     .mw_data_o       (mw_data),
     .acc_en_o        (ld_acc_en),
@@ -404,9 +494,9 @@ module sa_top
     .ready_o         (ready[0]),
     .ready_idx_o     (ready_idx[0]),
     .end_cfg_o       (ld_end_cfg),
-    .end_ld_o        (ld_end),
-    .end_ld_idx_o    (ld_end_idx),
+    .end_ld_count_o  (ld_end_count_o),
     .end_ld_push_o   (ld_end_push),
+    .pending_o       (ld_pending),
     .row_o           (ld_row_o),
     .row_idx_o       (ld_row_idx_o),
     .row_bytes_o     (ld_row_bytes_o),
@@ -458,7 +548,8 @@ module sa_top
 
   sa_store #(
     .ArrayCols (ArrayCols), .AccRows (AccRows), .ParamRows (ParamRows), .BusBytes (BusBytes),
-    .MaxInflight (MaxInflight), .FifoRows (FifoRows), .PostLatency (PostLatency)
+    .MaxInflight (MaxInflight), .FifoRows (FifoRows), .PostLatency (PostLatency),
+    .GbufBusBytes (GbufBusBytes), .GbufLatency (GbufLatency)
   ) u_store (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -479,18 +570,24 @@ module sa_top
     .wr_accept_i     (wr_req_accept_i),
     .wr_resp_valid_i (wr_resp_valid_i),
     .wr_resp_tag_i   (wr_resp_tag_i),
+    .gb_valid_o      (gb_wr_valid),
+    .gb_addr_o       (gb_wr_addr),
+    .gb_data_o       (gb_wr_data),
+    .gb_strb_o       (gb_wr_strb),
+    .gb_ack_i        (gb_wr_ack),
     .inside_o        (in_insn[2]),
     .stall_o         (stall[2]),
     .active_o        (active_o[2]),
     .ready_o         (ready[2]),
     .ready_idx_o     (ready_idx[2]),
     .end_cfg_o       (su_end_cfg),
-    .end_ack_o       (su_end_ack),
-    .end_ack_idx_o   (su_end_ack_idx),
+    .end_ack_count_o (su_end_count_o),
     .end_ack_push_o  (su_end_ack_push),
+    .pending_o       (su_pending),
     .row_o           (su_row_o),
     .row_idx_o       (su_row_idx_o),
     .row_bytes_o     (su_row_bytes_o),
+    .row_gbuf_o      (su_row_gbuf_o),
     .acc_rd_o        (su_acc_rd_o),
     .param_rd_o      (su_param_rd_o)
   );
@@ -534,21 +631,21 @@ module sa_top
 
   // ---- probes --------------------------------------------------------------------------------
   // End slots: 0 the instruction started this cycle (configuration class), 1 a DMA or weight
-  // chain end or the SFU's end, 2 the array's last accumulator write.
+  // chain end or the SFU's end, 2 the array's last accumulator write. The DMA units' LOADs and
+  // STOREs end in order, any number at once: ld_end_count_o / su_end_count_o.
   always_comb begin
     end_o    = '0;
     end_idx_o = '0;
     end_push = '0;
     end_o[0][0] = ld_end_cfg;  end_idx_o[0][0] = head_idx[0];
     end_push[0][0] = head_insn[0][PUSH_LSB +: PUSH_W];
-    end_o[0][1] = ld_end;      end_idx_o[0][1] = ld_end_idx;   end_push[0][1] = ld_end_push;
     end_o[1][0] = cu_end_cfg;  end_idx_o[1][0] = head_idx[1];
     end_push[1][0] = head_insn[1][PUSH_LSB +: PUSH_W];
     end_o[1][1] = cu_end_chain; end_idx_o[1][1] = cu_end_chain_idx; end_push[1][1] = cu_end_chain_push;
     end_o[1][2] = cu_end_arr;  end_idx_o[1][2] = cu_end_arr_idx; end_push[1][2] = cu_end_arr_push;
     end_o[2][0] = su_end_cfg;  end_idx_o[2][0] = head_idx[2];
     end_push[2][0] = head_insn[2][PUSH_LSB +: PUSH_W];
-    end_o[2][1] = su_end_ack;  end_idx_o[2][1] = su_end_ack_idx; end_push[2][1] = su_end_ack_push;
+
     end_o[3][0] = sf_end_cfg;  end_idx_o[3][0] = head_idx[3];
     end_push[3][0] = head_insn[3][PUSH_LSB +: PUSH_W];
     end_o[3][1] = sf_end;      end_idx_o[3][1] = sf_end_idx;   end_push[3][1] = sf_end_push;

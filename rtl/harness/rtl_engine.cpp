@@ -1,15 +1,17 @@
 // rtl_engine.cpp: see rtl_engine.h. One call of cycle() is one clock of the machine:
 //  1. the program word at the model's pc is put on imem_data_i, the model settles and offers
 //     its DRAM requests;
-//  2. dram_cycle() answers them (responses due now, acceptance), exactly as in detailed.c;
+//  2. dram_cycle() answers them (responses due now, acceptance), exactly as in detailed.c (the
+//     global buffer is inside the model, sa_gbuf; its write beats are copied into the Sim's
+//     buffer, so that its bytes can be compared and reported);
 //  3. the answers go back in, the model settles again, and its probes are read: fetches,
 //     starts, ready and end events, unit states, row and memory events. They fill times[] and
 //     the statistics the way detailed.c fills them;
 //  4. the rising clock edge. The falling edge is folded into step 1 of the next cycle: nothing in
 //     sa_top acts on it, and it saves the model an eval per cycle (docs/RTL.md, "Speed").
 // Lockstep (--engine both) steps sim_detailed_step() first and compares the two cycles: fetch,
-// unit states, DRAM beats, the array's accumulator writes (each column, both modes) and the times
-// of every instruction that started, became ready or ended.
+// unit states, DRAM and global-buffer beats, the array's accumulator writes (each column, both
+// modes) and the times of every instruction that started, became ready or ended.
 // --vcd: a model built with Verilator --trace (VM_TRACE, the rtl-vcd variant of rtl.mk) dumps
 // each cycle of the window twice: at 10t the settled values of cycle t (clock low), at 10t+5
 // the registers after its rising edge; the timescale is 100 ps, so cycle t reads as t ns.
@@ -18,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,7 +39,7 @@
 namespace {
 
 const int kIdxW = 32;
-const int kSlots = 3;
+const int kSlots = 3;   // sa_pkg END_SLOTS
 
 struct Events {
   bool fetch, halt, fetch_stall, halted;
@@ -45,6 +48,7 @@ struct Events {
   bool end[NUM_UNITS][kSlots];
   uint32_t end_idx[NUM_UNITS][kSlots];
   unsigned state[NUM_UNITS];
+  unsigned dma_ends[NUM_UNITS];   // LOADs (load unit) / STOREs (store unit) ending, oldest first
 };
 
 class RtlRun {
@@ -83,6 +87,8 @@ class RtlRun {
   void compute_rows(LayerStats *ls, uint64_t spad_rd, uint64_t wbuf_rd, uint64_t acc_wr, uint64_t acc_rd);
   void account_ready_end(uint64_t t, const Events &e);
   void account_dram(int rd_ok, int wr_ok);
+  void account_gbuf();
+  void log_gbuf(SimCycleLog *mine);
   void account_load_rows();
   void account_store_rows();
   void account_sfu_rows();
@@ -113,6 +119,8 @@ class RtlRun {
   unsigned bank_w_ = 1;                 // bits of an ACC bank number (arr_bank_o)
   int64_t unit_layer_[NUM_UNITS];      // each unit's current layer (-1 before its first LAYER)
   uint32_t dma_insn_[NUM_UNITS] = {};   // the LOAD / STORE in progress (stall cycles), the SFU's instruction
+  std::deque<uint32_t> dma_fly_[NUM_UNITS];    // LOADs / STOREs started and not ended, in start order
+  std::vector<uint32_t> dma_ended_[NUM_UNITS]; // those that ended this cycle
   uint64_t remaining_ = 0;
   uint64_t writes_ = 0;                 // write beats accepted (for --flip-write-bit)
   uint64_t acc_writes_ = 0;             // array ACC writes seen (for --flip-acc-bit)
@@ -231,6 +239,9 @@ void RtlRun::read_events(Events *e) {
   e->halt = m->fetch_halt_o;
   e->fetch_stall = m->fetch_stall_o;
   e->halted = m->halted_o;
+  e->dma_ends[UNIT_LOAD] = m->ld_end_count_o;
+  e->dma_ends[UNIT_STORE] = m->su_end_count_o;
+  e->dma_ends[UNIT_COMPUTE] = e->dma_ends[UNIT_SFU] = 0;
   for (int u = 0; u < NUM_UNITS; u++) {
     e->start[u] = get_bits(m->start_o, u, 1);
     e->start_idx[u] = (uint32_t)get_bits(m->start_idx_o, u * kIdxW, kIdxW);
@@ -254,6 +265,7 @@ void RtlRun::account(uint64_t t, const Events &e, int rd_ok, int wr_ok) {
     if (e.start[u]) account_start(t, (Unit)u, e.start_idx[u]);
   account_ready_end(t, e);
   account_dram(rd_ok, wr_ok);
+  account_gbuf();
   account_load_rows();
   account_store_rows();
   account_sfu_rows();
@@ -313,11 +325,15 @@ void RtlRun::start_work(Unit u, uint32_t k, const Insn *in, LayerStats *ls) {
   switch (in->op) {
   case OP_LOAD:
     dma_insn_[u] = k;
+    dma_fly_[u].push_back(k);
     // Each block of C LOAD rows writes NSEG*SEGLEN WBUF rows, one byte of each per LOAD row; the
     // landing rows (ld_row_o) are not WBUF rows here.
     if (transposed_[k]) ls->mem_writes[MEM_ST_WBUF] += sim_transposed_load_rows(a, in);
     break;
-  case OP_STORE: dma_insn_[u] = k; break;
+  case OP_STORE:
+    dma_insn_[u] = k;
+    dma_fly_[u].push_back(k);
+    break;
   case OP_PRELOAD:   // R shift cycles, ROWS (<= R) weight buffer reads
     ls->preload_shifts += R;
     compute_rows(ls, 0, rows, 0, 0);
@@ -378,9 +394,17 @@ void RtlRun::start_work(Unit u, uint32_t k, const Insn *in, LayerStats *ls) {
 void RtlRun::account_ready_end(uint64_t t, const Events &e) {
   for (int u = 0; u < NUM_UNITS; u++) {
     if (e.ready[u] && records(u, e.ready_idx[u])) s_->times[e.ready_idx[u]].ready = t + 1;
-    for (int k = 0; k < kSlots; k++) {
-      if (!e.end[u][k]) continue;
-      uint32_t i = e.end_idx[u][k];
+    std::vector<uint32_t> ended;
+    for (int k = 0; k < kSlots; k++)
+      if (e.end[u][k]) ended.push_back(e.end_idx[u][k]);
+    // The DMA unit's LOADs / STOREs end in start order: the model says how many.
+    dma_ended_[u].clear();
+    for (unsigned k = 0; k < e.dma_ends[u] && !dma_fly_[u].empty(); k++) {
+      dma_ended_[u].push_back(dma_fly_[u].front());
+      ended.push_back(dma_fly_[u].front());
+      dma_fly_[u].pop_front();
+    }
+    for (uint32_t i : ended) {
       if (records(u, i)) s_->times[i].end = t;
       LayerStats *ls = layer_of(i);
       if (sim_in_span(prog_op(p_, i), (Unit)u) && t > ls->last_end) ls->last_end = t;
@@ -397,21 +421,63 @@ void RtlRun::account_dram(int rd_ok, int wr_ok) {
   if (wr_ok) layer_of(dma_insn_[UNIT_STORE])->dram_write_beats++;
 }
 
-// A LOAD row completed (ld_row_o): the row written, the ACC row read when accumulating, its bytes.
+// The global buffer's beats issued this cycle (the port never refuses one): counted in the layer of
+// the unit's LOAD / STORE; a write is copied into the Sim's buffer (sa_gbuf holds the model's own).
+void RtlRun::account_gbuf() {
+  Vsa_top *m = top_.get();
+  const unsigned G = a_->gbuf_bus_bytes;
+  if (m->gb_rd_o) layer_of(dma_insn_[UNIT_LOAD])->gbuf_read_beats++;
+  if (m->gb_wr_o) {
+    layer_of(dma_insn_[UNIT_STORE])->gbuf_write_beats++;
+    uint8_t data[ARCH_MAX_BUS_BYTES];
+    get_bytes(m->gb_wr_data_o, data, G);
+    for (unsigned x = 0; x < G; x++) {
+      uint64_t addr = (uint64_t)m->gb_wr_addr_o + x;
+      if (get_bits(m->gb_wr_strb_o, x, 1) && addr < a_->gbuf_bytes) s_->gbuf[addr] = data[x];
+    }
+  }
+}
+
+// The global buffer's beats of this cycle, for the lockstep.
+void RtlRun::log_gbuf(SimCycleLog *mine) {
+  Vsa_top *m = top_.get();
+  const unsigned G = a_->gbuf_bus_bytes;
+  mine->gbuf_rd_accepted = m->gb_rd_o;
+  mine->gbuf_rd_addr = m->gb_rd_o ? m->gb_rd_addr_o : 0;
+  mine->gbuf_wr_accepted = m->gb_wr_o;
+  if (m->gb_wr_o) {
+    mine->gbuf_wr.valid = 1;
+    mine->gbuf_wr.addr = m->gb_wr_addr_o;
+    get_bytes(m->gb_wr_data_o, mine->gbuf_wr.data, G);
+    for (unsigned x = 0; x < G; x++) mine->gbuf_wr.strobe[x] = (uint8_t)get_bits(m->gb_wr_strb_o, x, 1);
+  }
+}
+
+// LOAD rows completed (ld_row_o, one per response path: 0 DRAM, 1 the global buffer): the row
+// written, the ACC row read when accumulating, its bytes.
 void RtlRun::account_load_rows() {
   Vsa_top *m = top_.get();
-  if (!m->ld_row_o) return;
-  LayerStats *ls = layer_of(m->ld_row_idx_o);
-  MemStatId mem = sim_mem_stat(m->ld_row_mem_o & 3);
-  if (!transposed_[m->ld_row_idx_o]) ls->mem_writes[mem]++;   // a transposed LOAD's count at its start
-  if (mem == MEM_ST_ACC && m->ld_row_accum_o) ls->mem_reads[MEM_ST_ACC]++;
-  ls->dram_read_bytes += m->ld_row_bytes_o;
+  for (int p = 0; p < 2; p++) {
+    if (!get_bits(m->ld_row_o, p, 1)) continue;
+    uint32_t k = (uint32_t)get_bits(m->ld_row_idx_o, p * kIdxW, kIdxW);
+    LayerStats *ls = layer_of(k);
+    MemStatId mem = sim_mem_stat((uint32_t)get_bits(m->ld_row_mem_o, 2 * p, 2));
+    if (!transposed_[k]) ls->mem_writes[mem]++;   // a transposed LOAD's count at its start
+    if (mem == MEM_ST_ACC && get_bits(m->ld_row_accum_o, p, 1)) ls->mem_reads[MEM_ST_ACC]++;
+    uint64_t bytes = get_bits(m->ld_row_bytes_o, 16 * p, 16);
+    if (p) ls->gbuf_read_bytes += bytes;
+    else ls->dram_read_bytes += bytes;
+  }
 }
 
 // The store unit: a row written to DRAM, ACC rows read into the post-processor, parameter rows read.
 void RtlRun::account_store_rows() {
   Vsa_top *m = top_.get();
-  if (m->su_row_o) layer_of(m->su_row_idx_o)->dram_write_bytes += m->su_row_bytes_o;
+  if (m->su_row_o) {
+    LayerStats *ls = layer_of(m->su_row_idx_o);
+    if (m->su_row_gbuf_o) ls->gbuf_write_bytes += m->su_row_bytes_o;
+    else ls->dram_write_bytes += m->su_row_bytes_o;
+  }
   if (!m->su_acc_rd_o && !m->su_param_rd_o) return;
   const Insn in = prog_insn(p_, dma_insn_[UNIT_STORE]);
   LayerStats *ls = layer_of(dma_insn_[UNIT_STORE]);
@@ -518,6 +584,7 @@ void RtlRun::cycle(uint64_t t, SimCycleLog *mine) {
     mine->rd_addr = rd.addr;
     mine->wr_accepted = wr_ok;
     if (wr_ok) mine->wr = wr;
+    log_gbuf(mine);
     if (mine->acc) {
       for (unsigned c = 0; c < a_->cols; c++) {
         SimAccWrite &w = mine->acc[c];
@@ -532,10 +599,11 @@ void RtlRun::cycle(uint64_t t, SimCycleLog *mine) {
     }
   }
   // Moved this cycle (for the deadlock check, as in detailed.c).
-  bool moved = ev_.fetch || ev_.halt || rd_resp.valid || wr_resp.valid || !dram_idle(dram_);
+  bool moved = ev_.fetch || ev_.halt || rd_resp.valid || wr_resp.valid || !dram_idle(dram_) || m->dma_pending_o;
   for (int u = 0; u < NUM_UNITS; u++) {
     moved = moved || ev_.start[u] || ev_.state[u] == SIM_UST_BUSY || ev_.stall[u] || ev_.active[u];
     for (int k = 0; k < kSlots; k++) moved = moved || ev_.end[u][k];
+    moved = moved || ev_.dma_ends[u];
   }
   frozen_ = !moved;
 #if VM_TRACE
@@ -588,6 +656,29 @@ static std::string times_text(const InsnTime &x) {
   return b;
 }
 
+// A write beat (DRAM or the global buffer, B bytes) as the divergence message shows it.
+static std::string write_text(int accepted, const DramReq &w, unsigned B) {
+  if (!accepted) return "none";
+  char b[32];
+  snprintf(b, sizeof b, "0x%llx [", (unsigned long long)w.addr);
+  std::string s = b;
+  for (unsigned x = 0; x < B; x++) {
+    if (w.strobe[x]) snprintf(b, sizeof b, "%s%02x", x ? " " : "", w.data[x]);
+    else snprintf(b, sizeof b, "%s--", x ? " " : "");
+    s += b;
+  }
+  return s + "]";
+}
+
+static bool same_write(int acc_x, const DramReq &x, int acc_y, const DramReq &y, unsigned B) {
+  if (acc_x != acc_y) return false;
+  if (!acc_x) return true;
+  if (x.addr != y.addr) return false;
+  for (unsigned i = 0; i < B; i++)
+    if (x.strobe[i] != y.strobe[i] || (x.strobe[i] && x.data[i] != y.data[i])) return false;
+  return true;
+}
+
 static bool times_equal(const InsnTime &x, const InsnTime &y) {
   return x.fetch == y.fetch && x.start == y.start && x.ready == y.ready && x.end == y.end && x.stall == y.stall;
 }
@@ -636,6 +727,16 @@ int RtlRun::compare_cycle(const SimCycleLog &ref, const SimCycleLog &mine, const
     return diverge(t, UNIT_STORE, dma_insn_[UNIT_STORE],
                    "DRAM write beat: detailed " + w[0] + ", rtl " + w[1]);
   }
+  if (ref.gbuf_rd_accepted != mine.gbuf_rd_accepted || (ref.gbuf_rd_accepted && ref.gbuf_rd_addr != mine.gbuf_rd_addr)) {
+    snprintf(b, sizeof b, "GBUF read beat: detailed %s 0x%llx, rtl %s 0x%llx", ref.gbuf_rd_accepted ? "reads" : "none",
+             (unsigned long long)ref.gbuf_rd_addr, mine.gbuf_rd_accepted ? "reads" : "none",
+             (unsigned long long)mine.gbuf_rd_addr);
+    return diverge(t, UNIT_LOAD, dma_insn_[UNIT_LOAD], b);
+  }
+  if (!same_write(ref.gbuf_wr_accepted, ref.gbuf_wr, mine.gbuf_wr_accepted, mine.gbuf_wr, a_->gbuf_bus_bytes))
+    return diverge(t, UNIT_STORE, dma_insn_[UNIT_STORE],
+                   "GBUF write beat: detailed " + write_text(ref.gbuf_wr_accepted, ref.gbuf_wr, a_->gbuf_bus_bytes) +
+                       ", rtl " + write_text(mine.gbuf_wr_accepted, mine.gbuf_wr, a_->gbuf_bus_bytes));
   // The array's accumulator writes, column by column (the weight-stationary sums leaving the
   // bottom row, the output-stationary drains).
   for (unsigned c = 0; ref.acc && mine.acc && c < a_->cols; c++) {
@@ -663,6 +764,7 @@ int RtlRun::compare_cycle(const SimCycleLog &ref, const SimCycleLog &mine, const
     if (e.ready[u]) ks.push_back(e.ready_idx[u]);
     for (int k = 0; k < kSlots; k++)
       if (e.end[u][k]) ks.push_back(e.end_idx[u][k]);
+    ks.insert(ks.end(), dma_ended_[u].begin(), dma_ended_[u].end());
     for (uint32_t k : ks) {
       if (!records(u, k) || times_equal(ref_->times[k], s_->times[k])) continue;
       return diverge(t, u, k, "times: detailed " + times_text(ref_->times[k]) + "; rtl " + times_text(s_->times[k]));
@@ -680,6 +782,13 @@ int RtlRun::compare_end() {
   char what[256];
   if (stats_compare(&ref_->stats, &s_->stats, what, sizeof what))
     return diverge(t, -1, -1, std::string("statistics differ: ") + what + " (detailed vs rtl)");
+  // The global buffer's bytes: every write beat was compared as it happened, here the result.
+  for (uint64_t i = 0; i < a_->gbuf_bytes; i++)
+    if (ref_->gbuf[i] != s_->gbuf[i]) {
+      char b[160];
+      snprintf(b, sizeof b, "GBUF byte 0x%llx: detailed %02x, rtl %02x", (unsigned long long)i, ref_->gbuf[i], s_->gbuf[i]);
+      return diverge(t, -1, -1, b);
+    }
   // Every write beat was compared as it happened; here the tensors (outputs included) once more.
   for (uint32_t k = 0; k < p_->n_tensors; k++) {
     const TensorInfo *ti = &p_->tensors[k];

@@ -21,8 +21,8 @@ int main(int argc, char **argv) {
   }
   uint64_t first = strtoull(argv[2], NULL, 10), n = strtoull(argv[3], NULL, 10);
   // The RTL models all three dataflows and the special-function unit: draw COMPUTE_OS,
-  // COMPUTE_IS, transposed LOADs and the SFU's instructions too.
-  RandProgOptions o = {.arch = &a, .min_insns = 0, .max_insns = 0, .with_is = 1, .with_sfu = 1};
+  // COMPUTE_IS, transposed LOADs, the SFU's instructions and LOADs / STOREs on the global buffer too.
+  RandProgOptions o = {.arch = &a, .min_insns = 0, .max_insns = 0, .with_is = 1, .with_sfu = 1, .with_gbuf = 1};
   for (uint64_t seed = first; seed < first + n; seed++) {
     Program *p = randprog_generate(seed, &o, &d);
     char path[4096];

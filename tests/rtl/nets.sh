@@ -3,7 +3,8 @@
 # residual block, a depthwise block, the depthwise edge case, and with the special-function unit
 # the lecture's FullBasicModel (softmax) and a squeeze-excitation block (sigmoid, broadcast
 # multiply), issue 16) compiled by `sacc compile` for
-# a 4x4 (tiny) and an 8x8 (small) arch, in each dataflow (weight-, output- and input-stationary,
+# a 4x4 (tiny) and an 8x8 (small) arch, fused (the compiler's default: activations between layers
+# in the global buffer; residual and tiny_cnn must use it) in each dataflow (weight-, output- and input-stationary,
 # `--dataflow ws|os|is`; SA_RTL_DATAFLOWS picks), run with --engine both: the RTL and the detailed engine
 # in lockstep, compared every cycle and at the end (times, statistics, DRAM). Then the RTL's
 # statistics JSON (total cycles, per unit, per layer) and output files must equal the C fast
@@ -16,7 +17,13 @@ SASIM=$B/bin/sasim
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 CLI_PREFIX=rtl-net
 . tests/cli/lib.sh
-NETS=${SA_RTL_NETS:-"lenet5 residual depthwise edge_depthwise fullbasic se_block"}
+NETS=${SA_RTL_NETS:-"lenet5 residual depthwise edge_depthwise fullbasic se_block tiny_cnn"}
+# Networks the compiler fuses (activations kept in the global buffer, docs/COMPILER.md "Fusion"):
+# their runs must read and write it, so the RTL's GBUF path is what lockstep checks.
+FUSED="residual tiny_cnn"
+gbuf_used() {
+  python3 -c 'import json, sys; g = json.load(open(sys.argv[1]))["gbuf"]; sys.exit(0 if g["read_beats"] and g["write_beats"] else 1)' "$1"
+}
 DATAFLOWS=${SA_RTL_DATAFLOWS:-"ws os is"}
 outputs() { grep '^output ' "$1" | sort; }
 
@@ -42,6 +49,8 @@ for arch in workloads/arch/tiny.json workloads/arch/small.json; do
       fail "$t" "outputs differ from the fast engine's: $(diff "$d.c.out" "$d.r.out" | head -n 4 | tr '\n' ' ')"
     elif [ ! -s "$T/want" ] || ! cmp -s "$T/got" "$T/want"; then
       fail "$t" "outputs differ from the reference: $(diff "$T/want" "$T/got" | head -n 4 | tr '\n' ' ')"
+    elif case " $FUSED " in *" $n "*) ! gbuf_used "$d.r.json" ;; *) false ;; esac; then
+      fail "$t" "not fused: the run does not use the global buffer"
     else
       pass "$t"
     fi

@@ -42,7 +42,9 @@ fi
 # mixes weight-stationary work with COMPUTE_OS, COMPUTE_IS and transposed LOADs; on the small
 # arch each of the three must occur (os.sh and is.sh test those paths by hand). On every arch
 # some PRELOAD must come right behind a stream with overlap=1 (in the compute queue: other
-# units' instructions and LAYERs aside), the form that shifts weights in under a stream.
+# units' instructions and LAYERs aside), the form that shifts weights in under a stream, and
+# LOADs and STOREs on the global buffer must occur (gen_randprog draws them mixed with DRAM ones:
+# on 2x2 its buffer answers in 1 cycle with beats twice DRAM's, on tiny and small in 2).
 total=${SA_RTL_RANDOM:-200}
 per=$(( (total + 1) / 2 ))
 for spec in tests/rtl/arch_2x2.json:$per workloads/arch/tiny.json:$per workloads/arch/small.json:${SA_RTL_SMALL_RANDOM:-20}; do
@@ -52,12 +54,13 @@ for spec in tests/rtl/arch_2x2.json:$per workloads/arch/tiny.json:$per workloads
   if ! "$B/tests/rtl/gen_randprog" "$arch" 1 "$n" "$T/r-$a" 2>"$T/gen.err"; then
     fail "random-$a" "gen_randprog: $(head -c 300 "$T/gen.err")"; continue
   fi
-  bad=0 first="" os=0 is=0 tr=0 ov=0 sf=0
+  bad=0 first="" os=0 is=0 tr=0 ov=0 sf=0 gl=0 gs=0
   for p in "$T/r-$a"/r*.bin; do
     $SASIM disasm "$p" >"$T/dis"
     os=$((os + $(grep -c '^COMPUTE_OS' "$T/dis"))) is=$((is + $(grep -c '^COMPUTE_IS' "$T/dis")))
     tr=$((tr + $(grep -c '^LOAD .*transpose=1' "$T/dis")))
     sf=$((sf + $(grep -c '^SFU_' "$T/dis")))
+    gl=$((gl + $(grep -c '^LOAD .*gbuf=1' "$T/dis"))) gs=$((gs + $(grep -c '^STORE .*gbuf=1' "$T/dis")))
     ov=$((ov + $(awk '/^COMPUTE(_IS)? .*overlap=1/ { o = 1; next } /^PRELOAD/ { n += o } /^(PRELOAD|COMPUTE)/ { o = 0 } END { print n + 0 }' "$T/dis")))
     if ! "$B/bin/sasim-rtl" run "$p" --engine both >"$T/out" 2>&1; then
       bad=$((bad + 1)); [ -n "$first" ] || first="seed $(basename "$p" .bin | tr -d r): $(head -c 400 "$T/out")"
@@ -68,5 +71,6 @@ for spec in tests/rtl/arch_2x2.json:$per workloads/arch/tiny.json:$per workloads
     fail "random-$a" "$os COMPUTE_OS, $is COMPUTE_IS and $tr transposed LOADs in $n random programs"
   elif [ $ov -eq 0 ]; then fail "random-$a" "no PRELOAD behind an overlap=1 stream in $n random programs"
   elif [ $sf -eq 0 ]; then fail "random-$a" "no SFU instruction in $n random programs"
-  else pass "random-$a-$n-programs-$os-compute-os-$is-compute-is-$tr-transposed-loads-$ov-preloads-behind-streams-$sf-sfu"; fi
+  elif [ $gl -eq 0 ] || [ $gs -eq 0 ]; then fail "random-$a" "$gl GBUF LOADs and $gs GBUF STOREs in $n random programs"
+  else pass "random-$a-$n-programs-$os-compute-os-$is-compute-is-$tr-transposed-loads-$ov-preloads-behind-streams-$sf-sfu-$gl-gbuf-loads-$gs-gbuf-stores"; fi
 done

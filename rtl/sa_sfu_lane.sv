@@ -226,29 +226,32 @@ module sa_sfu_lane #(
   // ---- registers 0 .. P-1 ----------------------------------------------------------------------
   logic [LW-1:0]      r_q [Latency];
   logic [Latency-1:0] v_q;
-  logic [LW-1:0]      in_val, fin;
 
-  always_comb begin
-    in_val                  = '0;
-    in_val[F_KIND +: 2]     = kind_i;
-    in_val[F_FN +: 7]       = fn_i;
-    in_val[F_EWOP +: 3]     = ewop_i;
-    in_val[F_A +: 32]       = a_i;
-    in_val[F_B +: 32]       = b_i;
-    in_val[F_MULT +: 32]    = mult_i;
-    in_val[F_SHIFT +: 6]    = shift_i;
-    in_val[F_SM_MULT +: 16] = sm_mult_i;
-    in_val[F_SM_SHIFT +: 5] = sm_shift_i;
-    in_val[F_RC_MANT +: 17] = rc_mant_i;
-    in_val[F_RC_SHIFT +: 6] = rc_shift_i;
-    in_val[F_N +: 16]       = n_i;
-    in_val[F_VZERO]         = vzero_i;
-    in_val[F_RS_MANT +: 17] = rs_mant_i;
-    in_val[F_RS_SHIFT +: 6] = rs_shift_i;
-    in_val[F_P0 +: 32]      = p0_i;
-    in_val[F_P1 +: 32]      = p1_i;
-    in_val[F_P2 +: 6]       = p2_i;
-  end
+  // The operands as register 0 takes them (called inside its enable: assembling the wide vector
+  // every cycle would cost an idle lane more than the steps save).
+  function automatic logic [LW-1:0] operands();
+    logic [LW-1:0] t;
+    t                  = '0;
+    t[F_KIND +: 2]     = kind_i;
+    t[F_FN +: 7]       = fn_i;
+    t[F_EWOP +: 3]     = ewop_i;
+    t[F_A +: 32]       = a_i;
+    t[F_B +: 32]       = b_i;
+    t[F_MULT +: 32]    = mult_i;
+    t[F_SHIFT +: 6]    = shift_i;
+    t[F_SM_MULT +: 16] = sm_mult_i;
+    t[F_SM_SHIFT +: 5] = sm_shift_i;
+    t[F_RC_MANT +: 17] = rc_mant_i;
+    t[F_RC_SHIFT +: 6] = rc_shift_i;
+    t[F_N +: 16]       = n_i;
+    t[F_VZERO]         = vzero_i;
+    t[F_RS_MANT +: 17] = rs_mant_i;
+    t[F_RS_SHIFT +: 6] = rs_shift_i;
+    t[F_P0 +: 32]      = p0_i;
+    t[F_P1 +: 32]      = p1_i;
+    t[F_P2 +: 6]       = p2_i;
+    operands = t;
+  endfunction
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -259,7 +262,7 @@ module sa_sfu_lane #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (valid_i) r_q[0] <= in_val;
+    if (valid_i) r_q[0] <= operands();
   end
 
   for (genvar s = 1; s < Latency; s++) begin : g_stage
@@ -268,21 +271,31 @@ module sa_sfu_lane #(
     end
   end
 
-  // Segment P: from the last register to the write.
+  // Segment P: from the last register to the write (y, and e when step 3 is in it).
+  // Waiver: t is the whole value, of which only e and y leave (a module-level copy for an unused_*
+  // signal would have to be cleared every cycle, the cost this structure avoids).
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [47:0] last_segment(input logic [LW-1:0] v, input logic signed [7:0] mx,
+                                               input logic signed [24:0] s1);
+    logic [LW-1:0] t;
+    t            = segment(Latency, v, mx, s1);
+    last_segment = {t[F_E +: 16], t[F_Y +: 32]};
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  logic [15:0] e_last;
   always_comb begin
-    fin = '0;
-    if (v_q[Latency-1]) fin = segment(Latency, r_q[Latency-1], max_i, s1_i);
+    {e_last, y_o} = '0;
+    if (v_q[Latency-1]) {e_last, y_o} = last_segment(r_q[Latency-1], max_i, s1_i);
   end
 
   localparam int unsigned ESeg = sfu_lane_seg(3, Latency);
   if (ESeg < Latency) begin : g_e_reg
     assign e_o = r_q[ESeg][F_E +: 16];
+    logic unused_e;
+    assign unused_e = ^e_last;
   end else begin : g_e_last
-    assign e_o = fin[F_E +: 16];
+    assign e_o = e_last;
   end
   assign a1_o = $signed(r_q[0][F_A +: 32]);
-  assign y_o  = fin[F_Y +: 32];
-
-  logic unused_lane;
-  assign unused_lane = ^fin;   // its y and e only
 endmodule

@@ -2,8 +2,8 @@
 // engines' sim/sfu_exec.c). CFG_SFU and LAYER execute in their start cycle. Every other
 // instruction runs alone (the next one starts after it ended) through a sequencer that reads
 // accumulator rows in chunks of Lp = min(Lanes, C) columns, k = ceil(C / Lp) cycles a row, and
-// passes each chunk through Lp lanes (sa_sfu_lane, combinational) into a Latency-deep pipeline
-// whose last stage writes the accumulator:
+// passes each chunk through Lp lanes (sa_sfu_lane), pipelined over Latency cycles: a chunk read in
+// cycle c is written in c + Latency, its control beside it in a Latency-deep pipeline here:
 //  - SFU_MAP, SFU_EW: one pass, row i in cycles s + i k .. s + i k + k - 1;
 //  - SFU_SOFTMAX: per row of S = ceil(LEN / C) segments, a pass for the maximum, a pass for the
 //    exponentials' sum, 17 cycles of the scalar reciprocal, a pass that writes;
@@ -13,9 +13,14 @@
 // The last chunk enters the pipeline in cycle s + D - Latency - 1 and is written Latency cycles
 // later, in e = s + D - 1; ready = e + 1. Reads are combinational (flop arrays, TIMING §1), with
 // the unit's own ports: two ACC row reads (SFU_EW's second operand; a broadcast row is read once,
-// at the start, and kept), one ACC write with a column enable, three PARAM row reads. The scalar
-// reciprocal and inverse square root (sa_sfu_recip, sa_sfu_rsqrt) are combinational too; their
-// 17 and 33 cycles are the sequential versions' (SFU.md §4), counted, with the result registered.
+// at the start, and kept), one ACC write with a column enable, three PARAM row reads. The row
+// reductions run in the lanes' segment 1 (maximum, S1, S2, SFU_REDUCE's value: a value of the next
+// pass reads them there, a whole pass later) and, for the exponentials' sum, after the lanes' exp
+// (step 3). The scalar reciprocal and inverse square root (sfu_recip, sfu_rsqrt) are
+// combinational, computed and registered in the last of their 17 and 33 waiting cycles (the
+// sequential versions' cycle counts, SFU.md §4): a multicycle path, whose sums are complete a few
+// cycles into the wait. Nothing here or in the lanes is evaluated while the unit is idle but the
+// sequencer and the enables.
 // Probes acc_rd_o / acc_wr_o / param_rd_o count the rows TIMING §10 counts.
 `include "sa_assert.svh"
 
@@ -109,7 +114,7 @@ module sa_sfu_unit
     logic [5:0]  cnt;     // cycles left in PH_WAIT / PH_DRAIN
   } seq_t;
 
-  // One pipeline stage: a chunk's results on their way to the accumulator.
+  // One pipeline stage: a chunk's control on its way to the accumulator (the lanes carry the values).
   typedef struct packed {
     logic                        we;
     logic                        full;    // a reduction's row: column 0 the result, the others 0
@@ -117,8 +122,13 @@ module sa_sfu_unit
     logic                        last;    // the instruction's last chunk
     logic [AccW-1:0]             row;
     logic [JW-1:0]               j;
-    logic [Lp-1:0]               en;
-    logic [Lp-1:0][31:0]         data;
+    logic [Lp-1:0]               en;      // the columns written
+    logic                        rd;      // a chunk was read (a pass's, written or not)
+    logic                        pa;      // ... in PH_A (maximum, sums, reduction)
+    logic                        pb;      // ... in PH_B (the exponentials' sum)
+    logic                        first;   // ... the first of its row's pass
+    logic [Lp-1:0]               on;      // its lanes holding a value of the row
+    logic [31:0]                 red;     // SFU_REDUCE's result, from stage 1 on
   } stage_t;
 
   opcode_e op;
@@ -133,17 +143,19 @@ module sa_sfu_unit
   seq_t s_q, s_cur, s_d;
 
   // Row accumulators: softmax maximum and sum; layer norm S1, S2; a reduction's value.
-  logic signed [7:0]  mx_q, mx_cur, mx_d;
-  logic [31:0]        sum_q, sum_cur, sum_d;
-  logic signed [24:0] s1_q, s1_cur, s1_d;
-  logic [31:0]        s2_q, s2_cur, s2_d;
-  logic signed [63:0] red_q, red_cur, red_d;
+  logic signed [7:0]  mx_q, mx_d;
+  logic [31:0]        sum_q, sum_d;
+  logic signed [24:0] s1_q, s1_d;
+  logic [31:0]        s2_q, s2_d;
+  logic signed [63:0] red_q, red_d;
   // Scalar results, registered in PH_WAIT
   logic [16:0] rc_mant_q, rs_mant_q;
   logic [5:0]  rc_shift_q, rs_shift_q;
   logic        vzero_q;
   // SFU_EW's broadcast row, read at the start
   logic [ArrayCols-1:0][31:0] b_q, b_cur;
+
+  `include "sa_sfu_fn.svh"
 
   assign op        = opcode_e'(head_insn_i[OP_LSB +: OP_W]);
   assign start_o   = head_valid_i && tok_ok_i && !l_q.active;
@@ -236,8 +248,7 @@ module sa_sfu_unit
   // ---- the lanes -----------------------------------------------------------------------------
   logic [1:0]                kind;
   logic [Lp-1:0]             lane_on;
-  logic [Lp-1:0][31:0]       lane_a, lane_b, lane_y;
-  logic [Lp-1:0][7:0]        lane_q;
+  logic [Lp-1:0][31:0]       lane_a, lane_b, lane_y, lane_a1;
   logic [Lp-1:0][15:0]       lane_e;
   logic [Lp-1:0][31:0]       lane_p0, lane_p1;
   logic [Lp-1:0][5:0]        lane_p2;
@@ -287,7 +298,7 @@ module sa_sfu_unit
       lane_p2[l] = '0;
       col = 32'(s_cur.j) * Lp + l;
       for (int jj = 0; jj < K; jj++) begin
-        if (32'(s_cur.j) == jj && jj * Lp + l < ArrayCols) begin
+        if (reading && 32'(s_cur.j) == jj && jj * Lp + l < ArrayCols) begin
           lane_a[l]  = acc_rd_data_i[0][jj * Lp + l];
           lane_b[l]  = l_cur.bcast ? b_cur[jj * Lp + l] : acc_rd_data_i[1][jj * Lp + l];
           lane_p0[l] = param_data_i[0][4 * (jj * Lp + l) +: 4];
@@ -299,7 +310,12 @@ module sa_sfu_unit
       lane_on[l] = reading && col < ArrayCols && 32'(s_cur.g) * ArrayCols + col < 32'(l_cur.len);
     end
 
-    sa_sfu_lane u_lane (
+    sa_sfu_lane #(
+      .Latency (Latency)
+    ) u_lane (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .valid_i    (lane_on[l]),
       .kind_i     (kind),
       .fn_i       (fn_sel),
       .ewop_i     (ewop_sel),
@@ -307,73 +323,24 @@ module sa_sfu_unit
       .b_i        (lane_b[l]),
       .mult_i     (mult_q),
       .shift_i    (shift_q),
-      .max_i      (mx_q),
       .sm_mult_i  (l_cur.sm_mult),
       .sm_shift_i (l_cur.sm_shift),
       .rc_mant_i  (rc_mant_q),
       .rc_shift_i (rc_shift_q - 6'(l_cur.sm_j)),
       .n_i        (l_cur.len),
-      .s1_i       (s1_q),
       .vzero_i    (vzero_q),
       .rs_mant_i  (rs_mant_q),
       .rs_shift_i (rs_shift_q),
       .p0_i       (lane_p0[l]),
       .p1_i       (lane_p1[l]),
       .p2_i       (lane_p2[l]),
-      .q_o        (lane_q[l]),
+      .max_i      (mx_q),
+      .s1_i       (s1_q),
+      .a1_o       (lane_a1[l]),
       .e_o        (lane_e[l]),
       .y_o        (lane_y[l])
     );
   end
-
-  // ---- the chunk's reductions ----------------------------------------------------------------
-  // Each starts from its identity at the row's first chunk of its pass.
-  logic signed [7:0]  c_mx;
-  logic [31:0]        c_sum, c_s2;
-  logic signed [24:0] c_s1;
-  logic signed [63:0] c_red;
-  logic               first_of_pass;
-  assign first_of_pass = row_first;
-
-  always_comb begin
-    mx_cur  = first_of_pass ? -8'sd128 : mx_q;
-    sum_cur = first_of_pass ? '0 : sum_q;
-    s1_cur  = first_of_pass ? '0 : s1_q;
-    s2_cur  = first_of_pass ? '0 : s2_q;
-    unique case (red_e'(l_cur.red))
-      RED_MAX: red_cur = first_of_pass ? -64'sh8000_0000 : red_q;
-      default: red_cur = first_of_pass ? 64'sd0 : red_q;
-    endcase
-    c_mx  = mx_cur;
-    c_sum = sum_cur;
-    c_s1  = s1_cur;
-    c_s2  = s2_cur;
-    c_red = red_cur;
-    for (int l = 0; l < Lp; l++) begin
-      if (lane_on[l]) begin
-        logic signed [31:0] a;
-        logic signed [63:0] sq;
-        logic signed [15:0] q;   // wide enough for q * q: a cast of a product would keep 8 bits
-        a = $signed(lane_a[l]);
-        q = 16'($signed(lane_q[l]));
-        if ($signed(lane_q[l]) > c_mx) c_mx = $signed(lane_q[l]);
-        c_sum = c_sum + 32'(lane_e[l]);
-        c_s1  = c_s1 + 25'($signed(lane_q[l]));
-        c_s2  = c_s2 + 32'(q * q);
-        sq = 64'(a) * 64'(a);
-        unique case (red_e'(l_cur.red))
-          RED_MAX: if (64'(a) > c_red) c_red = 64'(a);
-          RED_SUM: c_red = c_red + 64'(a);
-          // Squares are >= 0, so once the sum passes 2^31 the result is INT32_MAX: clamp there.
-          default: c_red = (c_red + ((sq > 64'sh8000_0000) ? 64'sh8000_0000 : sq) > 64'sh8000_0000) ?
-                           64'sh8000_0000 : c_red + ((sq > 64'sh8000_0000) ? 64'sh8000_0000 : sq);
-        endcase
-      end
-    end
-  end
-
-  logic [31:0] red_out;
-  assign red_out = (c_red > 64'sh7fff_ffff) ? 32'h7fff_ffff : (c_red < -64'sh8000_0000) ? 32'h8000_0000 : c_red[31:0];
 
   // ---- the chunk entering the pipeline -------------------------------------------------------
   stage_t in_stage;
@@ -382,59 +349,133 @@ module sa_sfu_unit
     in_stage.j     = s_cur.j;
     in_stage.last  = reading && s_cur.r == l_cur.rows - 16'd1 && pass_last &&
                      (s_cur.phase == PH_OUT || l_cur.cls == C_REDUCE);
+    in_stage.rd    = reading;
+    in_stage.pa    = reading && s_cur.phase == PH_A;
+    in_stage.pb    = reading && s_cur.phase == PH_B;
+    in_stage.first = row_first;
+    in_stage.on    = lane_on;
     if (reading && s_cur.phase == PH_OUT) begin
       in_stage.we    = 1'b1;
       in_stage.count = s_cur.j == '0;
       in_stage.row   = AccW'(32'(l_cur.dst) + seg_row);
       in_stage.en    = lane_on;
-      in_stage.data  = lane_y;
     end else if (reading && l_cur.cls == C_REDUCE && pass_last) begin
-      in_stage.we      = 1'b1;
-      in_stage.full    = 1'b1;
-      in_stage.count   = 1'b1;
-      in_stage.row     = AccW'(32'(l_cur.dst) + 32'(s_cur.r));
-      in_stage.data[0] = red_out;
+      in_stage.we    = 1'b1;
+      in_stage.full  = 1'b1;
+      in_stage.count = 1'b1;
+      in_stage.row   = AccW'(32'(l_cur.dst) + 32'(s_cur.r));
     end
   end
 
   // ---- the pipeline: Latency stages; the last one writes -------------------------------------
+  // Stage i holds the control of the chunk in the lanes' register i. Idle, the stages hold zeros
+  // (the last chunk left in the instruction's last cycle), so they shift only while it runs.
   stage_t [Latency-1:0] pipe_q;
   stage_t               out_stage;
+  logic [31:0]          red_out;   // SFU_REDUCE's result for the chunk in stage 0 (segment 1)
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       pipe_q <= '0;
-    end else begin
+    end else if (l_q.active || start_op) begin
       pipe_q[0] <= in_stage;
       for (int i = 1; i < Latency; i++) pipe_q[i] <= pipe_q[i-1];
+      if (Latency > 1) pipe_q[1 % Latency].red <= red_out;
     end
   end
   assign out_stage = pipe_q[Latency-1];
+
+  // ---- the row reductions ----------------------------------------------------------------------
+  // The maximum, S1, S2 and SFU_REDUCE's value in segment 1, from the lanes' registered elements
+  // (stage 0); each starts from its identity at the row's first chunk of a pass. A value of the
+  // pass after reads the maximum and S1 in the same segment, so it sees them complete.
+  always_comb begin
+    logic signed [7:0]  c_mx;
+    logic [31:0]        c_s2;
+    logic signed [24:0] c_s1;
+    logic signed [63:0] c_red;
+    mx_d    = mx_q;
+    s1_d    = s1_q;
+    s2_d    = s2_q;
+    red_d   = red_q;
+    red_out = '0;
+    if (pipe_q[0].pa) begin
+      c_mx  = pipe_q[0].first ? -8'sd128 : mx_q;
+      c_s1  = pipe_q[0].first ? '0 : s1_q;
+      c_s2  = pipe_q[0].first ? '0 : s2_q;
+      unique case (red_e'(l_q.red))
+        RED_MAX: c_red = pipe_q[0].first ? -64'sh8000_0000 : red_q;
+        default: c_red = pipe_q[0].first ? 64'sd0 : red_q;
+      endcase
+      for (int l = 0; l < Lp; l++) begin
+        if (pipe_q[0].on[l]) begin
+          logic signed [31:0] a;
+          logic signed [7:0]  q;
+          logic signed [15:0] qw;   // wide enough for q * q: a cast of a product would keep 8 bits
+          logic signed [63:0] sq;
+          a  = $signed(lane_a1[l]);
+          q  = (a > 32'sd127) ? 8'sd127 : (a < -32'sd128) ? -8'sd128 : a[7:0];
+          qw = 16'(q);
+          if (q > c_mx) c_mx = q;
+          c_s1 = c_s1 + 25'(q);
+          c_s2 = c_s2 + 32'(qw * qw);
+          sq = 64'(a) * 64'(a);
+          unique case (red_e'(l_q.red))
+            RED_MAX: if (64'(a) > c_red) c_red = 64'(a);
+            RED_SUM: c_red = c_red + 64'(a);
+            // Squares are >= 0, so once the sum passes 2^31 the result is INT32_MAX: clamp there.
+            default: c_red = (c_red + ((sq > 64'sh8000_0000) ? 64'sh8000_0000 : sq) > 64'sh8000_0000) ?
+                             64'sh8000_0000 : c_red + ((sq > 64'sh8000_0000) ? 64'sh8000_0000 : sq);
+          endcase
+        end
+      end
+      mx_d    = c_mx;
+      s1_d    = c_s1;
+      s2_d    = c_s2;
+      red_d   = c_red;
+      red_out = (c_red > 64'sh7fff_ffff) ? 32'h7fff_ffff : (c_red < -64'sh8000_0000) ? 32'h8000_0000 : c_red[31:0];
+    end
+  end
+
+  // The exponentials' sum where the lanes' exp leaves step 3 (stage ESum); complete a few cycles
+  // into the 17 of the reciprocal, which reads it in the last.
+  localparam int unsigned ESum = (sfu_lane_seg(3, Latency) < Latency) ? sfu_lane_seg(3, Latency) : Latency - 1;
+  always_comb begin
+    sum_d = sum_q;
+    if (pipe_q[ESum].pb) begin
+      sum_d = pipe_q[ESum].first ? '0 : sum_q;
+      for (int l = 0; l < Lp; l++) begin
+        if (pipe_q[ESum].on[l]) sum_d = sum_d + 32'(lane_e[l]);
+      end
+    end
+  end
 
   assign acc_we_o     = out_stage.we;
   assign acc_wr_row_o = out_stage.row;
   for (genvar c = 0; c < ArrayCols; c++) begin : g_wr
     localparam int unsigned J = c / Lp;
     localparam int unsigned L = c % Lp;
+    logic [31:0] red_w;
+    assign red_w            = (Latency > 1) ? out_stage.red : red_out;
     assign acc_wr_en_o[c]   = out_stage.we && (out_stage.full || (32'(out_stage.j) == J && out_stage.en[L]));
-    assign acc_wr_data_o[c] = out_stage.full ? ((c == 0) ? out_stage.data[0] : 32'd0) : out_stage.data[L];
+    assign acc_wr_data_o[c] = out_stage.full ? ((c == 0) ? red_w : 32'd0) : lane_y[L];
   end
 
   // ---- the scalar step -----------------------------------------------------------------------
-  logic [16:0] rc_mant, rs_mant;
-  logic [5:0]  rc_shift, rs_shift;
+  // In the last cycle of the wait (PH_WAIT with cnt 0): softmax's reciprocal of the sum, layer
+  // norm's inverse square root of its n^2 variance. Their inputs are complete well before (the sum
+  // ESum + 2 <= 5 cycles after the pass, S1 and S2 two): multicycle paths of 12 and 31 cycles.
+  logic               wait_last, rc_take, rs_take;
   logic signed [49:0] var_n;   // n S2 - S1^2 + EPS, in [0, 2^48)
-  sa_sfu_recip u_recip (
-    .v_i     (sum_q),
-    .mant_o  (rc_mant),
-    .shift_o (rc_shift)
-  );
-  assign var_n = $signed({34'd0, l_q.len}) * $signed({18'd0, s2_q}) - 50'(s1_q) * 50'(s1_q) +
-                 $signed({2'b00, eps_q});
-  sa_sfu_rsqrt u_rsqrt (
-    .v_i     (var_n[47:0]),
-    .mant_o  (rs_mant),
-    .shift_o (rs_shift)
-  );
+  assign wait_last = l_q.active && s_q.phase == PH_WAIT && s_q.cnt == '0;
+  assign rc_take   = wait_last && l_q.cls == C_SOFTMAX;
+  assign rs_take   = wait_last && l_q.cls == C_LAYERNORM;
+  always_comb begin
+    var_n = '0;
+    if (rs_take) begin
+      var_n = $signed({34'd0, l_q.len}) * $signed({18'd0, s2_q}) - 50'(s1_q) * 50'(s1_q) +
+              $signed({2'b00, eps_q});
+    end
+  end
 
   // ---- next state ----------------------------------------------------------------------------
   logic finish;   // the instruction's last cycle (its last chunk leaves the pipeline)
@@ -443,22 +484,7 @@ module sa_sfu_unit
   always_comb begin
     l_d   = l_cur;
     s_d   = s_cur;
-    mx_d  = mx_q;
-    sum_d = sum_q;
-    s1_d  = s1_q;
-    s2_d  = s2_q;
-    red_d = red_q;
     if (reading) begin
-      unique case (s_cur.phase)
-        PH_A: begin
-          mx_d  = c_mx;
-          s1_d  = c_s1;
-          s2_d  = c_s2;
-          red_d = c_red;
-        end
-        PH_B: sum_d = c_sum;
-        default: ;
-      endcase
       // the next chunk, segment, pass or row
       if (!chunk_last) begin
         s_d.j = s_cur.j + JW'(1);
@@ -533,13 +559,11 @@ module sa_sfu_unit
       s1_q  <= s1_d;
       s2_q  <= s2_d;
       red_q <= red_d;
-      b_q   <= b_cur;
-      if (l_q.active && s_q.phase == PH_WAIT) begin
-        rc_mant_q  <= rc_mant;
-        rc_shift_q <= rc_shift;
-        rs_mant_q  <= rs_mant;
-        rs_shift_q <= rs_shift;
-        vzero_q    <= var_n == '0;
+      if (start_op && l_init.bcast) b_q <= b_cur;
+      if (rc_take) {rc_shift_q, rc_mant_q} <= sfu_recip(sum_q);
+      if (rs_take) begin
+        {rs_shift_q, rs_mant_q} <= sfu_rsqrt(var_n[47:0]);
+        vzero_q                 <= var_n == '0;
       end
     end
   end
@@ -547,7 +571,7 @@ module sa_sfu_unit
   // The instruction's last chunk leaves the pipeline in its last cycle, and no chunk is left.
   `SA_ASSERT(LastChunkAtEnd, finish |-> out_stage.last, "sa_sfu_unit: the instruction ended before its last write")
   `SA_ASSERT(NoStartWhileActive, start_o |-> !l_q.active, "sa_sfu_unit: an instruction started before the previous ended")
-  `SA_ASSERT(VarianceInRange, (l_q.active && s_q.phase == PH_WAIT && l_q.cls == C_LAYERNORM) |->
+  `SA_ASSERT(VarianceInRange, rs_take |->
              var_n >= 0 && var_n < 50'sh1_0000_0000_0000, "sa_sfu_unit: layer norm's n^2 variance outside [0, 2^48)")
 
   // ---- events --------------------------------------------------------------------------------
@@ -565,5 +589,5 @@ module sa_sfu_unit
   assign param_rd_o  = reading && l_cur.cls == C_LAYERNORM && s_cur.phase == PH_OUT && s_cur.j == '0;
 
   logic unused_sfu;
-  assign unused_sfu = ^{var_n[49:48]};
+  assign unused_sfu = ^{var_n[49:48], out_stage.rd, out_stage.pa, out_stage.pb, out_stage.first, out_stage.on};
 endmodule

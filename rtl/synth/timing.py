@@ -15,7 +15,7 @@ their RTL names, its delay and the 45 nm clock it allows, and yosys's own `ltp -
 longest path in gates, ignoring delays) as a cross-check; then one JSON line for scripts.
 
 Usage: rtl/synth/timing.py [--array RxC] [--out DIR] [--only pe|array|requant|post|rotator|sfu_lane,...]
-       [--delays FILE] [--quiet]
+       [--sfu-latency P] [--delays FILE] [--quiet]
 Run from the repository root. docs/PPA.md (Clock) explains the figures and their limits.
 
 Two blocks are read through a mechanical copy (in OUT) because yosys 0.23 cannot read them as
@@ -250,6 +250,8 @@ def main():
     ap.add_argument("--out", default="build/timing")
     ap.add_argument("--only", default="pe,array,requant,post,rotator")
     ap.add_argument("--delays", default="workloads/energy/delay-45nm.json")
+    ap.add_argument("--sfu-latency", type=int, default=6,
+                    help="the SFU lane's pipeline depth, sfu.latency (1..64; default 6, the default arch's)")
     ap.add_argument("--quiet", action="store_true", help="print the JSON line only")
     ap.add_argument("--path", action="store_true", help="print each critical path gate by gate")
     a = ap.parse_args()
@@ -286,13 +288,14 @@ def main():
         blocks.append(("sa_rotator", "sa_rotator_%d" % cols, "read_verilog -sv %s" % rotator_copy(a.out),
                        "sa_rotator", [("Cols", cols)]))
     if "sfu_lane" in only:
-        # One lane of the special-function unit (combinational: its inputs and outputs are the
-        # unit's registers). Not in the default list: its 32x32 and 16x32 multipliers take yosys
-        # several minutes (docs/RTL.md, "Synthesis").
-        sfu = " ".join("rtl/sa_sfu_%s.sv" % m for m in ("div", "isqrt", "exp", "gelu", "sigmoid", "hswish",
-                                                         "smarg", "smnorm", "lnelem"))
-        blocks.append(("sa_sfu_lane", "sa_sfu_lane", "read_verilog -sv %s rtl/sa_requant.sv rtl/sa_sfu_lane.sv" % sfu,
-                       "sa_sfu_lane", []))
+        # One lane of the special-function unit, pipelined over sfu.latency registers (its
+        # inputs are the unit's registers and ACC reads, its output the ACC write). Not in the
+        # default list: its 32x32 and 16x32 multipliers take yosys minutes (docs/RTL.md, "Synthesis").
+        if not 1 <= a.sfu_latency <= 64:
+            die("--sfu-latency %d: expected 1..64 (sfu.latency)" % a.sfu_latency)
+        name = "sa_sfu_lane" if a.sfu_latency == 6 else "sa_sfu_lane_p%d" % a.sfu_latency
+        blocks.append(("sa_sfu_lane", name, "read_verilog -sv -I rtl rtl/sa_sfu_lane.sv",
+                       "sa_sfu_lane", [("Latency", a.sfu_latency)]))
     results = []
     for module, name, read, top, chp in blocks:
         y, err = run_yosys(name, read, top, chp, a.out)

@@ -59,7 +59,7 @@ done
 # The SFU's scalar reciprocal and inverse square root, as scripts/calibrate-area synthesizes them.
 sum=0
 for top in sa_sfu_recip sa_sfu_rsqrt; do
-  if ! yosys -q -l "$T/$top.log" -p "read_verilog -sv rtl/sa_sfu_div.sv rtl/sa_sfu_isqrt.sv rtl/sa_sfu_recip.sv rtl/sa_sfu_rsqrt.sv; \
+  if ! yosys -q -l "$T/$top.log" -p "read_verilog -sv -I rtl rtl/sa_sfu_isqrt.sv rtl/sa_sfu_recip.sv rtl/sa_sfu_rsqrt.sv; \
 hierarchy -top $top; script rtl/synth/cmos.ys; tee -q -o $T/$top.json stat -json -tech cmos" >"$T/$top.out" 2>&1; then
     fail "synth-$top" "$(tail -n 5 "$T/$top.out")"; sum=-1; break
   fi

@@ -84,6 +84,62 @@ MTile tile_m_at(const MachOp *op, const TilePlan *p, uint64_t i) {
   return t;
 }
 
+int64_t tile_ring_overlap(const MachOp *op, const TilePlan *p, uint64_t i) {
+  if (i == 0 || i >= tile_m_count(op, p) || !pooled(op)) return 0;
+  MTile a = tile_m_at(op, p, i - 1), b = tile_m_at(op, p, i);
+  if (a.img != b.img || a.x0 != 0 || b.x0 != 0) return 0;
+  int64_t h = a.iy0 + a.irows - b.iy0;
+  return h > 0 && h < b.irows && h <= a.irows ? h : 0;
+}
+
+// Whether N tile j may write ACC rows [lo, hi) of M tile i: no other N tile's rows that are still
+// to be read are there: the whole window of an N tile placed before it in M tile i (its STORE
+// comes after all of the step's computes), the halo that the others keep for M tile i.
+static int ring_free(const int64_t *end, const int64_t *keep, const int64_t *lo_cur, int64_t j, int64_t lo,
+                     int64_t hi, int64_t nN) {
+  for (int64_t k = 0; k < nN; k++) {
+    int64_t from = k < j ? lo_cur[k] : end[k] - keep[k];
+    if (k != j && from < end[k] && lo < end[k] && from < hi) return 0;
+  }
+  return 1;
+}
+
+int tile_ring(const MachOp *op, const TilePlan *p, const Arch *a, RingWin *w) {
+  int64_t nN = cdiv(op->N, a->cols), L = a->acc_rows, ow = op->ow;
+  uint64_t nm = tile_m_count(op, p);
+  if (!pooled(op) || op->kind != MOP_GEMM || nN > 64 || nN < 1) return -1;
+  int64_t end[64], keep[64], lo_cur[64];   // per N tile: where its last window ends and (placed
+                                           // in this M tile) starts; the ACC rows it keeps
+  for (int64_t j = 0; j < nN; j++) end[j] = j * (L / nN), keep[j] = 0;
+  int64_t h = 0, hn = nm > 1 ? tile_ring_overlap(op, p, 1) * ow : 0;
+  for (uint64_t i = 0; i < nm; i++) {
+    int64_t rows = tile_m_at(op, p, i).acc_rows;
+    for (int64_t j = 0; j < nN; j++) {
+      int64_t lo = -1, halo = 0;
+      if (h > 0 && keep[j] == h && end[j] - h + rows <= L && ring_free(end, keep, lo_cur, j, end[j], end[j] - h + rows, nN))
+        lo = end[j] - h, halo = h;
+      // else a fresh window: where this N tile's last one ended, at the bottom, or after another's
+      for (int64_t c = -2; lo < 0 && c < nN; c++) {
+        int64_t at = c == -2 ? end[j] : c == -1 ? 0 : end[c];
+        if (at + rows <= L && ring_free(end, keep, lo_cur, j, at, at + rows, nN)) lo = at;
+      }
+      if (lo < 0) return -1;
+      w[i * (uint64_t)nN + (uint64_t)j].lo = (uint32_t)lo, w[i * (uint64_t)nN + (uint64_t)j].halo = (uint32_t)(halo / ow);
+      lo_cur[j] = lo, end[j] = lo + rows, keep[j] = hn;
+    }
+    h = hn;
+    hn = i + 2 < nm ? tile_ring_overlap(op, p, i + 2) * ow : 0;
+  }
+  return 0;
+}
+
+uint32_t tile_ring_gather_skip(const RingWin *w, uint64_t nN) {
+  uint32_t skip = w[0].halo;
+  for (uint64_t j = 1; j < nN; j++)
+    if (w[j].halo < skip) skip = w[j].halo;
+  return skip;
+}
+
 static int64_t gcd64(int64_t x, int64_t y) {
   x = x < 0 ? -x : x, y = y < 0 ? -y : y;
   while (y) {
@@ -202,11 +258,31 @@ static int m_add(MClass *cl, int n, uint32_t rows, double count) {
   return n + 1;
 }
 
-static int m_classes(const MachOp *op, const TilePlan *p, MClass *cl, uint32_t *max) {
+// A ring plan (tile_ring): a tile's rows are the rows its N tiles compute, on average (the
+// windows they pool are whole: *max), or -1 when the ring cannot be placed.
+static int m_classes_ring(const MachOp *op, const TilePlan *p, const Arch *a, MClass *cl, uint32_t *max) {
+  uint64_t nm = tile_m_count(op, p), nN = (uint64_t)cdiv(op->N, a->cols);
+  RingWin *w = malloc(nm * nN * sizeof *w);
+  if (!w || tile_ring(op, p, a, w)) return free(w), -1;
+  int n = 0;
+  *max = 0;
+  for (uint64_t i = 0; i < nm; i++) {
+    uint32_t full = tile_m_at(op, p, i).acc_rows;
+    uint64_t sum = 0;
+    for (uint64_t j = 0; j < nN; j++) sum += full - w[i * nN + j].halo * (uint64_t)op->ow;
+    n = m_add(cl, n, (uint32_t)((sum + nN / 2) / nN), 1.0);
+    if (full > *max) *max = full;
+  }
+  free(w);
+  return n;
+}
+
+static int m_classes(const MachOp *op, const TilePlan *p, const Arch *a, MClass *cl, uint32_t *max) {
   uint64_t per_img = tile_m_count(op, p) / (uint64_t)n_images(op);
   double imgs = (double)n_images(op);
   int n = 0;
   *max = 0;
+  if (p->ring) return m_classes_ring(op, p, a, cl, max);
   if (pooled(op)) {
     for (uint64_t i = 0; i < per_img; i++) n = m_add(cl, n, tile_m_at(op, p, i).acc_rows, imgs);
   } else {
@@ -498,7 +574,13 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   switch (op->kind) {
   case MOP_GEMM:
     if (p->g < 1 || p->kc < 1 || p->g > nN || p->kc > op->n_ktiles) return -1;
-    if ((uint64_t)m_max * p->g > s->acc || 3u * p->g > s->param) return -1;
+    // (a ring uses the whole accumulator: its N tiles' windows, placed by tile_ring)
+    if ((!p->ring && (uint64_t)m_max * p->g > s->acc) || 3u * p->g > s->param) return -1;
+    // (and one step per band: all N tiles, one K chunk. With several N groups the next band's
+    // gather comes behind the last group's computes in the program and the band waits for it,
+    // which the model does not see: AlexNet's conv1 in groups of 1 estimated 316,568 cycles and
+    // ran 359,685, slower than no ring)
+    if (p->ring && (df == DF_IS || p->kc != op->n_ktiles || p->g != nN || s->slots < 2)) return -1;
     switch (df) {
     case DF_IS: {   // inputs in WBUF (blocks of C pixels, R rows per K tile), weights in SPAD
       uint64_t tstride = (uint64_t)p->kc * R;
@@ -627,11 +709,16 @@ uint64_t tile_in_bytes(const MachOp *op, const Arch *a, int k) {
     for (uint32_t j = 0; j < op->n_ktiles; j++) per_pix += (uint64_t)op->ktiles[j].nseg * op->ktiles[j].seglen;
     // (with several K chunks every step gathers its chunk: each N group again)
     int64_t nKC = cdiv(op->n_ktiles, p->kc), reps = nKC > 1 ? cdiv(cdiv(N, a->cols), p->g) : 1;
+    uint64_t nN = (uint64_t)cdiv(N, a->cols);
+    RingWin *w = p->ring ? malloc(nm * nN * sizeof *w) : NULL;
+    if (w && tile_ring(op, p, a, w)) free(w), w = NULL;
     for (uint64_t i = 0; i < nm; i++) {
       MTile t = tile_m_at(op, p, i);
       uint64_t pix = pooled(op) ? (uint64_t)(t.irows * op->ow) : (uint64_t)(t.rows * t.cols);
+      if (w) pix -= (uint64_t)tile_ring_gather_skip(w + i * nN, nN) * (uint64_t)op->ow;
       sum += pix * per_pix;
     }
+    free(w);
     return sum * (uint64_t)reps;
   }
   case MOP_ELT:
@@ -735,9 +822,13 @@ static int search(const MachProg *mp, int i, const MachOp *op, const Arch *a, Da
     memset(&p, 0, sizeof p);
     p.band_rows = (uint32_t)(bi < nb ? bands[bi] : 1);
     p.band_cols = (uint32_t)(bi < nb ? ow : pieces[bi - nb]);
+    for (p.ring = 0; p.ring < 2; p.ring++) {
+    // (a ring only where bands share conv rows: a pool window taller than its stride)
+    if (p.ring && (op->kind != MOP_GEMM || df == DF_IS || s->slots < 2 || !tile_ring_overlap(op, &p, 1))) continue;
     uint32_t m_max;
     MClass cl[MAX_CLASSES];
-    int ncl = m_classes(op, &p, cl, &m_max);
+    int ncl = m_classes(op, &p, a, cl, &m_max);
+    if (ncl < 0) continue;
     for (int ki = 0; ki < nkc; ki++)
       for (int64_t g = 1; g <= (op->kind == MOP_GEMM ? nN : 1) && g <= 64; g++) {
         p.kc = op->kind == MOP_GEMM ? kcs[ki] : 1;
@@ -752,6 +843,7 @@ static int search(const MachProg *mp, int i, const MachOp *op, const Arch *a, Da
         best[at] = p;
         if (n < keep) n++;
       }
+    }
   }
   return n;
 }
@@ -763,7 +855,8 @@ int tile_estimate(const MachOp *op, const Arch *a, Dataflow df, int double_buffe
   op_cost(op, a, &oc);
   uint32_t m_max;
   MClass cl[MAX_CLASSES];
-  int ncl = m_classes(op, p, cl, &m_max);
+  int ncl = m_classes(op, p, a, cl, &m_max);
+  if (ncl < 0) return -1;
   p->slots = s.slots;
   return estimate(op, a, df, &s, &oc, cl, ncl, m_max, p);
 }
@@ -795,6 +888,7 @@ static void dump_plan(const MachOp *op, const TilePlan *p, const char *tag, FILE
   fprintf(f, "  %s band %ux%u", tag, p->band_rows, p->band_cols);
   if (p->slots == 1) fprintf(f, " single-buffered");
   if (op->kind == MOP_GEMM) fprintf(f, " kc %u g %u", p->kc, p->g);
+  if (p->ring) fprintf(f, " ring");
   fprintf(f, " m-tiles %llu est %.0f cycles, read %.0f B, write %.0f B\n",
           (unsigned long long)tile_m_count(op, p), p->est_cycles, p->est_read_bytes, p->est_write_bytes);
 }

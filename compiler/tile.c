@@ -258,12 +258,41 @@ static int m_add(MClass *cl, int n, uint32_t rows, double count) {
   return n + 1;
 }
 
+// What a ring's COMPUTEs wait for STOREs, in all: a window whose new rows overlap a window of the
+// two M tiles before it waits for that window's STORE. Replayed with the array computing a
+// step's N tiles in order (a cycle per row per K tile) and the store unit taking store cycles per
+// window, each after its own N tile's computes (tile_ring's placement keeps the rest apart).
+static double ring_stall(const MachOp *op, const TilePlan *p, const RingWin *w, uint64_t nm, uint64_t nN,
+                         double store) {
+  double cend = 0, send = 0, work = 0, done[3][64] = {{0}};   // (done: the STOREs' ends, M tiles i, i-1, i-2)
+  for (uint64_t i = 0; i < nm; i++) {
+    uint32_t full = tile_m_at(op, p, i).acc_rows, prev = i ? tile_m_at(op, p, i - 1).acc_rows : 0;
+    uint32_t prev2 = i > 1 ? tile_m_at(op, p, i - 2).acc_rows : 0;
+    for (uint64_t j = 0; j < nN; j++) {
+      uint64_t lo = w[i * nN + j].lo + (uint64_t)w[i * nN + j].halo * (uint64_t)op->ow, hi = w[i * nN + j].lo + full;
+      double start = cend;
+      for (int b = 1; b <= 2 && (uint64_t)b <= i; b++)
+        for (uint64_t k = 0; k < nN; k++) {
+          uint64_t plo = w[(i - (uint64_t)b) * nN + k].lo, phi = plo + (b == 1 ? prev : prev2);
+          if (lo < phi && plo < hi) start = fmax(start, done[b][k]);
+        }
+      double c = (double)(hi - lo) * op->n_ktiles;
+      cend = start + c, work += c;
+      send = fmax(send, cend) + store, done[0][j] = send;
+    }
+    for (uint64_t k = 0; k < nN; k++) done[2][k] = done[1][k], done[1][k] = done[0][k];
+  }
+  return cend - work;
+}
+
 // A ring plan (tile_ring): a tile's rows are the rows its N tiles compute, on average (the
-// windows they pool are whole: *max), or -1 when the ring cannot be placed.
-static int m_classes_ring(const MachOp *op, const TilePlan *p, const Arch *a, MClass *cl, uint32_t *max) {
+// windows they pool are whole: *max), or -1 when the ring cannot be placed. *stall: ring_stall.
+static int m_classes_ring(const MachOp *op, const TilePlan *p, const Arch *a, const OpCost *oc, MClass *cl,
+                          uint32_t *max, double *stall) {
   uint64_t nm = tile_m_count(op, p), nN = (uint64_t)cdiv(op->N, a->cols);
   RingWin *w = malloc(nm * nN * sizeof *w);
   if (!w || tile_ring(op, p, a, w)) return free(w), -1;
+  *stall = ring_stall(op, p, w, nm, nN, oc->store_cycles / (double)(nm * nN));
   int n = 0;
   *max = 0;
   for (uint64_t i = 0; i < nm; i++) {
@@ -277,12 +306,14 @@ static int m_classes_ring(const MachOp *op, const TilePlan *p, const Arch *a, MC
   return n;
 }
 
-static int m_classes(const MachOp *op, const TilePlan *p, const Arch *a, MClass *cl, uint32_t *max) {
+static int m_classes(const MachOp *op, const TilePlan *p, const Arch *a, const OpCost *oc, MClass *cl, uint32_t *max,
+                     double *stall) {
   uint64_t per_img = tile_m_count(op, p) / (uint64_t)n_images(op);
   double imgs = (double)n_images(op);
   int n = 0;
   *max = 0;
-  if (p->ring) return m_classes_ring(op, p, a, cl, max);
+  *stall = 0;
+  if (p->ring) return m_classes_ring(op, p, a, oc, cl, max, stall);
   if (pooled(op)) {
     for (uint64_t i = 0; i < per_img; i++) n = m_add(cl, n, tile_m_at(op, p, i).acc_rows, imgs);
   } else {
@@ -555,7 +586,7 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
 
 // Evaluates plan p for op; fills the estimates. Returns 0 when it fits, -1 when not.
 static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, const OpCost *oc,
-                    const MClass *cl, int ncl, uint32_t m_max, TilePlan *p) {
+                    const MClass *cl, int ncl, uint32_t m_max, double stall, TilePlan *p) {
   uint32_t R = a->rows, C = a->cols, B = a->bus_bytes;
   uint64_t nm = tile_m_count(op, p);
   MTile t0 = tile_m_at(op, p, 0);
@@ -686,7 +717,7 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   }
   // Fill: an op's first loads run under the previous op's last step, its last stores under the
   // next op's first: in a sequence of ops what shows is the array's drain.
-  p->est_cycles = total + drain;
+  p->est_cycles = total + drain + stall;   // (stall: a ring's COMPUTEs waiting for STOREs)
   p->est_start = first_head + first_lat;
   p->est_head = first_head;
   p->est_end = last_store + (op->kind == MOP_GEMM ? a->post_latency : 0) + lat_st;
@@ -827,14 +858,15 @@ static int search(const MachProg *mp, int i, const MachOp *op, const Arch *a, Da
     if (p.ring && (op->kind != MOP_GEMM || df == DF_IS || s->slots < 2 || !tile_ring_overlap(op, &p, 1))) continue;
     uint32_t m_max;
     MClass cl[MAX_CLASSES];
-    int ncl = m_classes(op, &p, a, cl, &m_max);
+    double stall;
+    int ncl = m_classes(op, &p, a, &oc, cl, &m_max, &stall);
     if (ncl < 0) continue;
     for (int ki = 0; ki < nkc; ki++)
       for (int64_t g = 1; g <= (op->kind == MOP_GEMM ? nN : 1) && g <= 64; g++) {
         p.kc = op->kind == MOP_GEMM ? kcs[ki] : 1;
         p.g = (uint32_t)g;
         if (op->kind != MOP_GEMM && ki) continue;
-        if (estimate(op, a, df, s, &oc, cl, ncl, m_max, &p)) continue;
+        if (estimate(op, a, df, s, &oc, cl, ncl, m_max, stall, &p)) continue;
         p.est_rank = p.est_cycles + handover_rank(mp, i, &p);
         int at = n < keep ? n : keep;
         while (at > 0 && better(&p, &best[at - 1])) at--;
@@ -855,10 +887,11 @@ int tile_estimate(const MachOp *op, const Arch *a, Dataflow df, int double_buffe
   op_cost(op, a, &oc);
   uint32_t m_max;
   MClass cl[MAX_CLASSES];
-  int ncl = m_classes(op, p, a, cl, &m_max);
+  double stall;
+  int ncl = m_classes(op, p, a, &oc, cl, &m_max, &stall);
   if (ncl < 0) return -1;
   p->slots = s.slots;
-  return estimate(op, a, df, &s, &oc, cl, ncl, m_max, p);
+  return estimate(op, a, df, &s, &oc, cl, ncl, m_max, stall, p);
 }
 
 int tile_plan_all(MachProg *mp, int double_buffer, Diag *d) {

@@ -36,6 +36,8 @@ typedef struct {
   // the current op's step state
   uint32_t a_slot, p_slot, acc_slot;
   uint32_t ring_a[2], ring_w[2], ring_p[2];
+  RingWin *ringw;                   // a ring plan's windows (tile_ring), M tile by M tile; or NULL
+  uint64_t ring_nN;                 // (its N tiles per M tile)
 } Em;
 
 static Insn mk(Opcode op) { return isa_insn(op); }
@@ -173,6 +175,7 @@ static GemmShape gemm_shape(const MachOp *op, uint32_t C) {
 
 typedef struct {
   MTile t;
+  uint64_t m;                      // the M tile's index
   int64_t ng, kci, j0, gn;         // N group, K chunk, its first N tile and N tile count
   uint32_t k0, nk;                 // K tiles k0 .. k0+nk-1
   uint32_t kb0, krows;             // their weight rows kb0 .. kb0+krows-1
@@ -182,7 +185,8 @@ static GemmStep gemm_step(const MachOp *op, const GemmShape *s, uint64_t i) {
   GemmStep st;
   st.kci = (int64_t)(i % (uint64_t)s->nKC);
   st.ng = (int64_t)(i / (uint64_t)s->nKC % (uint64_t)s->nNG);
-  st.t = tile_m_at(op, &op->plan, i / (uint64_t)(s->nKC * s->nNG));
+  st.m = i / (uint64_t)(s->nKC * s->nNG);
+  st.t = tile_m_at(op, &op->plan, st.m);
   st.j0 = st.ng * s->g;
   st.gn = s->nN - st.j0 < s->g ? s->nN - st.j0 : s->g;
   st.k0 = (uint32_t)st.kci * s->kc;
@@ -191,6 +195,31 @@ static GemmStep gemm_step(const MachOp *op, const GemmShape *s, uint64_t i) {
   const KTile *last = &op->ktiles[st.k0 + st.nk - 1];
   st.krows = last->kbase + last->rows - st.kb0;
   return st;
+}
+
+// The conv rows a step gathers: the M tile's, less (ring plan) the top rows that none of its N
+// tiles computes. Their rows sit in SPAD acc_rows apart, K tile after K tile.
+static MTile gathered(const Em *e, const MachOp *op, const GemmStep *st) {
+  MTile g = st->t;
+  if (!e->ringw) return g;
+  uint32_t skip = tile_ring_gather_skip(e->ringw + st->m * e->ring_nN, e->ring_nN);
+  g.iy0 += skip, g.irows -= skip, g.acc_rows = (uint32_t)(g.irows * op->ow);
+  return g;
+}
+
+// Where N tile j of a step's M tile accumulates: ACC rows *dst .. *dst + rows - 1, from the SPAD
+// rows *off after each K tile's first gathered row (a ring window below its halo, else the
+// slot's N tile j).
+static uint32_t acc_target(const Em *e, const MachOp *op, const GemmStep *st, int64_t jl, uint32_t gtm, uint32_t *dst,
+                           uint32_t *off) {
+  if (!e->ringw) {
+    *dst = e->acc_slot + (uint32_t)jl * st->t.acc_rows, *off = 0;
+    return st->t.acc_rows;
+  }
+  const RingWin *w = &e->ringw[st->m * e->ring_nN + (uint64_t)(st->j0 + jl)];
+  uint32_t rows = st->t.acc_rows - w->halo * (uint32_t)op->ow;
+  *dst = w->lo + w->halo * (uint32_t)op->ow, *off = gtm - rows;
+  return rows;
 }
 
 // The gather of a step's im2col rows, shared by SPAD loads (WS, OS) and transposed WBUF loads
@@ -279,10 +308,11 @@ static void gemm_loads(Em *e, const MachOp *op, const GemmShape *s, uint64_t i) 
   // im2col rows, unless the whole K of this M tile is still in SPAD (one chunk, later N group).
   if (!(s->nKC == 1 && st.ng > 0)) {
     e->a_slot = rotate(e, 0) * e->sl->spad;
-    Gather g = im2col_gather(e, op, &st.t);
+    MTile gt = gathered(e, op, &st);
+    Gather g = im2col_gather(e, op, &gt);
     for (uint32_t k = 0; k < st.nk; k++) {
-      uint32_t dst = e->a_slot + k * st.t.acc_rows;
-      Access a2[2] = {on_chip(SMEM_SPAD, dst, st.t.acc_rows, 1), {0}};
+      uint32_t dst = e->a_slot + k * gt.acc_rows;
+      Access a2[2] = {on_chip(SMEM_SPAD, dst, gt.acc_rows, 1), {0}};
       in = gather_load(e, &g, &op->ktiles[st.k0 + k], MEM_SPAD, dst, &a2[1]);
       emit(e, &in, a2, 2, NULL, 0);
     }
@@ -294,8 +324,9 @@ static void gemm_computes(Em *e, const MachOp *op, const GemmShape *s, uint64_t 
   GemmStep st = gemm_step(op, s, i);
   int ring = (int)(i % 2);
   if (st.kci == 0) e->acc_slot = rotate(e, 2) * e->sl->acc;
-  uint32_t tm = st.t.acc_rows;
-  for (int64_t jl = 0; jl < st.gn; jl++)
+  uint32_t gtm = gathered(e, op, &st).acc_rows;
+  for (int64_t jl = 0; jl < st.gn; jl++) {
+    uint32_t base, off, tm = acc_target(e, op, &st, jl, gtm, &base, &off);
     for (uint32_t k = 0; k < st.nk; k++) {
       const KTile *kt = &op->ktiles[st.k0 + k];
       uint32_t wsrc = e->ring_w[ring] + (uint32_t)jl * st.krows + (kt->kbase - st.kb0);
@@ -304,12 +335,13 @@ static void gemm_computes(Em *e, const MachOp *op, const GemmShape *s, uint64_t 
       in.f[FLD_SRC] = wsrc, in.f[FLD_ROWS] = kt->rows;
       emit(e, &in, NULL, 0, &wread, 1);
       in = mk(OP_COMPUTE);
-      uint32_t src = e->ring_a[ring] + k * tm, dst = e->acc_slot + (uint32_t)jl * tm;
+      uint32_t src = e->ring_a[ring] + k * gtm + off, dst = base;
       in.f[FLD_SRC] = src, in.f[FLD_ACC_ADDR] = dst, in.f[FLD_ROWS] = tm;
       in.f[FLD_ACCUM] = !(st.kci == 0 && k == 0);
       Access acc[3] = {on_chip(SMEM_SPAD, src, tm, 0), wread, on_chip(SMEM_ACC, dst, tm, 1)};
       emit(e, &in, acc, 3, NULL, 0);
     }
+  }
 }
 
 // Output-stationary: one COMPUTE_OS per (N tile, R-row block of the M tile) over the chunk's K
@@ -319,19 +351,21 @@ static void gemm_computes_os(Em *e, const MachOp *op, const GemmShape *s, uint64
   uint32_t R = e->a->rows;
   int ring = (int)(i % 2);
   if (st.kci == 0) e->acc_slot = rotate(e, 2) * e->sl->acc;
-  uint32_t tm = st.t.acc_rows;
-  Access aread = on_chip(SMEM_SPAD, e->ring_a[ring], (uint64_t)st.nk * tm, 0);
-  for (int64_t jl = 0; jl < st.gn; jl++)
+  uint32_t gtm = gathered(e, op, &st).acc_rows;
+  Access aread = on_chip(SMEM_SPAD, e->ring_a[ring], (uint64_t)st.nk * gtm, 0);
+  for (int64_t jl = 0; jl < st.gn; jl++) {
+    uint32_t base, off, tm = acc_target(e, op, &st, jl, gtm, &base, &off);
     for (uint32_t m0 = 0; m0 < tm; m0 += R) {
-      uint32_t wsrc = e->ring_w[ring] + (uint32_t)jl * st.krows, dst = e->acc_slot + (uint32_t)jl * tm + m0;
+      uint32_t wsrc = e->ring_w[ring] + (uint32_t)jl * st.krows, dst = base + m0;
       uint32_t rows = tm - m0 < R ? tm - m0 : R;
       Insn in = mk(OP_COMPUTE_OS);
-      in.f[FLD_SRC] = e->ring_a[ring] + m0, in.f[FLD_KSTRIDE] = tm, in.f[FLD_WSRC] = wsrc;
+      in.f[FLD_SRC] = e->ring_a[ring] + off + m0, in.f[FLD_KSTRIDE] = gtm, in.f[FLD_WSRC] = wsrc;
       in.f[FLD_KLEN] = st.krows, in.f[FLD_ACC_ADDR] = dst, in.f[FLD_ROWS] = rows;
       in.f[FLD_ACCUM] = st.kci != 0;
       Access acc[3] = {aread, on_chip(SMEM_WBUF, wsrc, st.krows, 0), on_chip(SMEM_ACC, dst, rows, 1)};
       emit(e, &in, acc, 3, NULL, 0);
     }
+  }
 }
 
 // ---- GEMM, input-stationary ------------------------------------------------------------------
@@ -453,9 +487,11 @@ static void gemm_stores(Em *e, const MachOp *op, const GemmShape *s, uint64_t i)
   GemmStep st = gemm_step(op, s, i);
   if (st.kci != s->nKC - 1) return;
   int ring = (int)(i % 2);
-  for (int64_t jl = 0; jl < st.gn; jl++)
-    store_tile(e, op, &st.t, st.j0 + jl, e->acc_slot + (uint32_t)jl * st.t.acc_rows,
-               e->ring_p[ring] + 3 * (uint32_t)jl);
+  for (int64_t jl = 0; jl < st.gn; jl++) {
+    uint32_t src = e->ringw ? e->ringw[st.m * e->ring_nN + (uint64_t)(st.j0 + jl)].lo
+                            : e->acc_slot + (uint32_t)jl * st.t.acc_rows;
+    store_tile(e, op, &st.t, st.j0 + jl, src, e->ring_p[ring] + 3 * (uint32_t)jl);
+  }
 }
 
 // ---- element-wise ----------------------------------------------------------------------------
@@ -665,6 +701,16 @@ static void emit_op(Em *e, const MachOp *op) {
     case DF_OS: computes = gemm_computes_os; break;
     case DF_IS: loads = gemm_loads_is, computes = gemm_computes_is; break;
     }
+    if (op->plan.ring) {   // the accumulator ring's windows (tile.h tile_ring)
+      e->ring_nN = (uint64_t)s.nN;
+      e->ringw = malloc(s.nm * e->ring_nN * sizeof *e->ringw);
+      if (!e->ringw || tile_ring(op, &op->plan, e->a, e->ringw)) {
+        free(e->ringw), e->ringw = NULL;
+        e->oom = 1;
+        diag_error(e->d, "sacc: op %s: error: out of memory, or its accumulator ring does not fit", op->what);
+        break;
+      }
+    }
     loads(e, op, &s, 0);
     for (uint64_t i = 0; i < n && !e->oom; i++) {
       if (ahead && i + 1 < n) loads(e, op, &s, i + 1);
@@ -672,6 +718,7 @@ static void emit_op(Em *e, const MachOp *op) {
       gemm_stores(e, op, &s, i);
       if (!ahead && i + 1 < n) loads(e, op, &s, i + 1);
     }
+    free(e->ringw), e->ringw = NULL;
     break;
   }
   case MOP_ELT: {

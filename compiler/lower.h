@@ -81,6 +81,9 @@ typedef struct {
   uint32_t kc;                    // K tiles per chunk (GEMM)
   uint32_t g;                     // N tiles per group (GEMM; ELT: 1)
   uint32_t slots;                 // buffer slots: 2 (double buffering), or 1 when 2 do not fit
+  uint32_t ring;                  // a pooled GEMM's bands in an accumulator ring (tile_ring): a
+                                  // band's pool reads the conv rows under it that the band before
+                                  // left in ACC instead of computing them again
   double est_cycles;              // the cost model's estimate, as one op in a run of them
   double est_start, est_end;      // what it adds as the program's first op (its first loads
                                   // before the array starts) and as its last (the last stores)

@@ -116,6 +116,20 @@ static void place(DTensor *t, uint64_t base) {
   t->addr = base + (uint64_t)((int64_t)t->halo_t * dt_row_stride(t) + (int64_t)t->halo_l * t->c);
 }
 
+// The accumulator rows a ring plan's windows reach (tile_ring): up to the highest.
+static uint32_t ring_peak(const MachOp *op, const Arch *a) {
+  uint64_t nm = tile_m_count(op, &op->plan), nN = (op->N + a->cols - 1) / a->cols, top = 0;
+  RingWin *w = malloc(nm * nN * sizeof *w);
+  int placed = w && !tile_ring(op, &op->plan, a, w);
+  for (uint64_t i = 0; placed && i < nm; i++)
+    for (uint64_t j = 0; j < nN; j++) {
+      uint64_t hi = w[i * nN + j].lo + (uint64_t)tile_m_at(op, &op->plan, i).acc_rows;
+      if (hi > top) top = hi;
+    }
+  free(w);
+  return placed ? (uint32_t)top : a->acc_rows;
+}
+
 static void onchip_peaks(const MachProg *mp, MemPlan *m) {
   const Arch *a = mp->arch;
   for (int i = 0; i < mp->n_ops; i++) {
@@ -147,8 +161,10 @@ static void onchip_peaks(const MachProg *mp, MemPlan *m) {
       use[3] = lower_sfu_param_rows(op, a->cols);
       break;
     }
+    if (op->plan.ring) use[2] = ring_peak(op, a);   // (the ring's windows span both slots: one)
     for (int k = 0; k < 4; k++) {
       uint32_t slots = k == 3 && op->kind == MOP_ELT && lower_sfu_params_once(op) ? 1 : op->plan.slots;
+      if (k == 2 && op->plan.ring) slots = 1;
       if (use[k] * slots > m->onchip_peak[k]) m->onchip_peak[k] = use[k] * slots;
     }
   }

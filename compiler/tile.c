@@ -84,6 +84,62 @@ MTile tile_m_at(const MachOp *op, const TilePlan *p, uint64_t i) {
   return t;
 }
 
+int64_t tile_ring_overlap(const MachOp *op, const TilePlan *p, uint64_t i) {
+  if (i == 0 || i >= tile_m_count(op, p) || !pooled(op)) return 0;
+  MTile a = tile_m_at(op, p, i - 1), b = tile_m_at(op, p, i);
+  if (a.img != b.img || a.x0 != 0 || b.x0 != 0) return 0;
+  int64_t h = a.iy0 + a.irows - b.iy0;
+  return h > 0 && h < b.irows && h <= a.irows ? h : 0;
+}
+
+// Whether N tile j may write ACC rows [lo, hi) of M tile i: no other N tile's rows that are still
+// to be read are there: the whole window of an N tile placed before it in M tile i (its STORE
+// comes after all of the step's computes), the halo that the others keep for M tile i.
+static int ring_free(const int64_t *end, const int64_t *keep, const int64_t *lo_cur, int64_t j, int64_t lo,
+                     int64_t hi, int64_t nN) {
+  for (int64_t k = 0; k < nN; k++) {
+    int64_t from = k < j ? lo_cur[k] : end[k] - keep[k];
+    if (k != j && from < end[k] && lo < end[k] && from < hi) return 0;
+  }
+  return 1;
+}
+
+int tile_ring(const MachOp *op, const TilePlan *p, const Arch *a, RingWin *w) {
+  int64_t nN = cdiv(op->N, a->cols), L = a->acc_rows, ow = op->ow;
+  uint64_t nm = tile_m_count(op, p);
+  if (!pooled(op) || op->kind != MOP_GEMM || nN > 64 || nN < 1) return -1;
+  int64_t end[64], keep[64], lo_cur[64];   // per N tile: where its last window ends and (placed
+                                           // in this M tile) starts; the ACC rows it keeps
+  for (int64_t j = 0; j < nN; j++) end[j] = j * (L / nN), keep[j] = 0;
+  int64_t h = 0, hn = nm > 1 ? tile_ring_overlap(op, p, 1) * ow : 0;
+  for (uint64_t i = 0; i < nm; i++) {
+    int64_t rows = tile_m_at(op, p, i).acc_rows;
+    for (int64_t j = 0; j < nN; j++) {
+      int64_t lo = -1, halo = 0;
+      if (h > 0 && keep[j] == h && end[j] - h + rows <= L && ring_free(end, keep, lo_cur, j, end[j], end[j] - h + rows, nN))
+        lo = end[j] - h, halo = h;
+      // else a fresh window: where this N tile's last one ended, at the bottom, or after another's
+      for (int64_t c = -2; lo < 0 && c < nN; c++) {
+        int64_t at = c == -2 ? end[j] : c == -1 ? 0 : end[c];
+        if (at + rows <= L && ring_free(end, keep, lo_cur, j, at, at + rows, nN)) lo = at;
+      }
+      if (lo < 0) return -1;
+      w[i * (uint64_t)nN + (uint64_t)j].lo = (uint32_t)lo, w[i * (uint64_t)nN + (uint64_t)j].halo = (uint32_t)(halo / ow);
+      lo_cur[j] = lo, end[j] = lo + rows, keep[j] = hn;
+    }
+    h = hn;
+    hn = i + 2 < nm ? tile_ring_overlap(op, p, i + 2) * ow : 0;
+  }
+  return 0;
+}
+
+uint32_t tile_ring_gather_skip(const RingWin *w, uint64_t nN) {
+  uint32_t skip = w[0].halo;
+  for (uint64_t j = 1; j < nN; j++)
+    if (w[j].halo < skip) skip = w[j].halo;
+  return skip;
+}
+
 static int64_t gcd64(int64_t x, int64_t y) {
   x = x < 0 ? -x : x, y = y < 0 ? -y : y;
   while (y) {
@@ -202,11 +258,62 @@ static int m_add(MClass *cl, int n, uint32_t rows, double count) {
   return n + 1;
 }
 
-static int m_classes(const MachOp *op, const TilePlan *p, MClass *cl, uint32_t *max) {
+// What a ring's COMPUTEs wait for STOREs, in all: a window whose new rows overlap a window of the
+// two M tiles before it waits for that window's STORE. Replayed with the array computing a
+// step's N tiles in order (a cycle per row per K tile) and the store unit taking store cycles per
+// window, each after its own N tile's computes (tile_ring's placement keeps the rest apart).
+static double ring_stall(const MachOp *op, const TilePlan *p, const RingWin *w, uint64_t nm, uint64_t nN,
+                         double store) {
+  double cend = 0, send = 0, work = 0, done[3][64] = {{0}};   // (done: the STOREs' ends, M tiles i, i-1, i-2)
+  for (uint64_t i = 0; i < nm; i++) {
+    uint32_t full = tile_m_at(op, p, i).acc_rows, prev = i ? tile_m_at(op, p, i - 1).acc_rows : 0;
+    uint32_t prev2 = i > 1 ? tile_m_at(op, p, i - 2).acc_rows : 0;
+    for (uint64_t j = 0; j < nN; j++) {
+      uint64_t lo = w[i * nN + j].lo + (uint64_t)w[i * nN + j].halo * (uint64_t)op->ow, hi = w[i * nN + j].lo + full;
+      double start = cend;
+      for (int b = 1; b <= 2 && (uint64_t)b <= i; b++)
+        for (uint64_t k = 0; k < nN; k++) {
+          uint64_t plo = w[(i - (uint64_t)b) * nN + k].lo, phi = plo + (b == 1 ? prev : prev2);
+          if (lo < phi && plo < hi) start = fmax(start, done[b][k]);
+        }
+      double c = (double)(hi - lo) * op->n_ktiles;
+      cend = start + c, work += c;
+      send = fmax(send, cend) + store, done[0][j] = send;
+    }
+    for (uint64_t k = 0; k < nN; k++) done[2][k] = done[1][k], done[1][k] = done[0][k];
+  }
+  return cend - work;
+}
+
+// A ring plan (tile_ring): a tile's rows are the rows its N tiles compute, on average (the
+// windows they pool are whole: *max), or -1 when the ring cannot be placed. *stall: ring_stall.
+static int m_classes_ring(const MachOp *op, const TilePlan *p, const Arch *a, const OpCost *oc, MClass *cl,
+                          uint32_t *max, double *stall) {
+  uint64_t nm = tile_m_count(op, p), nN = (uint64_t)cdiv(op->N, a->cols);
+  RingWin *w = malloc(nm * nN * sizeof *w);
+  if (!w || tile_ring(op, p, a, w)) return free(w), -1;
+  *stall = ring_stall(op, p, w, nm, nN, oc->store_cycles / (double)(nm * nN));
+  int n = 0;
+  *max = 0;
+  for (uint64_t i = 0; i < nm; i++) {
+    uint32_t full = tile_m_at(op, p, i).acc_rows;
+    uint64_t sum = 0;
+    for (uint64_t j = 0; j < nN; j++) sum += full - w[i * nN + j].halo * (uint64_t)op->ow;
+    n = m_add(cl, n, (uint32_t)((sum + nN / 2) / nN), 1.0);
+    if (full > *max) *max = full;
+  }
+  free(w);
+  return n;
+}
+
+static int m_classes(const MachOp *op, const TilePlan *p, const Arch *a, const OpCost *oc, MClass *cl, uint32_t *max,
+                     double *stall) {
   uint64_t per_img = tile_m_count(op, p) / (uint64_t)n_images(op);
   double imgs = (double)n_images(op);
   int n = 0;
   *max = 0;
+  *stall = 0;
+  if (p->ring) return m_classes_ring(op, p, a, oc, cl, max, stall);
   if (pooled(op)) {
     for (uint64_t i = 0; i < per_img; i++) n = m_add(cl, n, tile_m_at(op, p, i).acc_rows, imgs);
   } else {
@@ -479,7 +586,7 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
 
 // Evaluates plan p for op; fills the estimates. Returns 0 when it fits, -1 when not.
 static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, const OpCost *oc,
-                    const MClass *cl, int ncl, uint32_t m_max, TilePlan *p) {
+                    const MClass *cl, int ncl, uint32_t m_max, double stall, TilePlan *p) {
   uint32_t R = a->rows, C = a->cols, B = a->bus_bytes;
   uint64_t nm = tile_m_count(op, p);
   MTile t0 = tile_m_at(op, p, 0);
@@ -498,7 +605,13 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   switch (op->kind) {
   case MOP_GEMM:
     if (p->g < 1 || p->kc < 1 || p->g > nN || p->kc > op->n_ktiles) return -1;
-    if ((uint64_t)m_max * p->g > s->acc || 3u * p->g > s->param) return -1;
+    // (a ring uses the whole accumulator: its N tiles' windows, placed by tile_ring)
+    if ((!p->ring && (uint64_t)m_max * p->g > s->acc) || 3u * p->g > s->param) return -1;
+    // (and one step per band: all N tiles, one K chunk. With several N groups the next band's
+    // gather comes behind the last group's computes in the program and the band waits for it,
+    // which the model does not see: AlexNet's conv1 in groups of 1 estimated 316,568 cycles and
+    // ran 359,685, slower than no ring)
+    if (p->ring && (df == DF_IS || p->kc != op->n_ktiles || p->g != nN || s->slots < 2)) return -1;
     switch (df) {
     case DF_IS: {   // inputs in WBUF (blocks of C pixels, R rows per K tile), weights in SPAD
       uint64_t tstride = (uint64_t)p->kc * R;
@@ -604,7 +717,7 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
   }
   // Fill: an op's first loads run under the previous op's last step, its last stores under the
   // next op's first: in a sequence of ops what shows is the array's drain.
-  p->est_cycles = total + drain;
+  p->est_cycles = total + drain + stall;   // (stall: a ring's COMPUTEs waiting for STOREs)
   p->est_start = first_head + first_lat;
   p->est_head = first_head;
   p->est_end = last_store + (op->kind == MOP_GEMM ? a->post_latency : 0) + lat_st;
@@ -627,11 +740,16 @@ uint64_t tile_in_bytes(const MachOp *op, const Arch *a, int k) {
     for (uint32_t j = 0; j < op->n_ktiles; j++) per_pix += (uint64_t)op->ktiles[j].nseg * op->ktiles[j].seglen;
     // (with several K chunks every step gathers its chunk: each N group again)
     int64_t nKC = cdiv(op->n_ktiles, p->kc), reps = nKC > 1 ? cdiv(cdiv(N, a->cols), p->g) : 1;
+    uint64_t nN = (uint64_t)cdiv(N, a->cols);
+    RingWin *w = p->ring ? malloc(nm * nN * sizeof *w) : NULL;
+    if (w && tile_ring(op, p, a, w)) free(w), w = NULL;
     for (uint64_t i = 0; i < nm; i++) {
       MTile t = tile_m_at(op, p, i);
       uint64_t pix = pooled(op) ? (uint64_t)(t.irows * op->ow) : (uint64_t)(t.rows * t.cols);
+      if (w) pix -= (uint64_t)tile_ring_gather_skip(w + i * nN, nN) * (uint64_t)op->ow;
       sum += pix * per_pix;
     }
+    free(w);
     return sum * (uint64_t)reps;
   }
   case MOP_ELT:
@@ -735,15 +853,20 @@ static int search(const MachProg *mp, int i, const MachOp *op, const Arch *a, Da
     memset(&p, 0, sizeof p);
     p.band_rows = (uint32_t)(bi < nb ? bands[bi] : 1);
     p.band_cols = (uint32_t)(bi < nb ? ow : pieces[bi - nb]);
+    for (p.ring = 0; p.ring < 2; p.ring++) {
+    // (a ring only where bands share conv rows: a pool window taller than its stride)
+    if (p.ring && (op->kind != MOP_GEMM || df == DF_IS || s->slots < 2 || !tile_ring_overlap(op, &p, 1))) continue;
     uint32_t m_max;
     MClass cl[MAX_CLASSES];
-    int ncl = m_classes(op, &p, cl, &m_max);
+    double stall;
+    int ncl = m_classes(op, &p, a, &oc, cl, &m_max, &stall);
+    if (ncl < 0) continue;
     for (int ki = 0; ki < nkc; ki++)
       for (int64_t g = 1; g <= (op->kind == MOP_GEMM ? nN : 1) && g <= 64; g++) {
         p.kc = op->kind == MOP_GEMM ? kcs[ki] : 1;
         p.g = (uint32_t)g;
         if (op->kind != MOP_GEMM && ki) continue;
-        if (estimate(op, a, df, s, &oc, cl, ncl, m_max, &p)) continue;
+        if (estimate(op, a, df, s, &oc, cl, ncl, m_max, stall, &p)) continue;
         p.est_rank = p.est_cycles + handover_rank(mp, i, &p);
         int at = n < keep ? n : keep;
         while (at > 0 && better(&p, &best[at - 1])) at--;
@@ -752,6 +875,7 @@ static int search(const MachProg *mp, int i, const MachOp *op, const Arch *a, Da
         best[at] = p;
         if (n < keep) n++;
       }
+    }
   }
   return n;
 }
@@ -763,9 +887,11 @@ int tile_estimate(const MachOp *op, const Arch *a, Dataflow df, int double_buffe
   op_cost(op, a, &oc);
   uint32_t m_max;
   MClass cl[MAX_CLASSES];
-  int ncl = m_classes(op, p, cl, &m_max);
+  double stall;
+  int ncl = m_classes(op, p, a, &oc, cl, &m_max, &stall);
+  if (ncl < 0) return -1;
   p->slots = s.slots;
-  return estimate(op, a, df, &s, &oc, cl, ncl, m_max, p);
+  return estimate(op, a, df, &s, &oc, cl, ncl, m_max, stall, p);
 }
 
 int tile_plan_all(MachProg *mp, int double_buffer, Diag *d) {
@@ -795,6 +921,7 @@ static void dump_plan(const MachOp *op, const TilePlan *p, const char *tag, FILE
   fprintf(f, "  %s band %ux%u", tag, p->band_rows, p->band_cols);
   if (p->slots == 1) fprintf(f, " single-buffered");
   if (op->kind == MOP_GEMM) fprintf(f, " kc %u g %u", p->kc, p->g);
+  if (p->ring) fprintf(f, " ring");
   fprintf(f, " m-tiles %llu est %.0f cycles, read %.0f B, write %.0f B\n",
           (unsigned long long)tile_m_count(op, p), p->est_cycles, p->est_read_bytes, p->est_write_bytes);
 }

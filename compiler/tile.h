@@ -31,6 +31,26 @@ typedef struct {
 uint64_t tile_m_count(const MachOp *op, const TilePlan *p);
 MTile tile_m_at(const MachOp *op, const TilePlan *p, uint64_t i);
 
+// The accumulator ring of a pooled GEMM's plan (TilePlan.ring; docs/COMPILER.md "The first
+// convolution's pool halo"): N tile j of M tile i pools the window of ACC rows lo .. lo +
+// acc_rows - 1 (its conv rows iy0 .. iy0+irows-1, ow rows each); its top `halo` conv rows are the
+// last rows of N tile j's window of M tile i-1, still in ACC, and only the rows below them are
+// computed. The windows of the N tiles march through the whole accumulator, each one starting
+// where its previous one ends, never writing over the halo another N tile's next band reuses; a
+// window that would pass the end starts again lower with its halo computed (halo 0).
+typedef struct {
+  uint32_t lo, halo;
+} RingWin;
+
+// Fills w[i * nN + j] (nN = the op's N tiles) for every M tile i. Returns 0, or -1 when the plan
+// cannot be placed so (no ring plan is then chosen).
+int tile_ring(const MachOp *op, const TilePlan *p, const Arch *a, RingWin *w);
+// The conv rows at the top of an M tile that none of its N tiles computes (w: its nN windows):
+// its gather leaves them out.
+uint32_t tile_ring_gather_skip(const RingWin *w, uint64_t nN);
+// The conv rows M tile i shares with M tile i-1 (its first rows, which tile i-1 computed last).
+int64_t tile_ring_overlap(const MachOp *op, const TilePlan *p, uint64_t i);
+
 // The cost model on one plan: fills p's estimates and slots (band_rows, band_cols, kc and g are
 // the plan) for arch a with double_buffer's buffer slots. Returns 0, or -1 when p does not fit
 // the slots or the instruction fields (the estimates are then meaningless).

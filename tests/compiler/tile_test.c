@@ -5,7 +5,9 @@
 // from the plan, independently of tile.c's own fit test). The field limits bind where the
 // buffers would allow more; the chooser's plan is not beaten by the obvious alternatives; the
 // model respects the bus and the array's peak, and charges more for what is clearly worse;
-// double buffering halves the slots and falls back to one slot when two do not fit.
+// double buffering halves the slots and falls back to one slot when two do not fit. An
+// accumulator ring (TilePlan.ring) keeps every halo it reuses intact until its STORE, replayed
+// here row by row, and is chosen for ResNet's conv1 with its pool.
 #include <math.h>
 #include <stdlib.h>
 
@@ -15,6 +17,41 @@ static const char *const df_names[] = {[DF_WS] = "ws", [DF_OS] = "os", [DF_IS] =
 
 static uint64_t fmax_of(FieldId f) { return (uint64_t)isa_field_max(f); }
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// A ring plan's windows (tile_ring), replayed on the accumulator: which N tile's which conv row
+// each ACC row holds. A window's halo rows must hold the N tile's conv rows iy0.. (written by the
+// band before and not since overwritten), the rows below it are then computed, and at the end of
+// each M tile (its STOREs come after all its computes) every window of it must still hold its
+// conv rows. Returns the conv rows computed (over all N tiles).
+static uint64_t check_ring(const char *what, const MachOp *op, const Arch *a) {
+  const TilePlan *p = &op->plan;
+  uint64_t nm = tile_m_count(op, p), nN = (uint64_t)cdiv(op->N, a->cols), computed = 0;
+  RingWin *w = malloc(nm * nN * sizeof *w);
+  int64_t *held = malloc(a->acc_rows * sizeof *held);   // tile * 1e6 + img * 1e4 + conv row, or -1
+  CHECK(w && held && tile_ring(op, p, a, w) == 0, "%s: ring does not place", what);
+  for (uint32_t r = 0; held && r < a->acc_rows; r++) held[r] = -1;
+  for (uint64_t i = 0; i < nm && !check_case_failures(); i++) {
+    MTile t = tile_m_at(op, p, i);
+    for (int pass = 0; pass < 2; pass++)   // 0: check the halo and compute; 1: after the STOREs' reads
+      for (uint64_t j = 0; j < nN && !check_case_failures(); j++) {
+        const RingWin *rw = &w[i * nN + j];
+        CHECK((uint64_t)rw->lo + t.acc_rows <= a->acc_rows, "%s: window %llu.%llu past the ACC", what,
+              (unsigned long long)i, (unsigned long long)j);
+        if (check_case_failures()) break;
+        for (int64_t y = 0; y < t.irows; y++)
+          for (int64_t x = 0; x < op->ow; x++) {
+            int64_t want = (int64_t)j * 1000000 + t.img * 10000 + t.iy0 + y, *h = &held[rw->lo + y * op->ow + x];
+            if (pass == 1 || y < rw->halo) CHECK(*h == want, "%s: M tile %llu N tile %llu reads ACC row %lld "
+                                                    "holding %lld, not %lld", what, (unsigned long long)i,
+                                                 (unsigned long long)j, (long long)(rw->lo + y * op->ow + x),
+                                                 (long long)*h, (long long)want);
+            else *h = want, computed++;
+          }
+      }
+  }
+  free(w), free(held);
+  return computed / (uint64_t)op->ow;
+}
 
 // The plan of op fits arch a: buffer slots, instruction fields, and exact cover of the output.
 static void check_plan(const char *what, const MachOp *op, const Arch *a, Dataflow df) {
@@ -63,7 +100,8 @@ static void check_plan(const char *what, const MachOp *op, const Arch *a, Datafl
     CHECK((uint64_t)t.rows <= fmax_of(FLD_OUTER) && (uint64_t)t.cols <= fmax_of(FLD_INNER),
           "%s: STORE nest %lldx%lld", what, (long long)t.rows, (long long)t.cols);
     CHECK(t.acc_rows <= fmax_of(FLD_ROWS), "%s: %u accumulator rows", what, t.acc_rows);
-    CHECK((uint64_t)t.acc_rows * g <= s.acc, "%s: %u x %u accumulator rows in a slot of %u", what, t.acc_rows, g, s.acc);
+    if (!p->ring)   // (a ring: check_ring)
+      CHECK((uint64_t)t.acc_rows * g <= s.acc, "%s: %u x %u accumulator rows in a slot of %u", what, t.acc_rows, g, s.acc);
     if (op->pool != POOL_NONE)
       CHECK((uint64_t)t.irows <= fmax_of(FLD_IN_H) && (uint64_t)op->ow <= fmax_of(FLD_IN_W),
             "%s: pool input %lldx%lld", what, (long long)t.irows, (long long)op->ow);
@@ -81,6 +119,7 @@ static void check_plan(const char *what, const MachOp *op, const Arch *a, Datafl
   for (int64_t k = 0; k < imgs * oh * ow && !check_case_failures(); k++)
     CHECK(seen[k], "%s: output %lld in no M tile", what, (long long)k);
   free(seen);
+  if (p->ring) check_ring(what, op, a);
 }
 
 // Lowers and tiles json for every arch, dataflow and buffering; checks every op's plan. Returns
@@ -366,6 +405,42 @@ static void test_slots(void) {
   check_case("tile_buffer_slots");
 }
 
+// ResNet's conv1 (7x7/2, 3 channels, 64 out) with its 3x3/2 max pool on the default arch, and a
+// batch of two: the plan is a ring in WS and OS (not IS), its windows are sound, and it computes
+// far fewer conv rows than the bands' 167 of 112 per image (the row between two bands twice).
+static void test_ring(void) {
+  static const char *const pool = ", {\"name\": \"p\", \"op\": \"maxpool\", \"inputs\": [\"y\"], "
+                                   "\"output\": \"z\", \"kernel\": 3, \"stride\": 2, \"padding\": 1}";
+  char json[4096];
+  Arch a;
+  CHECK(test_arch(0, &a) == 0, "default arch");
+  for (int n = 1; n <= 2; n++)
+    for (int df = DF_WS; df <= DF_IS; df++) {
+      conv_net(json, sizeof json, n, 224, 224, 3, 7, 2, 3, 64, "", pool, "z");
+      Graph *g;
+      MachProg mp;
+      Diag d;
+      diag_init(&d);
+      char what[128];
+      snprintf(what, sizeof what, "conv1+pool batch %d %s", n, df_names[df]);
+      if (lowered(json, &a, (Dataflow)df, &g, &mp, NULL, 0) || tile_plan_all(&mp, 1, &d)) {
+        CHECK(0, "%s: %s", what, diag_first(&d));
+      } else {
+        const MachOp *op = &mp.ops[0];
+        CHECK(op->pool != POOL_NONE, "%s: pool not fused", what);
+        CHECK(op->plan.ring == (df != DF_IS), "%s: ring %u", what, op->plan.ring);
+        check_plan(what, op, &a, (Dataflow)df);
+        if (op->plan.ring) {
+          uint64_t rows = check_ring(what, op, &a) / 4 / (uint64_t)n;   // per N tile and image
+          CHECK(rows >= 112 && rows <= 125, "%s: %llu conv rows computed per N tile for 112", what,
+                (unsigned long long)rows);
+        }
+      }
+      machprog_free(&mp), graph_free(g);
+    }
+  check_case("tile_ring_keeps_its_halos");
+}
+
 int main(void) {
   test_shipped();
   test_odd_shapes();
@@ -373,5 +448,6 @@ int main(void) {
   test_choice();
   test_clear_comparisons();
   test_slots();
+  test_ring();
   return check_status();
 }

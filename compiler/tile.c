@@ -397,9 +397,10 @@ typedef struct {
   double insns;                  // instructions
   double gbeats;                 // beats read from the global buffer
   double lat_head, lat_load;     // from the last beat of its head / of its loads issued to the
-                                 // data landed: L, or less when global-buffer beats come last
-                                 // (responses in issue order, TIMING 5a: max(L - G, L_g) for G
-                                 // GBUF beats after the last DRAM one)
+                                 // data landed: L, or L_g when only global-buffer beats are
+                                 // loaded (responses in issue order, one per cycle, TIMING 5a:
+                                 // G GBUF beats right after the last DRAM one land in the G
+                                 // cycles after its response, so max(L, L_g) after the last)
 } Step;
 
 // The cost of one step of a tile of tm accumulator rows over a K chunk of kc tiles (the plan's
@@ -501,8 +502,8 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
   st.beats = st.load - g_load;   // DRAM's
   st.gbeats = g_load;
   double L = a->dram_latency, Lg = a->gbuf_latency;
-  st.lat_head = g_head > 0 && g_tail ? (st.head > g_head ? fmax(L - g_head, Lg) : Lg) : L;
-  st.lat_load = g_load > 0 && g_tail ? (st.load > g_load ? fmax(L - g_load, Lg) : Lg) : L;
+  st.lat_head = g_head > 0 && g_tail ? (st.head > g_head ? fmax(L, Lg) : Lg) : L;
+  st.lat_load = g_load > 0 && g_tail ? (st.load > g_load ? fmax(L, Lg) : Lg) : L;
   // (with F < L the last F DRAM beats issue L - F cycles before the slot rule lets the next DRAM
   // beat go: GBUF beats after them use those cycles first)
   double dram_issue = (st.load - g_load) * slow, hidden = 0;

@@ -28,12 +28,12 @@
 //     slots, then each channel accepts its request if fewer than F beats are in flight. The
 //     global buffer's ports (the same model, dram_new_gbuf) answer theirs L_g after acceptance
 //     and always accept: a unit offers its beat to one of the two memories (GBUF=1 or not).
-//  6. The units advance: load (responses land in its target memory in issue order, an early
-//     one waiting for the earlier beats' (TIMING §5a); an accepted beat moves
+//  6. The units advance: load (responses land in its target memory in issue order, one per
+//     cycle, an early one waiting for the earlier beats' (TIMING §5a); an accepted beat moves
 //     the beat generator on, a refused one is a stall cycle), compute (the weight chain shifts
 //     one row; in output-stationary mode the sequencer reads, the drains write ACC and the PEs
 //     step; the stream reads one SPAD row; the array steps: ACC writes from the bottom PE
-//     registers, then every PE, then the skew lines), store (acknowledgements; the write port;
+//     registers, then every PE, then the skew lines), store (acknowledgements, one per cycle; the write port;
 //     the front end reads one window position, starting a row only if the FIFO had a free slot
 //     at the start of t; the post-processing pipeline shifts), sfu (one cycle of the current
 //     row's phase, a finished row's results entering the pipeline; the row due from the pipeline
@@ -224,7 +224,7 @@ static int tokens_commit(Det *m) {
 // One clock. Returns 1 if anything moved, 0 if the machine is frozen, -1 on a runtime error.
 static int det_cycle(Det *m) {
   for (int u = 0; u < NUM_UNITS; u++) m->inside[u] = m->stall[u] = 0;
-  m->ended = 0;
+  m->ended = m->landed = 0;
   uint32_t pc_before = m->pc;
   int moved = fetch_decide(m);
   m->halted_now = m->pc != pc_before && m->halted;
@@ -261,11 +261,11 @@ static int det_cycle(Det *m) {
   fetch_commit(m);
   if (m->oom) return diag_error(m->d, "sim: error: out of memory");
   if (tokens_commit(m)) return -1;
-  moved |= m->ended || rd_resp.valid || wr_resp.valid || !dram_idle(m->dram) || grd_resp.valid || gwr_resp.valid ||
+  moved |= m->ended || m->landed || rd_resp.valid || wr_resp.valid || !dram_idle(m->dram) || grd_resp.valid || gwr_resp.valid ||
            !dram_idle(m->gbuf);
   // Real progress, for the watchdog in sim_detailed_run: something fetched, ended, streamed, or a
   // beat moved. No legal state goes long without one.
-  m->progressed = m->fetched >= 0 || m->halted_now || m->ended || rd_ok || wr_ok || rd_resp.valid || wr_resp.valid ||
+  m->progressed = m->fetched >= 0 || m->halted_now || m->ended || m->landed || rd_ok || wr_ok || rd_resp.valid || wr_resp.valid ||
                   grd_ok || gwr_ok || grd_resp.valid || gwr_resp.valid || m->inside[UNIT_COMPUTE] ||
                   m->inside[UNIT_SFU];
   moved |= det_load_active(m) || det_compute_active(m) || det_store_active(m) || det_sfu_active(m);

@@ -18,8 +18,8 @@
 
 // A read beat in flight: where its bytes go when the response arrives (the unit's sideband),
 // and its data once answered. Beats on DRAM and on the global buffer share one ring in issue
-// order (a reorder buffer): a response waits in its entry until every earlier beat has landed
-// (TIMING §5a: A_b = max(I_b + L_b, A_(b-1))).
+// order (a reorder buffer): a response waits in its entry until every earlier beat has landed,
+// and one beat lands per cycle (TIMING §5a: A_b = max(I_b + L_b, A_(b-1) + 1)).
 typedef struct {
   uint32_t insn;          // the LOAD it belongs to
   uint8_t gbuf;           // read from the global buffer (GBUF=1), else from DRAM
@@ -200,7 +200,7 @@ typedef struct {
 typedef struct {
   uint32_t insn;          // the STORE
   uint8_t last;           // its last beat: the STORE ends with this acknowledgement
-  uint8_t arrived;        // acknowledged; waits for the earlier beats' (in issue order, TIMING §5a)
+  uint8_t arrived;        // acknowledged; waits for the earlier beats' (in issue order, one per cycle, TIMING §5a)
 } StoreAck;
 
 typedef struct {
@@ -299,6 +299,7 @@ typedef struct Det {
   int inside[NUM_UNITS];            // the unit is inside an instruction this cycle (s <= t < ready)
   int stall[NUM_UNITS];             // ... and the cycle is a stall cycle (DRAM slots all in flight)
   int ended;                        // some instruction ended this cycle
+  int landed;                       // a load beat landed or a store acknowledgement was taken this cycle
   int oom;                          // a unit ran out of memory (reported at the end of the cycle)
   LoadUnit ld;
   ComputeUnit cu;

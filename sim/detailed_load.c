@@ -6,8 +6,9 @@
 // Every accepted beat carries its destination (LoadBeat) in a ring indexed by the memory's tag.
 // A LOAD with GBUF=1 offers its beats (of gbuf.bus_bytes) to the global buffer's read port
 // instead, which takes one every cycle (TIMING §5a). Responses of both memories are taken in
-// issue order: one that arrives while an earlier beat is still unanswered waits in its ring
-// entry, and the bytes land in the target memory when every earlier beat has landed (cycle A_b).
+// issue order, one per cycle: one that arrives while an earlier beat is still unanswered or
+// waiting waits in its ring entry, and its bytes land in the target memory in the first cycle
+// after the earlier beat's landed (cycle A_b = max(I_b + L_b, A_(b-1) + 1)).
 // The unit is free again the cycle after its last beat was accepted (ready = I_last + 1); the
 // LOAD ends when its last beat's response lands (e = A_last; I_last + L with DRAM beats only).
 // A transposed LOAD has the same beats; each response's bytes go down one WBUF column instead of
@@ -242,12 +243,13 @@ void det_load_update(Det *m, const DramResp *resp, const DramResp *gresp, int ac
   LoadUnit *L = &m->ld;
   beat_arrive(L, resp);
   beat_arrive(L, gresp);
-  while (L->fly_count && L->fly[L->fly_head].arrived) {   // in issue order: every answered beat
-    const LoadBeat *b = &L->fly[L->fly_head];            // with no unanswered one before it
+  if (L->fly_count && L->fly[L->fly_head].arrived) {   // in issue order, one beat per cycle: the
+    const LoadBeat *b = &L->fly[L->fly_head];         // oldest, once answered
     beat_land(m, b, b->data);
     if (b->last_of_insn) det_end(m, UNIT_LOAD, b->insn);
     L->fly_head = (L->fly_head + 1) % L->fly_cap;
     L->fly_count--;
+    m->landed = 1;
   }
   if (!L->offered) return;
   m->inside[UNIT_LOAD] = 1;

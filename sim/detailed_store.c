@@ -13,7 +13,8 @@
 //    the row's bytes) to the write channel, one per cycle; a refused beat is a stall cycle.
 // A STORE with GBUF=1 writes its rows' beats (of gbuf.bus_bytes) through the global buffer's
 // write port instead, which takes one every cycle (TIMING §5a). Acknowledgements of both memories
-// are taken in issue order (one that arrives early waits for the earlier beats').
+// are taken in issue order, one per cycle (one that arrives early waits for the earlier beats':
+// A_b = max(I_b + L_b, A_(b-1) + 1)).
 // The unit is free again the cycle after the last beat of the last row was accepted; the STORE
 // ends with that beat's acknowledgement (e = A_last).
 #include <stdlib.h>
@@ -329,11 +330,12 @@ void det_store_update(Det *m, const DramResp *resp, const DramResp *gresp, int a
   StoreUnit *su = &m->su;
   if (resp->valid) su->fly[resp->tag % su->fly_cap].arrived = 1;
   if (gresp->valid) su->fly[gresp->tag % su->fly_cap].arrived = 1;
-  while (su->fly_count && su->fly[su->fly_head].arrived) {   // acknowledgements in issue order
-    const StoreAck *ack = &su->fly[su->fly_head];
+  if (su->fly_count && su->fly[su->fly_head].arrived) {   // acknowledgements in issue order,
+    const StoreAck *ack = &su->fly[su->fly_head];         // one per cycle
     if (ack->last) det_end(m, UNIT_STORE, ack->insn);
     su->fly_head = (su->fly_head + 1) % su->fly_cap;
     su->fly_count--;
+    m->landed = 1;
   }
   if (!su->active) return;
   m->inside[UNIT_STORE] = 1;

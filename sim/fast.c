@@ -124,10 +124,14 @@ static void chan_pop(Channel *c) {
 
 // --- DRAM beats --------------------------------------------------------------------------------
 
-// A beat issued in cycle t with latency lat answers in A = max(t + lat, A of the beat before).
-static void beat_respond(BeatChannel *b, uint64_t t, uint32_t lat) {
-  if (!b->issued || t + lat > b->resp) b->resp = t + lat;
-  b->issued++;
+// n beats issued in consecutive cycles t - n + 1 .. t, each with latency lat: beat b answers in
+// A_b = max(I_b + lat, A_(b-1) + 1) (TIMING §5a: in issue order, one per cycle). Both terms grow
+// by one from one beat to the next, so the last answers in max(t + lat, A of the beat before + n).
+static void beat_respond(BeatChannel *b, uint64_t t, uint32_t lat, uint64_t n) {
+  uint64_t A = t + lat;
+  if (b->issued && b->resp + n > A) A = b->resp + n;
+  b->resp = A;
+  b->issued += n;
   b->last = t;
 }
 
@@ -141,7 +145,7 @@ static uint64_t beat_issue(BeatChannel *b, uint64_t earliest) {
   }
   b->ring[b->count % b->F] = t;
   b->count++;
-  beat_respond(b, t, b->L);
+  beat_respond(b, t, b->L, 1);
   return t;
 }
 
@@ -149,7 +153,7 @@ static uint64_t beat_issue(BeatChannel *b, uint64_t earliest) {
 static uint64_t gbeat_issue(BeatChannel *b, uint64_t earliest) {
   uint64_t t = earliest;
   if (b->issued && b->last + 1 > t) t = b->last + 1;
-  beat_respond(b, t, b->Lg);
+  beat_respond(b, t, b->Lg, 1);
   return t;
 }
 
@@ -316,8 +320,7 @@ static int exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
       if (fast_beats) {
         uint64_t from = beats == 0 ? t->start : f->rd.last + 1;
         if (!gbuf) f->rd.count += n;
-        f->rd.issued += n - 1;
-        beat_respond(&f->rd, from + n - 1, lat);
+        beat_respond(&f->rd, from + n - 1, lat, n);
       } else {
         for (uint64_t k = 0; k < n; k++) {
           uint64_t base = beats + k == 0 ? t->start : f->rd.last + 1;

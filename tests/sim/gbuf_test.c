@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../isa/asm.h"
+#include "../../sim/detailed_step.h"   // the burst test watches the detailed engine land beat by beat
 #include "../../sim/sim.h"
 #include "../../sim/sim_internal.h"   // the scratchpad's rows, to check what a GBUF LOAD landed
 #include "../../sim/stats.h"
@@ -36,15 +37,22 @@ static Program *assemble(const char *text) {
   return p;
 }
 
-// The tiny arch of workloads/arch/tiny.json with the global buffer's keys given: an .arch line.
-static void tiny_arch(char *buf, size_t n, unsigned gbuf_bytes, unsigned gbuf_bus, unsigned gbuf_lat) {
+// The tiny arch of workloads/arch/tiny.json with the global buffer's keys and dram.max_inflight
+// given: an .arch line.
+static void tiny_arch_f(char *buf, size_t n, unsigned gbuf_bytes, unsigned gbuf_bus, unsigned gbuf_lat,
+                        unsigned inflight) {
   snprintf(buf, n,
            ".arch {\"name\":\"tiny\",\"array\":{\"rows\":4,\"cols\":4},\"spad\":{\"rows\":64},\"wbuf\":{\"rows\":32},"
            "\"acc\":{\"rows\":64},\"param\":{\"rows\":8},"
-           "\"dram\":{\"bytes\":65536,\"bus_bytes\":4,\"latency\":10,\"max_inflight\":4},"
+           "\"dram\":{\"bytes\":65536,\"bus_bytes\":4,\"latency\":10,\"max_inflight\":%u},"
            "\"gbuf\":{\"bytes\":%u,\"bus_bytes\":%u,\"latency\":%u},"
            "\"queues\":{\"load\":4,\"compute\":4,\"store\":4},\"store\":{\"fifo_rows\":2,\"post_latency\":3}}\n",
-           gbuf_bytes, gbuf_bus, gbuf_lat);
+           inflight, gbuf_bytes, gbuf_bus, gbuf_lat);
+}
+
+// ... with tiny.json's dram.max_inflight 4.
+static void tiny_arch(char *buf, size_t n, unsigned gbuf_bytes, unsigned gbuf_bus, unsigned gbuf_lat) {
+  tiny_arch_f(buf, n, gbuf_bytes, gbuf_bus, gbuf_lat, 4);
 }
 
 // Runs p on every engine; checks each instruction's times against w (NULL: not checked), the
@@ -143,17 +151,17 @@ static void test_fuse_shipped(void) {
       {9, 17, 18, 17, 0},    // 9 LAYER 1 (load copy)
       {10, 18, 19, 18, 0},   // 10 CFG_LOAD
       {11, 53, 57, 66, 0},   // 11 LOAD W2: beats 53..56
-      {12, 57, 63, 66, 0},   // 12 LOAD GBUF: beats 57..62, answered in order behind W2's: 66
-      {13, 67, 68, 70, 0},   // 13 PRELOAD
-      {28, 71, 74, 80, 0},   // 14 COMPUTE (fetched once PRELOAD 5 left the queue)
+      {12, 57, 63, 72, 0},   // 12 LOAD GBUF: beats 57..62, answered in order behind W2's, one a cycle: 67..72
+      {13, 73, 74, 76, 0},   // 13 PRELOAD
+      {28, 77, 80, 86, 0},   // 14 COMPUTE (fetched once PRELOAD 5 left the queue)
       {29, 52, 53, 52, 0},   // 15 CFG_STORE
-      {30, 81, 108, 117, 12},   // 16 STORE Z: beats 84..87, 94..97, 104..107
+      {30, 87, 114, 123, 12},   // 16 STORE Z: beats 90..93, 100..103, 110..113
       {31, 31, 32, 31, 0},   // 17 HALT
   };
   CHECK(p->n_insns == sizeof w / sizeof w[0], "%u instructions", p->n_insns);
   WantTraffic tr = {{40, 12, 48, 12}, {12, 6, 8, 4}};
   Sim *s[N_MODES] = {0};
-  run_all(p, p->n_insns == sizeof w / sizeof w[0] ? w : NULL, 118, &tr, s);
+  run_all(p, p->n_insns == sizeof w / sizeof w[0] ? w : NULL, 124, &tr, s);
   static const int32_t z[12] = {-3, -2, 2, 11, 6, -2, 4, 23, 2, 0, 3, 16};
   check_i32(s, 0x400, z, 12);
   // Y = sat8(X x W1) in the GBUF, rows 4 bytes apart, bytes 2..3 of each row untouched (zero).
@@ -169,7 +177,7 @@ static void test_fuse_shipped(void) {
             "per-layer gbuf counters");
       CHECK(st->unit[UNIT_LOAD].busy + st->unit[UNIT_LOAD].wait_token + st->unit[UNIT_LOAD].wait_resource +
                     st->unit[UNIT_LOAD].idle ==
-                118,
+                124,
             "load unit states do not add up");
     }
   free_all(s);
@@ -178,9 +186,9 @@ static void test_fuse_shipped(void) {
 }
 
 // A GBUF LOAD right behind a DRAM LOAD whose beats wait for slots: its two beats issue back to
-// back after the DRAM ones, and are answered in issue order: A = max(I + L_g, A of the beat
-// before), so they land no earlier than the DRAM LOAD's last response (25), later only when
-// L_g > L pushes their own response past it.
+// back after the DRAM ones, and are answered in issue order, one per cycle: A = max(I + L_g, A of
+// the beat before + 1), so they land no earlier than 26 and 27, the cycles after the DRAM LOAD's
+// last response (25), later only when L_g > L pushes their own response past them.
 static void test_behind_dram(unsigned lat, uint64_t e_gbuf) {
   char text[2048];
   tiny_arch(text, sizeof text, 4096, 4, lat);
@@ -280,40 +288,42 @@ static void test_pool_into_gbuf_wide_bus(void) {
 }
 
 // gbuf.latency 25 > dram.latency 10: a DRAM LOAD behind a GBUF LOAD has its responses held back
-// until the GBUF ones (in issue order), so it ends with them, not at I_last + L.
+// until after the GBUF ones (in issue order, one per cycle), so it ends after them, not at I_last + L.
 static void test_dram_behind_slow_gbuf(void) {
   Program *p = tiny_program(4, 25,
                             "CFG_LOAD stride_inner=4\n"                                            // f0 s1 r2 e1
                             "LOAD mem=spad dst=0 dram_addr=0 outer=1 inner=2 nseg=1 seglen=4 gbuf=1\n"   // f1 s2: beats 2, 3
                             // answered 27, 28: r4, e 28
                             "LOAD mem=spad dst=2 dram_addr=0x100 outer=1 inner=2 nseg=1 seglen=4\n"   // f2 s4: DRAM
-                            // beats 4, 5, answered alone in 14, 15, in order in 28: r6, e 28
-                            "HALT\n");   // f3; cycles 29
+                            // beats 4, 5, answered alone in 14, 15, in order max(14, 28 + 1) = 29,
+                            // max(15, 29 + 1) = 30: r6, e 30
+                            "HALT\n");   // f3; cycles 31
   if (!p) return;
-  WantT w[] = {{0, 1, 2, 1, 0}, {1, 2, 4, 28, 0}, {2, 4, 6, 28, 0}, {3, 3, 4, 3, 0}};
+  WantT w[] = {{0, 1, 2, 1, 0}, {1, 2, 4, 28, 0}, {2, 4, 6, 30, 0}, {3, 3, 4, 3, 0}};
   WantTraffic tr = {{8, 2, 0, 0}, {8, 2, 0, 0}};
   Sim *s[N_MODES] = {0};
-  run_all(p, w, 29, &tr, s);
+  run_all(p, w, 31, &tr, s);
   free_all(s);
   prog_free(p);
   check_case("gbuf_dram_load_behind_slower_gbuf_load");
 }
 
 // The store unit's acknowledgements in issue order too: a GBUF STORE right behind a DRAM STORE
-// ends with the DRAM write's acknowledgement.
+// ends the cycle after the DRAM write's acknowledgement.
 static void test_store_behind_dram_store(void) {
   Program *p = tiny_program(4, 2,
                             "CFG_STORE stride_inner=4\n"                                         // f0 s1 r2 e1
                             "STORE src=0 dram_addr=0x100 outer=1 inner=1 cols=4\n"              // f1 s2: read 2,
                             // ready 5: DRAM beat 5, r6, e 15
                             "STORE src=1 dram_addr=0 outer=1 inner=1 cols=4 gbuf=1\n"           // f2 s6: read 6,
-                            // ready 9: GBUF beat 9, answered alone in 11, in order in 15: r10, e 15
-                            "HALT\n");   // f3; cycles 16
+                            // ready 9: GBUF beat 9, answered alone in 11, in order max(11, 15 + 1) = 16:
+                            // r10, e 16
+                            "HALT\n");   // f3; cycles 17
   if (!p) return;
-  WantT w[] = {{0, 1, 2, 1, 0}, {1, 2, 6, 15, 0}, {2, 6, 10, 15, 0}, {3, 3, 4, 3, 0}};
+  WantT w[] = {{0, 1, 2, 1, 0}, {1, 2, 6, 15, 0}, {2, 6, 10, 16, 0}, {3, 3, 4, 3, 0}};
   WantTraffic tr = {{0, 0, 4, 1}, {0, 0, 4, 1}};
   Sim *s[N_MODES] = {0};
-  run_all(p, w, 16, &tr, s);
+  run_all(p, w, 17, &tr, s);
   for (int m = 0; m < N_MODES; m++)
     if (s[m]) {   // GBUF beats never stall: the store unit is busy 2..5 and 6..9, never waiting on a resource
       const UnitStats *u = &sim_stats(s[m])->unit[UNIT_STORE];
@@ -325,15 +335,87 @@ static void test_store_behind_dram_store(void) {
   check_case("gbuf_store_behind_dram_store");
 }
 
+// A burst of 8 GBUF beats issued right behind one DRAM beat (dram.max_inflight 16: nothing
+// stalls): they are answered alone L_g = 1 after issue, long before the DRAM beat, and then
+// land one per cycle after it (A_b = max(I_b + L_g, A_(b-1) + 1)), not all in its cycle. The
+// burst overwrites SPAD rows 0..7 (filled from DRAM first) with the buffer's zeros, so the
+// detailed engine, stepped one cycle at a time, shows the cycle each beat lands in.
+static void test_burst_behind_dram_beat(void) {
+  char text[4096];
+  tiny_arch_f(text, sizeof text, 4096, 4, 1, 16);
+  strcat(text,
+         ".data 0x100 11 12 13 14 21 22 23 24 31 32 33 34 41 42 43 44 51 52 53 54 61 62 63 64 71 72 73 74 81 82 "
+         "83 84\n"
+         ".data 0x200 5a 5b 5c 5d\n"
+         "CFG_LOAD stride_inner=4\n"                                                  // f0 s1 r2 e1
+         "LOAD mem=spad dst=0 dram_addr=0x100 outer=1 inner=8 nseg=1 seglen=4\n"
+         // f1 s2: DRAM beats 2..9 (F = 16: no stall), answered 12..19 (I + 10 > A of the beat
+         // before + 1): r 10, e 19; SPAD row k gets its bytes in 12 + k
+         "LOAD mem=spad dst=8 dram_addr=0x200 outer=1 inner=1 nseg=1 seglen=4\n"
+         // f2 s10: DRAM beat 10, answered max(10 + 10, 19 + 1) = 20: r 11, e 20
+         "LOAD mem=spad dst=0 dram_addr=0 outer=1 inner=8 nseg=1 seglen=4 gbuf=1\n"
+         // f3 s11: GBUF beats 11..18, alone answered 12..19; in order, one per cycle:
+         // max(12, 20 + 1) = 21, max(13, 21 + 1) = 22, ..., max(19, 27 + 1) = 28: r 19, e 28;
+         // SPAD row k is zero again from 21 + k
+         "HALT\n");   // f4 s4 r5 e4; cycles 29
+  Program *p = assemble(text);
+  if (!p) return;
+  WantT w[] = {{0, 1, 2, 1, 0}, {1, 2, 10, 19, 0}, {2, 10, 11, 20, 0}, {3, 11, 19, 28, 0}, {4, 4, 5, 4, 0}};
+  WantTraffic tr = {{36, 9, 0, 0}, {32, 8, 0, 0}};
+  Sim *s[N_MODES] = {0};
+  run_all(p, w, 29, &tr, s);
+  free_all(s);
+  // The detailed engine cycle by cycle: SPAD row k (k < 8) holds its DRAM bytes exactly in
+  // cycles 12 + k .. 20 + k; row 8 holds 5a 5b 5c 5d from 20 on.
+  Diag d;
+  diag_init(&d);
+  Sim *ds = sim_new(p, SIM_DETAILED, &d);
+  CHECK(ds, "%s", diag_first(&d));
+  SimDetStep *st = ds ? sim_detailed_begin(ds, &d) : NULL;
+  int rc = st ? 1 : -1, bad = 0;
+  static const uint8_t row8[4] = {0x5a, 0x5b, 0x5c, 0x5d};
+  while (rc == 1 && !bad) {
+    SimCycleLog log = {0};
+    rc = sim_detailed_step(st, &log);
+    uint64_t c = log.cycle;
+    for (uint64_t k = 0; k < 8 && !bad; k++) {
+      int held = c >= 12 + k && c <= 20 + k;
+      uint8_t want[4] = {0};
+      if (held)
+        for (int b = 0; b < 4; b++) want[b] = (uint8_t)(0x10 * (k + 1) + (uint64_t)b + 1);
+      bad = memcmp(ds->spad + 4 * k, want, 4) != 0;
+      CHECK(!bad, "cycle %llu: SPAD row %llu is %02x %02x %02x %02x, want %02x %02x %02x %02x (%s)",
+            (unsigned long long)c, (unsigned long long)k, ds->spad[4 * k], ds->spad[4 * k + 1], ds->spad[4 * k + 2],
+            ds->spad[4 * k + 3], want[0], want[1], want[2], want[3], held ? "the DRAM bytes" : "zero");
+    }
+    if (!bad) {
+      bad = memcmp(ds->spad + 32, c >= 20 ? row8 : (const uint8_t[4]){0}, 4) != 0;
+      CHECK(!bad, "cycle %llu: SPAD row 8 wrong", (unsigned long long)c);
+    }
+    if (!bad) {
+      bad = log.gbuf_rd_accepted != (c >= 11 && c <= 18) || log.rd_accepted != (c >= 2 && c <= 10);
+      CHECK(!bad, "cycle %llu: read port took %d, DRAM read channel took %d", (unsigned long long)c,
+            log.gbuf_rd_accepted, log.rd_accepted);
+    }
+  }
+  CHECK(bad || rc == 0, "stepped run failed: %s", diag_first(&d));
+  if (st) sim_detailed_end(st);
+  if (ds) CHECK(sim_stats(ds)->cycles == 29, "stepped run: %llu cycles, want 29", (unsigned long long)sim_stats(ds)->cycles);
+  sim_free(ds);
+  prog_free(p);
+  check_case("gbuf_burst_behind_dram_beat_lands_one_per_cycle");
+}
+
 int main(void) {
   test_fuse_shipped();
-  test_behind_dram(1, 25);    // answered 17, 18 alone: wait for 25
-  test_behind_dram(5, 25);    // 21, 22: wait for 25
-  test_behind_dram(10, 27);   // 26, 27: after the DRAM beats', unchanged
-  test_behind_dram(12, 29);   // 28, 29 (L_g > L)
+  test_behind_dram(1, 27);    // answered 17, 18 alone: max(17, 25 + 1) = 26, max(18, 26 + 1) = 27
+  test_behind_dram(5, 27);    // 21, 22 alone: max(21, 26) = 26, max(22, 27) = 27
+  test_behind_dram(10, 27);   // 26, 27 alone: max(26, 26) = 26, max(27, 27) = 27
+  test_behind_dram(12, 29);   // 28, 29 alone: max(28, 26) = 28, max(29, 29) = 29 (L_g > L)
   test_raw_through_gbuf();
   test_pool_into_gbuf_wide_bus();
   test_dram_behind_slow_gbuf();
   test_store_behind_dram_store();
+  test_burst_behind_dram_beat();
   return check_status();
 }

@@ -36,18 +36,19 @@
 ;                    after the STORE by the load unit's order): DRAM beats 8-11 in 53-56;
 ;                    r 57, e 56 + 10 = 66
 ; 12 LOAD Y (GBUF)   f 12  s 57: 6 GBUF beats (2 per row) in 57-62, r 63. Alone they would be
-;                    answered in 59-64; in issue order behind W2's DRAM beats (answered 63-66)
-;                    they are all answered in 66: A_b = max(I_b + 2, A_(b-1)) = 66, so e = 66
-;                    (not 64), the im2col rows land in SPAD in 66. Pushes compute (at 67)
-; 13 PRELOAD         f 13  s 67 (token)   r 68   e 70
+;                    answered in 59-64; in issue order behind W2's DRAM beats (answered 63-66),
+;                    one per cycle: A_b = max(I_b + 2, A_(b-1) + 1) = max(59, 67) = 67, 68,
+;                    ..., max(64, 72) = 72, so e = 72 (not 64); the im2col rows (2 beats each)
+;                    land in SPAD in 68, 70, 72. Pushes compute (at 73)
+; 13 PRELOAD         f 13  s 73 (token)   r 74   e 76
 ; 14 COMPUTE         f 28: the compute queue (depth 4) holds 5, 6, 9, 13 until PRELOAD 5
-;                    starts in 27; s 71 (bank 1 complete)   r 74   e 71 + 3 - 1 + 7 = 80
+;                    starts in 27; s 77 (bank 1 complete)   r 80   e 77 + 3 - 1 + 7 = 86
 ; 15 CFG_STORE       f 29  s 52 (after insn 9's copy)
-; 16 STORE Z         f 30  s 81 (token): rows read at P = 81, 82, 88 (FIFO), ready from 84, 85,
-;                    91; 16 B = 4 DRAM beats a row: 84-87; 94-97 (slots: 84 + 10 ...; 88-93
-;                    stall); 104-107 (98-103 stall). r 108, e 107 + 10 = 117
+; 16 STORE Z         f 30  s 87 (token): rows read at P = 87, 88, 94 (FIFO), ready from 90, 91,
+;                    97; 16 B = 4 DRAM beats a row: 90-93; 100-103 (slots: 90 + 10 ...; 94-99
+;                    stall); 110-113 (104-109 stall). r 114, e 113 + 10 = 123
 ; 17 HALT            f 31
-; cycles = 1 + 117 = 118. tests/sim/gbuf_test.c checks every figure above on both engines.
+; cycles = 1 + 123 = 124. tests/sim/gbuf_test.c checks every figure above on both engines.
 
 .arch "../arch/tiny.json"
 

@@ -11,15 +11,11 @@
 // the generator keeps r mod C (tcol) and the block's first row (row), and the beat's bytes leave
 // on the column-write port (mw_t_*), nothing zeroed.
 // A LOAD with GBUF=1 (TIMING §5a) issues the same walk's beats, aligned to GbufBusBytes, to the
-// global buffer's read port instead: never refused, answered GbufLatency cycles later (a pipeline
-// of beats beside sa_gbuf's data pipeline). The two response paths land independently (two row
-// write ports, 0 for DRAM and 1 for the global buffer: one beat each per cycle). Responses are
-// taken in issue order (A_b = max(I_b + L_b, A_(b-1))): since a LOAD's beats all go to one
-// memory and each memory answers in order, that only orders the LOADs' ends, which sa_dma_order
-// does (a LOAD ends at max(its last beat's arrival, the previous LOAD's end)). Landing at arrival
-// rather than at A_b gives the same bytes: each beat carries its LOAD's sequence number (mw_seq_o),
-// and the memories keep a byte a younger LOAD already wrote (sa_mem_bytes, sa_acc).
-// ready = I_last + 1, and the LOAD ends with its last response (e = A_last).
+// global buffer's read port instead: never refused, answered GbufLatency cycles later. Every
+// issued beat, on either memory, takes an entry of the reorder buffer (sa_dma_rob), which its
+// response fills with its data; the buffer hands the beats over in issue order, one per cycle
+// (A_b = max(I_b + L_b, A_(b-1) + 1)), and the beat handed over lands through the memories'
+// one write port. ready = I_last + 1, and the LOAD ends when its last beat lands (e = A_last).
 `include "sa_assert.svh"
 
 module sa_load
@@ -32,14 +28,15 @@ module sa_load
   parameter int unsigned MaxInflight = 4,
   parameter int unsigned GbufBusBytes = 4,
   parameter int unsigned GbufLatency = 2,
+  parameter int unsigned DramLatency = 10,
   localparam int unsigned RowBytes = (ArrayRows > 4 * ArrayCols) ? ArrayRows : 4 * ArrayCols,
   localparam int unsigned TagW = (MaxInflight > 1) ? $clog2(MaxInflight) : 1,
   localparam int unsigned MaxBus = (BusBytes > GbufBusBytes) ? BusBytes : GbufBusBytes,
   localparam int unsigned BW = $clog2(MaxBus) + 1,
   localparam int unsigned OffW = $clog2(MaxBus) > 0 ? $clog2(MaxBus) : 1,
   localparam int unsigned TColW = (ArrayCols > 1) ? $clog2(ArrayCols) : 1,
-  localparam int unsigned OrderDepth = MaxInflight + 16,
-  localparam int unsigned OSlotW = (OrderDepth > 1) ? $clog2(OrderDepth) : 1
+  localparam int unsigned RobDepth = ((DramLatency > GbufLatency) ? DramLatency : GbufLatency) + 1,
+  localparam int unsigned RobW = (RobDepth > 1) ? $clog2(RobDepth) : 1
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -62,23 +59,21 @@ module sa_load
   output logic [ADDR_W-1:0]             gb_addr_o,
   input  logic                          gb_resp_valid_i,
   input  logic [GbufBusBytes-1:0][7:0]  gb_resp_data_i,
-  // per response path (0 DRAM, 1 global buffer), one row write per cycle into SPAD, WBUF or
-  // PARAM (bytes) or ACC (scaled columns)
-  output logic [1:0]                    mw_valid_o,
-  output logic [1:0][MEM_W-1:0]         mw_mem_o,
-  output logic [1:0][15:0]              mw_row_o,
-  output logic [1:0][31:0]              mw_seq_o,     // the LOAD's sequence number (row and column writes)
-  output logic [1:0][RowBytes-1:0]      mw_be_o,
-  output logic [1:0][RowBytes-1:0][7:0] mw_data_o,
-  output logic [1:0][ArrayCols-1:0]     acc_en_o,
-  output logic [1:0][ArrayCols-1:0][31:0] acc_data_o,
-  output logic [1:0]                    acc_accum_o,
+  // one row write per cycle into SPAD, WBUF or PARAM (bytes) or ACC (scaled columns)
+  output logic                          mw_valid_o,
+  output logic [MEM_W-1:0]              mw_mem_o,
+  output logic [15:0]                   mw_row_o,
+  output logic [RowBytes-1:0]           mw_be_o,
+  output logic [RowBytes-1:0][7:0]      mw_data_o,
+  output logic [ArrayCols-1:0]          acc_en_o,
+  output logic [ArrayCols-1:0][31:0]    acc_data_o,
+  output logic                          acc_accum_o,
   // a transposed LOAD's beat down one WBUF column: byte k to row mw_trow_o + k when mw_tbe_o[k]
-  output logic [1:0]                    mw_t_valid_o,
-  output logic [1:0][15:0]              mw_trow_o,
-  output logic [1:0][TColW-1:0]         mw_tcol_o,
-  output logic [1:0][MaxBus-1:0]        mw_tbe_o,
-  output logic [1:0][MaxBus-1:0][7:0]   mw_tdata_o,
+  output logic                          mw_t_valid_o,
+  output logic [15:0]                   mw_trow_o,
+  output logic [TColW-1:0]              mw_tcol_o,
+  output logic [MaxBus-1:0]             mw_tbe_o,
+  output logic [MaxBus-1:0][7:0]        mw_tdata_o,
   // events (statistics and the harness)
   output logic                          inside_o,     // inside an instruction this cycle
   output logic                          stall_o,      // ... waiting for a read slot
@@ -86,20 +81,21 @@ module sa_load
   output logic                          ready_o,
   output logic [IDX_W-1:0]              ready_idx_o,
   output logic                          end_cfg_o,    // the instruction started now ends now
-  output logic [15:0]                   end_ld_count_o, // LOADs ending now, the oldest in flight
-  output logic [NUM_UNITS-1:0][PUSH_CNT_W-1:0] end_ld_push_o, // ... their token pushes per unit
-  output logic                          pending_o,    // LOADs in flight (not ended)
-  output logic [1:0]                    row_o,        // a destination row is complete (per path)
-  output logic [1:0][IDX_W-1:0]         row_idx_o,
-  output logic [1:0][15:0]              row_bytes_o,
-  output logic [1:0][MEM_W-1:0]         row_mem_o,
-  output logic [1:0]                    row_accum_o
+  output logic [15:0]                   end_ld_count_o, // LOADs ending now (0 or 1), the oldest in flight
+  output logic [NUM_UNITS-1:0][PUSH_CNT_W-1:0] end_ld_push_o, // ... its token pushes per unit
+  output logic                          pending_o,    // LOAD beats in flight (not landed)
+  output logic                          row_o,        // a destination row is complete
+  output logic [IDX_W-1:0]              row_idx_o,
+  output logic [15:0]                   row_bytes_o,
+  output logic [MEM_W-1:0]              row_mem_o,
+  output logic                          row_accum_o,
+  output logic                          row_gbuf_o    // ... read from the global buffer
 );
   // What travels with a beat in flight (detailed.h LoadBeat).
   typedef struct packed {
     logic [IDX_W-1:0]  idx;
-    logic [OSlotW-1:0] oslot;      // its LOAD's entry in sa_dma_order
-    logic [31:0]       seq;        // its LOAD's number in start order
+    logic [PUSH_W-1:0] push;       // its LOAD's PUSH field (the last beat ends the LOAD)
+    logic              gbuf;
     logic [MEM_W-1:0]  mem;
     logic              accum;
     logic              transposed;
@@ -120,8 +116,7 @@ module sa_load
     logic              issuing;
     logic              gbuf;       // GBUF=1: beats of GbufBusBytes to the global buffer
     logic [IDX_W-1:0]  idx;
-    logic [OSlotW-1:0] oslot;
-    logic [31:0]       seq;
+    logic [PUSH_W-1:0] push;
     logic [MEM_W-1:0]  mem;
     logic              accum;
     logic              transposed;
@@ -151,8 +146,6 @@ module sa_load
   logic [SHIFT_W-1:0]        shift_q;
 
   gen_t  gen_q, gen_cur, gen_d, gen_init;
-  logic [31:0] seq_q;            // the number of the next LOAD
-  logic [OSlotW-1:0] ord_slot;   // sa_dma_order's entry for a LOAD starting now
   opcode_e op;
   logic  start_ld, start_cfg;
   logic  accepted, done;
@@ -197,8 +190,7 @@ module sa_load
     gen_init.issuing   = 1'b1;
     gen_init.gbuf      = head_insn_i[GBUF_LSB];
     gen_init.idx       = head_idx_i;
-    gen_init.oslot     = ord_slot;
-    gen_init.seq       = seq_q;
+    gen_init.push      = head_insn_i[PUSH_LSB +: PUSH_W];
     gen_init.mem       = head_insn_i[MEM_LSB +: MEM_W];
     gen_init.accum     = head_insn_i[ACCUM_LSB];
     gen_init.transposed = head_insn_i[TRANSPOSE_LSB];
@@ -224,7 +216,7 @@ module sa_load
   // The beat offered this cycle and what it carries.
   logic [31:0]      seg;
   logic             last_of_row, last_of_insn;
-  beat_t            bt_new, bt_head;
+  beat_t            bt_new;
   logic [31:0]      seg_end;
 
   assign seg          = seg_addr(gen_cur.addr, gen_cur.so, gen_cur.si, gen_cur.ss, gen_cur.o, gen_cur.i, gen_cur.g);
@@ -236,8 +228,8 @@ module sa_load
   always_comb begin
     bt_new              = '0;
     bt_new.idx          = gen_cur.idx;
-    bt_new.oslot        = gen_cur.oslot;
-    bt_new.seq          = gen_cur.seq;
+    bt_new.push         = gen_cur.push;
+    bt_new.gbuf         = gen_cur.gbuf;
     bt_new.mem          = gen_cur.mem;
     bt_new.accum        = gen_cur.accum;
     bt_new.transposed   = gen_cur.transposed;
@@ -324,24 +316,27 @@ module sa_load
     end
   end
 
-  // DRAM beats in flight: the read channel answers in order, so a FIFO; the tag is its slot number.
+  // Every issued beat takes a reorder-buffer entry; the DRAM read channel answers in order, so
+  // the entries of the DRAM beats in flight wait in a FIFO (its slot number is the beat's tag),
+  // and a global-buffer beat's entry travels GbufLatency stages beside sa_gbuf's data pipeline.
   logic            dram_acc, gb_iss;
   logic [TagW-1:0] tag_q, resp_tag_q;
   logic [$clog2(MaxInflight + 1)-1:0] fly_count;
+  logic [RobW-1:0] rob_tail, fly_slot;
 
   assign dram_acc = accepted && !gen_cur.gbuf;
   assign gb_iss   = accepted && gen_cur.gbuf;
 
   sa_fifo #(
-    .Width ($bits(beat_t)),
+    .Width (RobW),
     .Depth (MaxInflight)
   ) u_fly (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .push_i  (dram_acc),
-    .wdata_i (bt_new),
+    .wdata_i (rob_tail),
     .pop_i   (rd_resp_valid_i),
-    .rdata_o (bt_head),
+    .rdata_o (fly_slot),
     .count_o (fly_count),
     .head_o  (resp_tag_q),
     .tail_o  (tag_q)
@@ -353,11 +348,8 @@ module sa_load
   `SA_ASSERT(ReadRespExpected, rd_resp_valid_i |-> rd_resp_tag_i == resp_tag_q && fly_count != '0,
              "sa_load: a read response with no beat in flight or out of order")
 
-  // Global-buffer beats in flight: GbufLatency stages beside sa_gbuf's data pipeline.
   logic [GbufLatency-1:0] gv_q;
-  beat_t                  gb_q [GbufLatency];
-  beat_t                  bt_gb;
-  logic                   gb_arr;
+  logic [RobW-1:0]        gs_q [GbufLatency];
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       gv_q <= '0;
@@ -366,113 +358,110 @@ module sa_load
     end
   end
   always_ff @(posedge clk_i) begin
-    gb_q[0] <= bt_new;
-    for (int k = 1; k < GbufLatency; k++) gb_q[k] <= gb_q[k-1];
+    gs_q[0] <= rob_tail;
+    for (int k = 1; k < GbufLatency; k++) gs_q[k] <= gs_q[k-1];
   end
-  assign bt_gb  = gb_q[GbufLatency-1];
-  assign gb_arr = gv_q[GbufLatency-1];
 
-  `SA_ASSERT(GbufRespExpected, gb_resp_valid_i == gb_arr,
+  `SA_ASSERT(GbufRespExpected, gb_resp_valid_i == gv_q[GbufLatency-1],
              "sa_load: the global buffer's response does not match the beat issued GbufLatency cycles earlier")
 
-  // The order of the LOADs' ends.
-  logic                  ord_busy;
-  sa_dma_order #(
-    .Depth (OrderDepth),
-    .Unit  (UNIT_LOAD)
-  ) u_order (
-    .clk_i         (clk_i),
-    .rst_ni        (rst_ni),
-    .alloc_i       (start_ld),
-    .alloc_push_i  (head_insn_i[PUSH_LSB +: PUSH_W]),
-    .alloc_slot_o  (ord_slot),
-    .arrive_i      ({gb_arr && bt_gb.last_of_insn, rd_resp_valid_i && bt_head.last_of_insn}),
-    .arrive_slot_i ({bt_gb.oslot, bt_head.oslot}),
-    .end_count_o   (end_ld_count_o),
-    .push_cnt_o    (end_ld_push_o),
-    .busy_o        (ord_busy)
-  );
-  assign pending_o = ord_busy;
-
-  // Each response path lands its beat: the bytes at their row positions, then (last beat of the
-  // row) zeros past NSEG * SEGLEN, except for an accumulating ACC load.
-  beat_t [1:0]                 land_bt;
-  logic  [1:0]                 land_v;
-  logic  [1:0][MaxBus-1:0][7:0] land_data;
+  // The reorder buffer: responses fill their entries, the head lands in the first cycle it is
+  // filled, one beat per cycle.
+  logic [MaxBus-1:0][7:0] dram_data, gb_data, land_data;
+  logic                   land_v;
+  beat_t                  b;
   always_comb begin
-    land_bt   = {bt_gb, bt_head};
-    land_v    = {gb_arr, rd_resp_valid_i};
-    land_data = '0;
-    land_data[0][BusBytes-1:0]     = rd_resp_data_i;
-    land_data[1][GbufBusBytes-1:0] = gb_resp_data_i;
+    dram_data = '0;
+    gb_data   = '0;
+    dram_data[BusBytes-1:0]   = rd_resp_data_i;
+    gb_data[GbufBusBytes-1:0] = gb_resp_data_i;
   end
 
-  for (genvar p = 0; p < 2; p++) begin : g_land
-    beat_t b;
-    logic  zero_fill;
-    assign b         = land_bt[p];
-    assign zero_fill = b.last_of_row && !(b.mem == MEM_ACC && b.accum) && !b.transposed;
+  sa_dma_rob #(
+    .Depth (RobDepth),
+    .MetaW ($bits(beat_t)),
+    .Data  (8 * MaxBus)
+  ) u_rob (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .push_i           (accepted),
+    .meta_i           (bt_new),
+    .tail_o           (rob_tail),
+    .fill_dram_i      (rd_resp_valid_i),
+    .fill_dram_slot_i (fly_slot),
+    .fill_dram_data_i (dram_data),
+    .fill_gb_i        (gv_q[GbufLatency-1]),
+    .fill_gb_slot_i   (gs_q[GbufLatency-1]),
+    .fill_gb_data_i   (gb_data),
+    .pop_o            (land_v),
+    .meta_o           (b),
+    .data_o           (land_data),
+    .busy_o           (pending_o)
+  );
 
-    // (Computed only when a beat lands: Verilator evaluates this loop on every settle otherwise.)
-    always_comb begin
-      logic signed [18:0] x;
-      logic               in_beat;
-      mw_be_o[p]   = '0;
-      mw_data_o[p] = '0;
-      x            = '0;
-      in_beat      = 1'b0;
-      if (land_v[p]) begin
-        for (int q = 0; q < RowBytes; q++) begin
-          x       = 19'(q) - 19'(b.pos0);
-          in_beat = x >= $signed(19'(b.x_lo)) && x < $signed(19'(b.x_hi));
-          mw_be_o[p][q]   = in_beat || (zero_fill && 32'(q) >= 32'(b.row_bytes));
-          mw_data_o[p][q] = in_beat ? land_data[p][x[OffW-1:0]] : 8'd0;
-        end
+  // The LOAD ends when its last beat lands: at most one a cycle.
+  assign end_ld_count_o = 16'(land_v && b.last_of_insn);
+  always_comb begin
+    logic [NUM_UNITS-1:0] to;
+    to = units_of(UNIT_LOAD, b.push);
+    for (int v = 0; v < NUM_UNITS; v++) end_ld_push_o[v] = PUSH_CNT_W'(land_v && b.last_of_insn && to[v]);
+  end
+
+  // The beat lands: its bytes at their row positions, then (last beat of the row) zeros past
+  // NSEG * SEGLEN, except for an accumulating ACC load.
+  logic zero_fill;
+  assign zero_fill = b.last_of_row && !(b.mem == MEM_ACC && b.accum) && !b.transposed;
+
+  // (Computed only when a beat lands: Verilator evaluates this loop on every settle otherwise.)
+  always_comb begin
+    logic signed [18:0] x;
+    logic               in_beat;
+    mw_be_o   = '0;
+    mw_data_o = '0;
+    x         = '0;
+    in_beat   = 1'b0;
+    if (land_v) begin
+      for (int q = 0; q < RowBytes; q++) begin
+        x       = 19'(q) - 19'(b.pos0);
+        in_beat = x >= $signed(19'(b.x_lo)) && x < $signed(19'(b.x_hi));
+        mw_be_o[q]   = in_beat || (zero_fill && 32'(q) >= 32'(b.row_bytes));
+        mw_data_o[q] = in_beat ? land_data[x[OffW-1:0]] : 8'd0;
       end
     end
-
-    assign mw_valid_o[p]  = land_v[p] && !b.transposed;
-    assign mw_mem_o[p]    = b.mem;
-    assign mw_row_o[p]    = b.row;
-    assign mw_seq_o[p]    = b.seq;
-    assign acc_accum_o[p] = b.accum;
-
-    // Transposed: beat byte x_lo + k is row byte pos0 + x_lo + k (pos0 + x_lo is the segment's
-    // first row byte or later, never negative), so it goes to WBUF row row + pos0 + x_lo + k.
-    assign mw_t_valid_o[p] = land_v[p] && b.transposed;
-    assign mw_trow_o[p]    = b.row + 16'(b.pos0 + 18'(b.x_lo));
-    assign mw_tcol_o[p]    = b.tcol;
-    always_comb begin
-      for (int k = 0; k < MaxBus; k++) begin
-        mw_tbe_o[p][k]   = 32'(k) < 32'(b.x_hi) - 32'(b.x_lo);
-        mw_tdata_o[p][k] = land_data[p][OffW'(32'(b.x_lo) + k)];
-      end
-    end
-
-    for (genvar c = 0; c < ArrayCols; c++) begin : g_scale
-      sa_requant u_scale (
-        .p_i     (64'($signed(mw_data_o[p][c])) * 64'($signed(b.mult))),
-        .shift_i (b.shift),
-        .q_o     (acc_data_o[p][c])
-      );
-      assign acc_en_o[p][c] = mw_be_o[p][c];
-    end
-
-    assign row_o[p]       = land_v[p] && b.last_of_row;
-    assign row_idx_o[p]   = b.idx;
-    assign row_bytes_o[p] = b.row_bytes;
-    assign row_mem_o[p]   = b.mem;
-    assign row_accum_o[p] = b.accum;
-
-    logic unused_b;   // used through land_bt by the order (u_order) and the landing check
-    assign unused_b = ^{b.oslot, b.last_of_insn};
   end
 
-  // LOADs numbered in start order: the memories keep, per byte, the LOAD that wrote it last.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) seq_q <= '0;
-    else if (start_ld) seq_q <= seq_q + 32'd1;
+  assign mw_valid_o  = land_v && !b.transposed;
+  assign mw_mem_o    = b.mem;
+  assign mw_row_o    = b.row;
+  assign acc_accum_o = b.accum;
+
+  // Transposed: beat byte x_lo + k is row byte pos0 + x_lo + k (pos0 + x_lo is the segment's
+  // first row byte or later, never negative), so it goes to WBUF row row + pos0 + x_lo + k.
+  assign mw_t_valid_o = land_v && b.transposed;
+  assign mw_trow_o    = b.row + 16'(b.pos0 + 18'(b.x_lo));
+  assign mw_tcol_o    = b.tcol;
+  always_comb begin
+    for (int k = 0; k < MaxBus; k++) begin
+      mw_tbe_o[k]   = 32'(k) < 32'(b.x_hi) - 32'(b.x_lo);
+      mw_tdata_o[k] = land_data[OffW'(32'(b.x_lo) + k)];
+    end
   end
+
+  for (genvar c = 0; c < ArrayCols; c++) begin : g_scale
+    sa_requant u_scale (
+      .p_i     (64'($signed(mw_data_o[c])) * 64'($signed(b.mult))),
+      .shift_i (b.shift),
+      .q_o     (acc_data_o[c])
+    );
+    assign acc_en_o[c] = mw_be_o[c];
+  end
+
+  assign row_o       = land_v && b.last_of_row;
+  assign row_idx_o   = b.idx;
+  assign row_bytes_o = b.row_bytes;
+  assign row_mem_o   = b.mem;
+  assign row_accum_o = b.accum;
+  assign row_gbuf_o  = b.gbuf;
 
   // Events.
   assign inside_o      = start_o || gen_cur.issuing;

@@ -18,11 +18,11 @@ package sa_pkg;
 
   // Ends a unit can report in one cycle: a configuration-class instruction ending at its start,
   // a weight-chain or the SFU's end, and (compute only) the array's last accumulator write. A DMA
-  // unit's LOADs / STOREs end in order, any number in one cycle (those whose responses waited for
-  // an older one's, TIMING §5a): sa_dma_order counts them and their token pushes.
+  // unit's LOADs / STOREs end in order, one a cycle at most (its reorder buffer, sa_dma_rob,
+  // TIMING §5a), counted beside the slots.
   localparam int unsigned END_SLOTS = 3;
-  // Pushes of one channel in one cycle: the end slots' and a DMA unit's ends (up to its in-flight
-  // table, MaxInflight + 16 <= 4112: arch_validate keeps dram.max_inflight <= 4096).
-  localparam int unsigned PUSH_CNT_W = 13;
+  // Pushes of one channel in one cycle: at most 3 (the compute unit's three end slots; a DMA
+  // unit's configuration end and its LOAD / STORE end).
+  localparam int unsigned PUSH_CNT_W = 2;
 
 endpackage

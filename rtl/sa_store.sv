@@ -13,10 +13,11 @@
 //    to the write channel, one per cycle; a refused beat is a stall.
 // A STORE with GBUF=1 (TIMING §5a) writes its rows in beats of GbufBusBytes to the global
 // buffer's write port instead (sa_gbuf: written in the issue cycle, never refused, acknowledged
-// GbufLatency cycles later). Acknowledgements are taken in issue order over both memories, which
-// orders the STOREs' ends (sa_dma_order).
-// ready = the cycle after the last beat was accepted; the STORE ends with the acknowledgement of
-// its last beat, or with the previous STORE's end if that is later (e = A_last).
+// GbufLatency cycles later). Every issued beat, on either memory, takes an entry of the reorder
+// buffer (sa_dma_rob), which its acknowledgement fills; the buffer hands the acknowledgements over
+// in issue order, one per cycle (A_b = max(I_b + L_b, A_(b-1) + 1)).
+// ready = the cycle after the last beat was accepted; the STORE ends when the acknowledgement of
+// its last beat is handed over (e = A_last).
 `include "sa_assert.svh"
 
 module sa_store
@@ -32,6 +33,7 @@ module sa_store
   parameter int unsigned PostLatency = 3,
   parameter int unsigned GbufBusBytes = 4,
   parameter int unsigned GbufLatency = 2,
+  parameter int unsigned DramLatency = 10,
   localparam int unsigned AccW = (AccRows > 1) ? $clog2(AccRows) : 1,
   localparam int unsigned ParamW = (ParamRows > 1) ? $clog2(ParamRows) : 1,
   localparam int unsigned TagW = (MaxInflight > 1) ? $clog2(MaxInflight) : 1,
@@ -41,8 +43,8 @@ module sa_store
   localparam int unsigned LogB = $clog2(BusBytes),
   localparam int unsigned LogG = $clog2(GbufBusBytes),
   localparam int unsigned MaxBus = (BusBytes > GbufBusBytes) ? BusBytes : GbufBusBytes,
-  localparam int unsigned OrderDepth = MaxInflight + 16,
-  localparam int unsigned OSlotW = (OrderDepth > 1) ? $clog2(OrderDepth) : 1
+  localparam int unsigned RobDepth = ((DramLatency > GbufLatency) ? DramLatency : GbufLatency) + 1,
+  localparam int unsigned RobW = (RobDepth > 1) ? $clog2(RobDepth) : 1
 ) (
   input  logic                            clk_i,
   input  logic                            rst_ni,
@@ -93,7 +95,7 @@ module sa_store
     logic             active;
     logic             gbuf;       // GBUF=1: beats of GbufBusBytes to the global buffer
     logic [IDX_W-1:0] idx;
-    logic [OSlotW-1:0] oslot;     // its entry in sa_dma_order
+    logic [PUSH_W-1:0] push;      // its PUSH field (the last acknowledgement ends the STORE)
     logic             raw32;
     logic [SRC_W-1:0] src;
     logic [DRAM_ADDR_W-1:0] addr;
@@ -131,7 +133,7 @@ module sa_store
   } prog_t;
 
   typedef struct packed {
-    logic [OSlotW-1:0] oslot;
+    logic [PUSH_W-1:0] push;
     logic             last;
   } ack_t;
 
@@ -157,7 +159,6 @@ module sa_store
   logic [IN_W_W-1:0]         in_w_q;
 
   lat_t  l_q, l_cur, l_init, l_d;
-  logic [OSlotW-1:0] ord_slot;   // sa_dma_order's entry for a STORE starting now
   prog_t p_q, p_cur, p_d;
   logic [ArrayCols-1:0][31:0] bias_q, mult_q, bias_cur, mult_cur, bias_init, mult_init;
   logic [ArrayCols-1:0][5:0]  shift_q, shift_cur, shift_init;
@@ -197,7 +198,7 @@ module sa_store
     l_init.active = 1'b1;
     l_init.gbuf   = head_insn_i[GBUF_LSB];
     l_init.idx    = head_idx_i;
-    l_init.oslot  = ord_slot;
+    l_init.push   = head_insn_i[PUSH_LSB +: PUSH_W];
     l_init.raw32  = head_insn_i[RAW32_LSB];
     l_init.src    = head_insn_i[SRC_LSB +: SRC_W];
     l_init.addr   = head_insn_i[DRAM_ADDR_LSB +: DRAM_ADDR_W];
@@ -507,25 +508,29 @@ module sa_store
     if (finish) slot_bytes_q[fslot] <= slot_in;
   end
 
-  // DRAM acknowledgements in flight, oldest first.
-  ack_t ack_new, ack_head, ack_gb;
-  logic dram_acc, gb_iss, gb_arr;
+  // Every issued beat takes a reorder-buffer entry; DRAM acknowledges in order, so the entries
+  // of the DRAM beats in flight wait in a FIFO (its slot number is the beat's tag), and a
+  // global-buffer beat's entry travels GbufLatency stages beside sa_gbuf's.
+  ack_t ack_new, ack_out;
+  logic dram_acc, gb_iss, ack_v;
   logic [TagW-1:0] tag_q, resp_tag_q;
   logic [$clog2(MaxInflight + 1)-1:0] fly_count;
-  assign ack_new  = '{oslot: l_cur.oslot, last: row_done && p_d.written == l_cur.nrows};
+  logic [RobW-1:0] rob_tail, fly_slot;
+  logic unused_rob_data;
+  assign ack_new  = '{push: l_cur.push, last: row_done && p_d.written == l_cur.nrows};
   assign dram_acc = accepted && !l_cur.gbuf;
   assign gb_iss   = accepted && l_cur.gbuf;
 
   sa_fifo #(
-    .Width ($bits(ack_t)),
+    .Width (RobW),
     .Depth (MaxInflight)
   ) u_fly (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .push_i  (dram_acc),
-    .wdata_i (ack_new),
+    .wdata_i (rob_tail),
     .pop_i   (wr_resp_valid_i),
-    .rdata_o (ack_head),
+    .rdata_o (fly_slot),
     .count_o (fly_count),
     .head_o  (resp_tag_q),
     .tail_o  (tag_q)
@@ -537,41 +542,50 @@ module sa_store
   `SA_ASSERT(WriteAckExpected, wr_resp_valid_i |-> wr_resp_tag_i == resp_tag_q && fly_count != '0,
              "sa_store: a write acknowledgement with no beat in flight or out of order")
 
-  // Global-buffer acknowledgements in flight: GbufLatency stages beside sa_gbuf's.
   logic [GbufLatency-1:0] gv_q;
-  ack_t                   gb_q [GbufLatency];
+  logic [RobW-1:0]        gs_q [GbufLatency];
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) gv_q <= '0;
     else gv_q <= GbufLatency'({gv_q, gb_iss});
   end
   always_ff @(posedge clk_i) begin
-    gb_q[0] <= ack_new;
-    for (int k = 1; k < GbufLatency; k++) gb_q[k] <= gb_q[k-1];
+    gs_q[0] <= rob_tail;
+    for (int k = 1; k < GbufLatency; k++) gs_q[k] <= gs_q[k-1];
   end
-  assign ack_gb = gb_q[GbufLatency-1];
-  assign gb_arr = gv_q[GbufLatency-1];
 
-  `SA_ASSERT(GbufAckExpected, gb_ack_i == gb_arr,
+  `SA_ASSERT(GbufAckExpected, gb_ack_i == gv_q[GbufLatency-1],
              "sa_store: the global buffer's acknowledgement does not match the beat issued GbufLatency cycles earlier")
 
-  // The order of the STOREs' ends.
-  logic ord_busy;
-  sa_dma_order #(
-    .Depth (OrderDepth),
-    .Unit  (UNIT_STORE)
-  ) u_order (
-    .clk_i         (clk_i),
-    .rst_ni        (rst_ni),
-    .alloc_i       (start_st),
-    .alloc_push_i  (head_insn_i[PUSH_LSB +: PUSH_W]),
-    .alloc_slot_o  (ord_slot),
-    .arrive_i      ({gb_arr && ack_gb.last, wr_resp_valid_i && ack_head.last}),
-    .arrive_slot_i ({ack_gb.oslot, ack_head.oslot}),
-    .end_count_o   (end_ack_count_o),
-    .push_cnt_o    (end_ack_push_o),
-    .busy_o        (ord_busy)
+  // The reorder buffer (acknowledgements carry no data): one handed over per cycle at most.
+  sa_dma_rob #(
+    .Depth (RobDepth),
+    .MetaW ($bits(ack_t)),
+    .Data  (1)
+  ) u_rob (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .push_i           (accepted),
+    .meta_i           (ack_new),
+    .tail_o           (rob_tail),
+    .fill_dram_i      (wr_resp_valid_i),
+    .fill_dram_slot_i (fly_slot),
+    .fill_dram_data_i (1'b0),
+    .fill_gb_i        (gv_q[GbufLatency-1]),
+    .fill_gb_slot_i   (gs_q[GbufLatency-1]),
+    .fill_gb_data_i   (1'b0),
+    .pop_o            (ack_v),
+    .meta_o           (ack_out),
+    .data_o           (unused_rob_data),
+    .busy_o           (pending_o)
   );
-  assign pending_o = ord_busy;
+
+  // The STORE ends when its last acknowledgement is handed over: at most one a cycle.
+  assign end_ack_count_o = 16'(ack_v && ack_out.last);
+  always_comb begin
+    logic [NUM_UNITS-1:0] to;
+    to = units_of(UNIT_STORE, ack_out.push);
+    for (int v = 0; v < NUM_UNITS; v++) end_ack_push_o[v] = PUSH_CNT_W'(ack_v && ack_out.last && to[v]);
+  end
 
   // Events.
   assign inside_o       = start_o || l_cur.active;
@@ -588,5 +602,5 @@ module sa_store
   assign param_rd_o     = start_st && use_params;
 
   logic unused_store;
-  assign unused_store = ^{fly_count, wr_resp_tag_i, resp_tag_q, p_cur.j, l_cur.outer, acc_row[31:AccW]};
+  assign unused_store = ^{unused_rob_data, fly_count, wr_resp_tag_i, resp_tag_q, p_cur.j, l_cur.outer, acc_row[31:AccW]};
 endmodule

@@ -31,6 +31,7 @@ module sa_top
   parameter int unsigned GbufBytes = 4096,     // 0: no global buffer
   parameter int unsigned GbufBusBytes = 4,
   parameter int unsigned GbufLatency = 2,
+  parameter int unsigned DramLatency = 10,     // sizes the DMA units' reorder buffers (sa_dma_rob)
   // Tests only (tests/rtl/assert.sh): 1 makes the fetch unit push into full queues, a planted
   // violation of sa_fetch's *QueueRoom assertions. 0 in every model sasim-rtl runs.
   parameter bit TestPushWhenFull = 1'b0,
@@ -91,12 +92,13 @@ module sa_top
   output logic [ADDR_W-1:0]             gb_wr_addr_o,
   output logic [GbufBusBytes*8-1:0]     gb_wr_data_o,
   output logic [GbufBusBytes-1:0]       gb_wr_strb_o,
-  // probes: work counted in the statistics (LOAD rows per response path: 0 DRAM, 1 global buffer)
-  output logic [1:0]                    ld_row_o,
-  output logic [1:0][IDX_W-1:0]         ld_row_idx_o,
-  output logic [1:0][15:0]              ld_row_bytes_o,
-  output logic [1:0][1:0]               ld_row_mem_o,
-  output logic [1:0]                    ld_row_accum_o,
+  // probes: work counted in the statistics
+  output logic                          ld_row_o,
+  output logic [IDX_W-1:0]              ld_row_idx_o,
+  output logic [15:0]                   ld_row_bytes_o,
+  output logic [1:0]                    ld_row_mem_o,
+  output logic                          ld_row_accum_o,
+  output logic                          ld_row_gbuf_o,
   output logic [KW-1:0]                 cu_start_k_o,
   output logic                          cu_spad_rd_o,
   output logic                          cu_wbuf_rd_o,
@@ -246,49 +248,19 @@ module sa_top
   );
 
   // ---- memories ------------------------------------------------------------------------------
-  // the load unit's landing ports: 0 its DRAM response path, 1 its global-buffer one
-  logic [1:0]                   mw_valid;
-  logic [1:0][1:0]              mw_mem;
-  logic [1:0][15:0]             mw_row;
-  logic [1:0][31:0]             mw_seq;
-  logic [1:0][RowBytes-1:0]     mw_be;
-  logic [1:0][RowBytes-1:0][7:0] mw_data;
-  logic [1:0][ArrayCols-1:0]    ld_acc_en;
-  logic [1:0][ArrayCols-1:0][31:0] ld_acc_data;
-  logic [1:0]                   ld_acc_accum;
-  logic [1:0]                   mw_t_valid;
-  logic [1:0][15:0]             mw_trow;
-  logic [1:0][TColW-1:0]        mw_tcol;
-  logic [1:0][MaxBus-1:0]       mw_tbe;
-  logic [1:0][MaxBus-1:0][7:0]  mw_tdata;
-  logic [1:0][SpadW-1:0]        spad_wrow;
-  logic [1:0][WbufW-1:0]        wbuf_wrow, wbuf_trow;
-  logic [1:0][ParamW-1:0]       param_wrow;
-  logic [1:0][AccW-1:0]         acc_wrow;
-  logic [1:0][ArrayRows-1:0]    spad_be;
-  logic [1:0][ArrayRows-1:0][7:0] spad_wdata;
-  logic [1:0][ArrayCols-1:0]    wbuf_be;
-  logic [1:0][ArrayCols-1:0][7:0] wbuf_wdata;
-  logic [1:0][4*ArrayCols-1:0]  param_be;
-  logic [1:0][4*ArrayCols-1:0][7:0] param_wdata;
-  logic [1:0]                   spad_we, wbuf_we, param_we, acc_we;
-  for (genvar p = 0; p < 2; p++) begin : g_mw
-    assign spad_we[p]     = mw_valid[p] && mw_mem[p] == MEM_SPAD;
-    assign wbuf_we[p]     = mw_valid[p] && mw_mem[p] == MEM_WBUF;
-    assign param_we[p]    = mw_valid[p] && mw_mem[p] == MEM_PARAM;
-    assign acc_we[p]      = mw_valid[p] && mw_mem[p] == MEM_ACC;
-    assign spad_wrow[p]   = SpadW'(mw_row[p]);
-    assign wbuf_wrow[p]   = WbufW'(mw_row[p]);
-    assign wbuf_trow[p]   = WbufW'(mw_trow[p]);
-    assign param_wrow[p]  = ParamW'(mw_row[p]);
-    assign acc_wrow[p]    = AccW'(mw_row[p]);
-    assign spad_be[p]     = mw_be[p][ArrayRows-1:0];
-    assign spad_wdata[p]  = mw_data[p][ArrayRows-1:0];
-    assign wbuf_be[p]     = mw_be[p][ArrayCols-1:0];
-    assign wbuf_wdata[p]  = mw_data[p][ArrayCols-1:0];
-    assign param_be[p]    = mw_be[p][4*ArrayCols-1:0];
-    assign param_wdata[p] = mw_data[p][4*ArrayCols-1:0];
-  end
+  logic                         mw_valid;
+  logic [1:0]                   mw_mem;
+  logic [15:0]                  mw_row;
+  logic [RowBytes-1:0]          mw_be;
+  logic [RowBytes-1:0][7:0]     mw_data;
+  logic [ArrayCols-1:0]         ld_acc_en;
+  logic [ArrayCols-1:0][31:0]   ld_acc_data;
+  logic                         ld_acc_accum;
+  logic                         mw_t_valid;
+  logic [15:0]                  mw_trow;
+  logic [TColW-1:0]             mw_tcol;
+  logic [MaxBus-1:0]            mw_tbe;
+  logic [MaxBus-1:0][7:0]       mw_tdata;
   logic [SpadW-1:0]             spad_rrow;
   logic [0:0][ArrayRows-1:0][7:0] spad_rdata;
   logic [WbufW-1:0]             wbuf_rrow;
@@ -317,12 +289,11 @@ module sa_top
     .Rows (SpadRows), .RowBytes (ArrayRows), .NumRd (1)
   ) u_spad (
     .clk_i   (clk_i),
-    .we_i    (spad_we),
-    .wrow_i  (spad_wrow),
-    .wbe_i   (spad_be),
-    .wdata_i (spad_wdata),
-    .wseq_i  (mw_seq),
-    .cwe_i   ('0),
+    .we_i    (mw_valid && mw_mem == MEM_SPAD),
+    .wrow_i  (SpadW'(mw_row)),
+    .wbe_i   (mw_be[ArrayRows-1:0]),
+    .wdata_i (mw_data[ArrayRows-1:0]),
+    .cwe_i   (1'b0),
     .crow_i  ('0),
     .ccol_i  ('0),
     .cbe_i   ('0),
@@ -336,13 +307,12 @@ module sa_top
     .Rows (WbufRows), .RowBytes (ArrayCols), .NumRd (1), .ColWrite (1'b1), .ColBytes (MaxBus)
   ) u_wbuf (
     .clk_i   (clk_i),
-    .we_i    (wbuf_we),
-    .wrow_i  (wbuf_wrow),
-    .wbe_i   (wbuf_be),
-    .wdata_i (wbuf_wdata),
-    .wseq_i  (mw_seq),
+    .we_i    (mw_valid && mw_mem == MEM_WBUF),
+    .wrow_i  (WbufW'(mw_row)),
+    .wbe_i   (mw_be[ArrayCols-1:0]),
+    .wdata_i (mw_data[ArrayCols-1:0]),
     .cwe_i   (mw_t_valid),
-    .crow_i  (wbuf_trow),
+    .crow_i  (WbufW'(mw_trow)),
     .ccol_i  (mw_tcol),
     .cbe_i   (mw_tbe),
     .cdata_i (mw_tdata),
@@ -354,12 +324,11 @@ module sa_top
     .Rows (ParamRows), .RowBytes (4 * ArrayCols), .NumRd (6)
   ) u_param (
     .clk_i   (clk_i),
-    .we_i    (param_we),
-    .wrow_i  (param_wrow),
-    .wbe_i   (param_be),
-    .wdata_i (param_wdata),
-    .wseq_i  (mw_seq),
-    .cwe_i   ('0),
+    .we_i    (mw_valid && mw_mem == MEM_PARAM),
+    .wrow_i  (ParamW'(mw_row)),
+    .wbe_i   (mw_be[4*ArrayCols-1:0]),
+    .wdata_i (mw_data[4*ArrayCols-1:0]),
+    .cwe_i   (1'b0),
     .crow_i  ('0),
     .ccol_i  ('0),
     .cbe_i   ('0),
@@ -390,17 +359,15 @@ module sa_top
     .Rows (AccRows), .Cols (ArrayCols)
   ) u_acc (
     .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
     .arr_we_i    (bank_we),
     .arr_row_i   (bank_row),
     .arr_accum_i (bank_accum),
     .arr_data_i  (bank_data),
-    .ld_we_i     (acc_we),
-    .ld_row_i    (acc_wrow),
+    .ld_we_i     (mw_valid && mw_mem == MEM_ACC),
+    .ld_row_i    (AccW'(mw_row)),
     .ld_en_i     (ld_acc_en),
     .ld_accum_i  (ld_acc_accum),
     .ld_data_i   (ld_acc_data),
-    .ld_seq_i    (mw_seq),
     .st_row_i    (st_acc_row),
     .st_data_o   (st_acc_data),
     .sfu_rd_row_i  (sf_acc_rrow),
@@ -420,7 +387,7 @@ module sa_top
   logic ld_end_cfg, cu_end_cfg, cu_end_chain, cu_end_arr, su_end_cfg;
   logic [IDX_W-1:0] cu_end_chain_idx, cu_end_arr_idx;
   logic [PUSH_W-1:0] cu_end_chain_push, cu_end_arr_push;
-  // a DMA unit's LOADs / STOREs ending in order, up to two in a cycle (sa_dma_order)
+  // a DMA unit's LOADs / STOREs end in order, one a cycle at most (sa_dma_rob)
   logic ld_pending, su_pending;
   // the global buffer's ports
   logic gb_rd_valid, gb_rd_resp_valid, gb_wr_valid, gb_wr_ack;
@@ -454,7 +421,7 @@ module sa_top
 
   sa_load #(
     .ArrayRows (ArrayRows), .ArrayCols (ArrayCols), .BusBytes (BusBytes), .MaxInflight (MaxInflight),
-    .GbufBusBytes (GbufBusBytes), .GbufLatency (GbufLatency)
+    .GbufBusBytes (GbufBusBytes), .GbufLatency (GbufLatency), .DramLatency (DramLatency)
   ) u_load (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -477,7 +444,6 @@ module sa_top
     .mw_valid_o      (mw_valid),
     .mw_mem_o        (mw_mem),
     .mw_row_o        (mw_row),
-    .mw_seq_o        (mw_seq),
     .mw_be_o         (mw_be),
     .mw_data_o       (mw_data),
     .acc_en_o        (ld_acc_en),
@@ -501,7 +467,8 @@ module sa_top
     .row_idx_o       (ld_row_idx_o),
     .row_bytes_o     (ld_row_bytes_o),
     .row_mem_o       (ld_row_mem_o),
-    .row_accum_o     (ld_row_accum_o)
+    .row_accum_o     (ld_row_accum_o),
+    .row_gbuf_o      (ld_row_gbuf_o)
   );
 
   sa_compute #(
@@ -549,7 +516,7 @@ module sa_top
   sa_store #(
     .ArrayCols (ArrayCols), .AccRows (AccRows), .ParamRows (ParamRows), .BusBytes (BusBytes),
     .MaxInflight (MaxInflight), .FifoRows (FifoRows), .PostLatency (PostLatency),
-    .GbufBusBytes (GbufBusBytes), .GbufLatency (GbufLatency)
+    .GbufBusBytes (GbufBusBytes), .GbufLatency (GbufLatency), .DramLatency (DramLatency)
   ) u_store (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -632,7 +599,7 @@ module sa_top
   // ---- probes --------------------------------------------------------------------------------
   // End slots: 0 the instruction started this cycle (configuration class), 1 a DMA or weight
   // chain end or the SFU's end, 2 the array's last accumulator write. The DMA units' LOADs and
-  // STOREs end in order, any number at once: ld_end_count_o / su_end_count_o.
+  // STOREs end in order, at most one a cycle each: ld_end_count_o / su_end_count_o.
   always_comb begin
     end_o    = '0;
     end_idx_o = '0;

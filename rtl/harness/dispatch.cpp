@@ -25,14 +25,15 @@
 #define SA_REPO_ROOT "."
 #endif
 
-// Everything the RTL is built with (docs/RTL.md): DRAM size and latency stay in the C model.
+// Everything the RTL is built with (docs/RTL.md): DRAM size stays in the C model; its latency
+// sizes the DMA units' reorder buffers (DL).
 static std::string config_key(const Arch *a) {
   char b[256];
-  snprintf(b, sizeof b, "R%u_C%u_SP%u_WB%u_AC%u_PA%u_B%u_F%u_QL%u_QC%u_QS%u_QF%u_D%u_S%u_T%u_L%u_P%u_G%u_GB%u_GL%u",
+  snprintf(b, sizeof b, "R%u_C%u_SP%u_WB%u_AC%u_PA%u_B%u_F%u_QL%u_QC%u_QS%u_QF%u_D%u_S%u_T%u_L%u_P%u_G%u_GB%u_GL%u_DL%u",
            a->rows, a->cols, a->spad_rows, a->wbuf_rows, a->acc_rows, a->param_rows, a->bus_bytes, a->dram_inflight,
            a->queue_depth[UNIT_LOAD], a->queue_depth[UNIT_COMPUTE], a->queue_depth[UNIT_STORE],
            a->queue_depth[UNIT_SFU], a->store_fifo_rows, a->post_latency, a->token_max, a->sfu_lanes, a->sfu_latency,
-           a->gbuf_bytes, a->gbuf_bus_bytes, a->gbuf_latency);
+           a->gbuf_bytes, a->gbuf_bus_bytes, a->gbuf_latency, a->dram_latency);
   return b;
 }
 

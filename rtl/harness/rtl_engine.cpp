@@ -453,21 +453,18 @@ void RtlRun::log_gbuf(SimCycleLog *mine) {
   }
 }
 
-// LOAD rows completed (ld_row_o, one per response path: 0 DRAM, 1 the global buffer): the row
-// written, the ACC row read when accumulating, its bytes.
+// A LOAD row completed (ld_row_o): the row written, the ACC row read when accumulating, its bytes
+// (read from DRAM or the global buffer).
 void RtlRun::account_load_rows() {
   Vsa_top *m = top_.get();
-  for (int p = 0; p < 2; p++) {
-    if (!get_bits(m->ld_row_o, p, 1)) continue;
-    uint32_t k = (uint32_t)get_bits(m->ld_row_idx_o, p * kIdxW, kIdxW);
-    LayerStats *ls = layer_of(k);
-    MemStatId mem = sim_mem_stat((uint32_t)get_bits(m->ld_row_mem_o, 2 * p, 2));
-    if (!transposed_[k]) ls->mem_writes[mem]++;   // a transposed LOAD's count at its start
-    if (mem == MEM_ST_ACC && get_bits(m->ld_row_accum_o, p, 1)) ls->mem_reads[MEM_ST_ACC]++;
-    uint64_t bytes = get_bits(m->ld_row_bytes_o, 16 * p, 16);
-    if (p) ls->gbuf_read_bytes += bytes;
-    else ls->dram_read_bytes += bytes;
-  }
+  if (!m->ld_row_o) return;
+  uint32_t k = m->ld_row_idx_o;
+  LayerStats *ls = layer_of(k);
+  MemStatId mem = sim_mem_stat(m->ld_row_mem_o);
+  if (!transposed_[k]) ls->mem_writes[mem]++;   // a transposed LOAD's count at its start
+  if (mem == MEM_ST_ACC && m->ld_row_accum_o) ls->mem_reads[MEM_ST_ACC]++;
+  if (m->ld_row_gbuf_o) ls->gbuf_read_bytes += m->ld_row_bytes_o;
+  else ls->dram_read_bytes += m->ld_row_bytes_o;
 }
 
 // The store unit: a row written to DRAM, ACC rows read into the post-processor, parameter rows read.

@@ -59,3 +59,27 @@ if [ -x "$B/bin/sasim-rtl" ] && [ -x "$B/tests/rtl/gen_randprog" ]; then
     else pass top-push-full; fi
   fi
 fi
+
+# The reorder buffers' size (sa_dma_rob: max(dram.latency, gbuf.latency) + 1 entries, docs/RTL.md
+# "The global buffer"): a model of tests/rtl/arch_gbuf.json (DRAM latency 10, buffer latency 5)
+# built for a DRAM latency of 5 (its key's DL field) has 6 entries a unit, too few for
+# tests/rtl/gbuf_order.s, whose GBUF LOAD issues behind a DRAM LOAD's beats: the run must stop
+# with RobRoom (status 1) where the right model runs it to the end.
+if [ -x "$B/bin/sasim-rtl" ] && [ -x "$B/bin/sasim" ]; then
+  arch=tests/rtl/arch_gbuf.json
+  key=$("$B/bin/sasim-rtl" --config-key "$arch")
+  small=$(echo "$key" | sed 's/_DL10$/_DL5/')
+  if [ "$small" = "$key" ]; then fail rob-key "the key of $arch does not end in _DL10: $key"
+  elif ! make --no-print-directory BUILD="$B" rtl-model RTL_CONFIG="$small" >"$T/mk2.log" 2>&1; then
+    fail rob-build "make rtl-model: $(tail -n 5 "$T/mk2.log" | tr '\n' ' ' | head -c 300)"
+  elif ! (cd tests/rtl && "../../$B/bin/sasim" asm gbuf_order.s -o "$T/order.bin") 2>"$T/asm.err"; then
+    fail rob-prog "gbuf_order.s: $(head -c 300 "$T/asm.err")"
+  else
+    expect rob-right-size 0 'cycles' -- "$B/bin/sasim-rtl" run "$T/order.bin" --engine both
+    "$B/rtl/$small/sasim-rtl-model" run "$T/order.bin" --engine rtl >"$T/out" 2>"$T/err"; rc=$?
+    if [ $rc -ne 1 ]; then fail rob-undersized "exit $rc, want 1: $(head -c 300 "$T/err")"
+    elif ! grep -qE '^sasim-rtl: error: RTL assertion failed in sa_top\.sa_top\.u_(load|store)\.u_rob\.RobRoom: sa_dma_rob: more beats in flight than the reorder buffer holds' "$T/err"; then
+      fail rob-undersized "no assertion message on stderr: $(head -c 300 "$T/err")"
+    else pass rob-undersized; fi
+  fi
+fi

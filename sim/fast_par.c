@@ -12,7 +12,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#define SPIN_ROUNDS 500   // polls (about 20 us) before the worker sleeps or the caller yields
+#define SPIN_ROUNDS 5000  // polls (about 0.1-0.2 ms) before the worker sleeps or the caller yields
 
 struct FastPar {
   pthread_t thread;

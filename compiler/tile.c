@@ -191,10 +191,9 @@ typedef struct {
 } OpCost;
 
 // The beat size of a view's memory: the global buffer's or DRAM's.
-static uint32_t bus_of(const Arch *a, int gbuf) { return gbuf ? a->gbuf_bus_bytes : a->bus_bytes; }
 
 static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
-  uint32_t C = a->cols, B = bus_of(a, op->out_gbuf);
+  uint32_t C = a->cols, B = arch_beat_bytes(a, op->out_gbuf);
   int64_t nN = cdiv(op->N, C), out_rows = n_images(op) * out_h(op) * out_w(op);
   memset(c, 0, sizeof *c);
   // (the write channel's in-flight limit, as step_cost's; the global buffer's port has none)
@@ -208,7 +207,7 @@ static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
   }
   switch (op->kind) {
   case MOP_GEMM:
-    B = bus_of(a, op->in_gbuf[0]);
+    B = arch_beat_bytes(a, op->in_gbuf[0]);
     c->a_gbuf = op->in_gbuf[0];
     for (uint32_t k = 0; k < op->n_ktiles; k++) {
       const KTile *kt = &op->ktiles[k];
@@ -220,7 +219,7 @@ static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
     break;
   case MOP_ELT:
     for (int k = 0; k < op->n_in; k++) {
-      B = bus_of(a, op->in_gbuf[k]);
+      B = arch_beat_bytes(a, op->in_gbuf[k]);
       Align ia = gather_align(&op->in[k], 1, 1, 0, 0, B);
       for (int64_t j = 0; j < nN; j++) {
         int64_t w = op->N - j * C < C ? op->N - j * C : C;

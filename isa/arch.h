@@ -53,5 +53,7 @@ char *arch_to_json(const Arch *a);
 void arch_default(Arch *a);
 // 1 when every field is equal.
 int arch_equal(const Arch *x, const Arch *y);
+// Bytes per beat of the memory a LOAD or STORE reaches: the global buffer (gbuf 1) or DRAM.
+static inline uint32_t arch_beat_bytes(const Arch *a, int gbuf) { return gbuf ? a->gbuf_bus_bytes : a->bus_bytes; }
 
 #endif

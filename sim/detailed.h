@@ -321,6 +321,12 @@ LayerStats *det_layer(Det *m, uint32_t k);
 // Units. *_init allocate (0 or -1), *_free release, *_can_start says whether the unit (free
 // and structurally able) could start `in` this cycle, *_start starts it (tokens already taken).
 // *_active: the unit has work of its own for the next cycle (beats in flight are the DRAM's).
+// Entries of a DMA unit's ring of beats in flight: a response can come back max(dram.latency,
+// gbuf.latency) cycles after its request, and at most dram.inflight requests wait in DRAM.
+static inline uint32_t det_fly_cap(const Arch *a) {
+  uint32_t wait = a->dram_latency > a->gbuf_latency ? a->dram_latency : a->gbuf_latency;
+  return (wait > a->dram_inflight ? wait : a->dram_inflight) + 1;
+}
 int det_load_init(Det *m);
 void det_load_free(Det *m);
 int det_load_can_start(const Det *m, const Insn *in);

@@ -21,9 +21,7 @@
 
 int det_load_init(Det *m) {
   LoadUnit *L = &m->ld;
-  const Arch *a = m->a;
-  uint32_t wait = a->dram_latency > a->gbuf_latency ? a->dram_latency : a->gbuf_latency;
-  L->fly_cap = (wait > a->dram_inflight ? wait : a->dram_inflight) + 1;
+  L->fly_cap = det_fly_cap(m->a);
   L->fly = calloc(L->fly_cap, sizeof *L->fly);
   return L->fly ? 0 : -1;
 }
@@ -45,7 +43,7 @@ static uint64_t seg_addr(const LoadUnit *L) {
 // Points the generator at the first of the aligned beats covering the current segment.
 static void seg_begin(Det *m) {
   LoadUnit *L = &m->ld;
-  uint64_t a = seg_addr(L), B = L->gbuf ? m->a->gbuf_bus_bytes : m->a->bus_bytes;
+  uint64_t a = seg_addr(L), B = arch_beat_bytes(m->a, L->gbuf);
   L->k = a / B;
   L->k_last = (a + L->seglen - 1) / B;
 }
@@ -113,7 +111,7 @@ void det_load_request(Det *m, DramReq *req, DramReq *greq) {
   if (!L->issuing) return;
   DramReq *r = L->gbuf ? greq : req;
   r->valid = 1;
-  r->addr = L->k * (L->gbuf ? m->a->gbuf_bus_bytes : m->a->bus_bytes);
+  r->addr = L->k * (arch_beat_bytes(m->a, L->gbuf));
   r->tag = (L->fly_head + L->fly_count) % L->fly_cap;
 }
 
@@ -177,10 +175,7 @@ static void beat_land_transposed(Det *m, const LoadBeat *b, const uint8_t *data)
   if (b->block_first) {
     ls->mem_writes[MEM_ST_WBUF] += b->row_bytes;
   }
-  if (b->gbuf)
-    ls->gbuf_read_bytes += b->row_bytes;
-  else
-    ls->dram_read_bytes += b->row_bytes;
+  layer_count_read(ls, b->gbuf, 0, b->row_bytes);
 }
 
 // The response to beat b arrived: its bytes land; when it completes its row, the bytes of the
@@ -210,10 +205,7 @@ static void beat_land(Det *m, const LoadBeat *b, const uint8_t *data) {
   if (b->mem == MEM_ACC && b->accum) {
     ls->mem_reads[MEM_ST_ACC]++;
   }
-  if (b->gbuf)
-    ls->gbuf_read_bytes += b->row_bytes;
-  else
-    ls->dram_read_bytes += b->row_bytes;
+  layer_count_read(ls, b->gbuf, 0, b->row_bytes);
 }
 
 // Moves the generator past the beat just accepted. Returns 0 when the LOAD has no beat left.
@@ -262,7 +254,7 @@ void det_load_update(Det *m, const DramResp *resp, const DramResp *gresp, int ac
   L->fly_count++;
   int last_of_row = L->k == L->k_last && L->g + 1 == L->nseg;
   uint64_t r = (uint64_t)L->o * L->inner + L->i, C = m->a->cols;
-  uint32_t B = L->gbuf ? m->a->gbuf_bus_bytes : m->a->bus_bytes;
+  uint32_t B = arch_beat_bytes(m->a, L->gbuf);
   *b = (LoadBeat){
       .insn = L->insn,
       .gbuf = L->gbuf,
@@ -283,10 +275,7 @@ void det_load_update(Det *m, const DramResp *resp, const DramResp *gresp, int ac
       .mult = L->ld_mult,
       .shift = L->ld_shift,
   };
-  if (L->gbuf)
-    det_layer(m, L->insn)->gbuf_read_beats++;
-  else
-    det_layer(m, L->insn)->dram_read_beats++;
+  layer_count_read(det_layer(m, L->insn), L->gbuf, 1, 0);
   if (!generator_advance(m)) {
     L->issuing = 0;
     det_ready(m, UNIT_LOAD, L->insn);

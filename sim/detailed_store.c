@@ -27,9 +27,7 @@ int det_store_init(Det *m) {
   StoreUnit *su = &m->su;
   uint32_t C = m->a->cols, D = m->a->store_fifo_rows ? m->a->store_fifo_rows : 1;
   uint32_t S = m->a->post_latency ? m->a->post_latency : 1;
-  const Arch *a = m->a;
-  uint32_t wait = a->dram_latency > a->gbuf_latency ? a->dram_latency : a->gbuf_latency;
-  su->fly_cap = (wait > a->dram_inflight ? wait : a->dram_inflight) + 1;   // as the load unit's ring
+  su->fly_cap = det_fly_cap(m->a);
   su->fly = calloc(su->fly_cap, sizeof *su->fly);
   su->slot = calloc(D, sizeof *su->slot);
   su->pipe = malloc(S * sizeof *su->pipe);
@@ -94,7 +92,7 @@ static void store_latch(Det *m, uint32_t k) {
   su->insn = k;
   su->raw32 = in->f[FLD_RAW32] != 0;
   su->gbuf = in->f[FLD_GBUF] != 0;
-  su->B = su->gbuf ? m->a->gbuf_bus_bytes : m->a->bus_bytes;
+  su->B = arch_beat_bytes(m->a, su->gbuf);
   su->src = (uint64_t)in->f[FLD_SRC];
   su->addr = (uint64_t)in->f[FLD_DRAM_ADDR];
   su->outer = (uint32_t)in->f[FLD_OUTER];
@@ -208,19 +206,13 @@ static int write_port(Det *m, int accepted) {
   StoreAck *ack = &su->fly[(su->fly_head + su->fly_count) % su->fly_cap];
   su->fly_count++;
   *ack = (StoreAck){.insn = su->insn, .last = (uint8_t)(row_done && su->rows_written + 1 == su->nrows)};
-  if (su->gbuf)
-    det_layer(m, su->insn)->gbuf_write_beats++;
-  else
-    det_layer(m, su->insn)->dram_write_beats++;
+  layer_count_write(det_layer(m, su->insn), su->gbuf, 1, 0);
   if (!row_done) return 0;
   h->state = SLOT_FREE;
   su->fifo_head = (su->fifo_head + 1) % fifo_depth(m);
   su->beats_done = 0;
   su->rows_written++;
-  if (su->gbuf)
-    det_layer(m, su->insn)->gbuf_write_bytes += su->nbytes;
-  else
-    det_layer(m, su->insn)->dram_write_bytes += su->nbytes;
+  layer_count_write(det_layer(m, su->insn), su->gbuf, 0, su->nbytes);
   return 1;
 }
 

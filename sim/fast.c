@@ -341,13 +341,7 @@ static int exec_load(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   if (mem == MEM_ACC && in->f[FLD_ACCUM]) {
     ls->mem_reads[MEM_ST_ACC] += rows;
   }
-  if (gbuf) {
-    ls->gbuf_read_beats += beats;
-    ls->gbuf_read_bytes += rows * nbytes;
-  } else {
-    ls->dram_read_beats += beats;
-    ls->dram_read_bytes += rows * nbytes;
-  }
+  layer_count_read(ls, gbuf, beats, rows * nbytes);
   t->stall = stall;
   t->ready = f->rd.last + 1;
   t->end = f->rd.resp;
@@ -694,13 +688,7 @@ static void exec_store(Fast *f, const Insn *in, InsnTime *t, LayerStats *ls) {
   if (!in->f[FLD_RAW32]) {
     ls->post_elems += acc_reads * (uint64_t)in->f[FLD_COLS];
   }
-  if (gbuf) {
-    ls->gbuf_write_beats += beats;
-    ls->gbuf_write_bytes += rows * nbytes;
-  } else {
-    ls->dram_write_beats += beats;
-    ls->dram_write_bytes += rows * nbytes;
-  }
+  layer_count_write(ls, gbuf, beats, rows * nbytes);
   t->stall = stall;
   t->ready = f->wr.last + 1;
   t->end = f->wr.resp;

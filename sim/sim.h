@@ -67,6 +67,17 @@ typedef struct {
 #undef STAT
 } LayerStats;
 
+// Counts a LOAD's reads or a STORE's writes (beats and bytes; either may be 0) against the memory
+// they reach: the global buffer (gbuf 1) or DRAM.
+static inline void layer_count_read(LayerStats *ls, int gbuf, uint64_t beats, uint64_t bytes) {
+  *(gbuf ? &ls->gbuf_read_beats : &ls->dram_read_beats) += beats;
+  *(gbuf ? &ls->gbuf_read_bytes : &ls->dram_read_bytes) += bytes;
+}
+static inline void layer_count_write(LayerStats *ls, int gbuf, uint64_t beats, uint64_t bytes) {
+  *(gbuf ? &ls->gbuf_write_beats : &ls->dram_write_beats) += beats;
+  *(gbuf ? &ls->gbuf_write_bytes : &ls->dram_write_bytes) += bytes;
+}
+
 // The run's figures: the RUN and LAYER rows of stats.def (UNITS rows in unit[]). Each engine
 // counts a LAYER row's events in their layer only; stats_finish sums the layers into the total.
 #define STAT_IN_RUN_RUN STAT_KEEP

@@ -84,6 +84,52 @@ MTile tile_m_at(const MachOp *op, const TilePlan *p, uint64_t i) {
   return t;
 }
 
+int tile_taps_share(const MachOp *op, const Arch *a, Dataflow df) {
+  if (op->kind != MOP_GEMM || df != DF_WS || pooled(op) || op->sh != 1 || op->kh < 2 || op->N > a->cols) return 0;
+  if (op->in[0].row_stride <= 0) return 0;
+  for (uint32_t k = 0; k < op->n_ktiles; k++)
+    if (op->ktiles[k].nseg != 1) return 0;
+  return 1;
+}
+
+uint32_t tile_tap_places(const MachOp *op, const Arch *a, Dataflow df, uint32_t k0, uint32_t nk, uint32_t rows,
+                         uint32_t cols, TapPlace *pl) {
+  uint32_t at = 0, tm = rows * cols;
+  int share = tile_taps_share(op, a, df);
+  int64_t rs = op->in[0].row_stride;
+  for (uint32_t i = 0; i < nk; i++) {
+    const KTile *kt = &op->ktiles[k0 + i];
+    // (a window's offset: kernel row ky * dh image rows down, then its columns, less than a row)
+    int64_t key = kt->off % rs, dy = kt->off / rs, lo = dy, hi = dy;
+    uint32_t lead = i, count = 0;
+    for (uint32_t j = 0; share && j < nk; j++) {
+      const KTile *o = &op->ktiles[k0 + j];
+      if (o->off % rs != key || o->seglen != kt->seglen) continue;
+      int64_t d = o->off / rs;
+      count++, lo = d < lo ? d : lo, hi = d > hi ? d : hi;
+      if (j < lead) lead = j;
+    }
+    uint64_t copy = (uint64_t)rows + (uint64_t)(hi - lo);
+    TapPlace me = {at, at, rows, kt->off};
+    if (share && count > 1 && copy <= (uint64_t)count * rows && copy <= field_max(FLD_OUTER)) {
+      if (lead == i) {
+        me.lead = (uint32_t)copy, me.off = key + lo * rs;
+        me.src = at + (uint32_t)(dy - lo) * cols;
+        at += (uint32_t)copy * cols;
+      } else {   // (its leader came first: placed already)
+        TapPlace l = {0, 0, 0, 0};
+        if (pl) l = pl[lead];
+        me.dst = l.dst, me.lead = 0, me.off = 0;
+        me.src = l.dst + (uint32_t)(dy - lo) * cols;
+      }
+    } else {
+      at += tm;
+    }
+    if (pl) pl[i] = me;
+  }
+  return at;
+}
+
 int64_t tile_ring_overlap(const MachOp *op, const TilePlan *p, uint64_t i) {
   if (i == 0 || i >= tile_m_count(op, p) || !pooled(op)) return 0;
   MTile a = tile_m_at(op, p, i - 1), b = tile_m_at(op, p, i);

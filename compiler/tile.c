@@ -430,6 +430,51 @@ static double sfu_step_cycles(const MachOp *op, const Arch *a, double tm) {
   return tm * (double)sfu_row_cycles_of(a, insn, (uint64_t)cdiv(op->N, a->cols)) + a->sfu_latency;
 }
 
+// A chunk's gathers (shared taps, tile.h): the SPAD rows they load, how many, the rows of the
+// first, and the K tiles from the first that reads the last gather to the chunk's end (those
+// streams run after the last gather lands). Per K tile when the op does not share taps.
+typedef struct {
+  double rows, n, first, tail_k;
+} TapCost;
+
+static TapCost tap_cost(const MachOp *op, const Arch *a, Dataflow df, const TilePlan *p, uint32_t tm, uint32_t k0,
+                        uint32_t nk) {
+  TapCost c = {(double)nk * tm, nk, tm, 1};
+  uint32_t cols = pieces_per_row(op, p) > 1 ? tm : (uint32_t)out_w(op), rows = cols ? tm / cols : 0;
+  if (!tile_taps_share(op, a, df) || !rows || rows * cols != tm) return c;
+  TapPlace *pl = malloc(nk * sizeof *pl);
+  if (!pl) return c;
+  c.rows = tile_tap_places(op, a, df, k0, nk, rows, cols, pl);
+  c.n = 0;
+  uint32_t last = 0;
+  for (uint32_t i = 0; i < nk; i++)
+    if (pl[i].lead) {
+      if (c.n == 0) c.first = (double)pl[i].lead * cols;
+      c.n++, last = i;
+    }
+  for (uint32_t i = 0; i < nk; i++)
+    if (pl[i].dst == pl[last].dst) {
+      c.tail_k = nk - i;
+      break;
+    }
+  free(pl);
+  return c;
+}
+
+// The TapCost of a class's full chunks (averaged over the nKC - 1 of them) or its last chunk.
+static TapCost tap_cost_avg(const MachOp *op, const Arch *a, Dataflow df, const TilePlan *p, uint32_t tm, int full) {
+  int64_t nKC = cdiv(op->n_ktiles, p->kc);
+  if (!full) return tap_cost(op, a, df, p, tm, (uint32_t)(nKC - 1) * p->kc, op->n_ktiles - (uint32_t)(nKC - 1) * p->kc);
+  TapCost s = {0, 0, 0, 0};
+  for (int64_t c = 0; c + 1 < nKC; c++) {
+    TapCost t = tap_cost(op, a, df, p, tm, (uint32_t)c * p->kc, p->kc);
+    s.rows += t.rows, s.n += t.n, s.first += t.first, s.tail_k += t.tail_k;
+  }
+  double n = nKC > 1 ? (double)(nKC - 1) : 1;
+  s.rows /= n, s.n /= n, s.first /= n, s.tail_k /= n;
+  return s;
+}
+
 // One step of a tile class: what each unit spends on it, and its instructions.
 typedef struct {
   double compute, load, store;   // cycles of the compute unit, beats read and written
@@ -453,7 +498,7 @@ typedef struct {
 // nNG N groups and nKC K chunks; step_store beats stored per step; drain the array's).
 static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, const OpCost *oc,
                       const TilePlan *p, double tm, uint32_t kc, int64_t nNG, int64_t nKC, double step_store,
-                      double drain, int gathers) {
+                      double drain, int gathers, const TapCost *tc) {
   uint32_t R = a->rows, C = a->cols, B = a->bus_bytes;
   int64_t nN = cdiv(op->N, C);
   Step st = {.store = step_store};
@@ -501,22 +546,26 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
       st.compute = g_avg * kc_avg * ws_pair(tm, R, C, s->overlap);
       w_beats = g_avg * k_rows * (double)cdiv(C, B);
       st.insns = 2.0 * p->g * kc;
-      outer = g_avg, last = ws_pair(tm, R, C, s->overlap);
+      outer = g_avg, last = ws_pair(tm, R, C, s->overlap) * tc->tail_k;
       break;
     }
-    double pb = 3.0 * g_avg * cdiv(4 * C, B), a_tile = tm * oc->a_beats / op->n_ktiles;
-    st.load = (gathers ? a_tile * kc : 0) + w_beats + pb / nKC;
-    if (oc->a_gbuf && gathers) g_load = a_tile * kc, g_head = df == DF_OS ? g_load : a_tile;
+    // (the gathers: kc of a_tile beats, or with shared taps tc's, a_first beats the first)
+    double pb = 3.0 * g_avg * cdiv(4 * C, B), a_row = oc->a_beats / op->n_ktiles;
+    double a_all = tc->rows * a_row, a_first = tc->first * a_row, n_gath = tc->n;
+    st.load = (gathers ? a_all : 0) + w_beats + pb / nKC;
+    if (oc->a_gbuf && gathers) g_load = a_all, g_head = df == DF_OS ? g_load : a_first;
     // A WS or IS stream waits for its own K tile's gather only (the tokens follow the declared
     // rows), so a step's streams start once the parameters, the weights and the first gather
     // are in, and after the last gather only the loops outside the K tiles remain (the later N
     // tiles in WS, the later pixel blocks in IS). A COMPUTE_OS reads all of the chunk.
     if (df == DF_OS) st.head = st.load, st.tail = st.compute;
-    else st.head = pb / nKC + w_beats + (gathers ? a_tile : 0), st.tail = st.compute * (1 - 1 / outer) + last;
+    else st.head = pb / nKC + w_beats + (gathers ? a_first : 0), st.tail = st.compute * (1 - 1 / outer) + last;
     if (s->slots > 1) {   // the next step's loads ahead of this one's computes (fetch_block)
-      double at = oc->a_gbuf ? a_tile / slow : a_tile;   // (scaled by slow below with the DRAM ones)
-      double with = fetch_block(df, kc, 1, pb, w_beats, at, gathers, a->queue_depth[UNIT_LOAD]);
-      double without = nKC > 1 ? fetch_block(df, kc, 0, pb, w_beats, at, gathers, a->queue_depth[UNIT_LOAD]) : 0;
+      double a_one = n_gath > 0 ? a_all / n_gath : 0;
+      double at = oc->a_gbuf ? a_one / slow : a_one;   // (scaled by slow below with the DRAM ones)
+      uint32_t ng = (uint32_t)(n_gath + 0.5);
+      double with = fetch_block(df, ng, 1, pb, w_beats, at, gathers, a->queue_depth[UNIT_LOAD]);
+      double without = nKC > 1 ? fetch_block(df, ng, 0, pb, w_beats, at, gathers, a->queue_depth[UNIT_LOAD]) : 0;
       double blocked = (with + (double)(nKC - 1) * without) / (double)nKC;
       st.block[0] = nKC > 1 ? without : with, st.block[1] = with;
       if (blocked > 0) st.stall = drain + blocked;
@@ -669,7 +718,14 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     }
     case DF_WS:
     case DF_OS:
-      if ((uint64_t)m_max * p->kc > s->spad) return -1;
+      if (tile_taps_share(op, a, df)) {   // (shared taps: each chunk's gathers, never more)
+        for (uint32_t k0 = 0; k0 < op->n_ktiles; k0 += p->kc) {
+          uint32_t nk = op->n_ktiles - k0 < p->kc ? op->n_ktiles - k0 : p->kc;
+          if (tile_tap_places(op, a, df, k0, nk, (uint32_t)t0.rows, (uint32_t)t0.cols, NULL) > s->spad) return -1;
+        }
+      } else if ((uint64_t)m_max * p->kc > s->spad) {
+        return -1;
+      }
       // (the weight LOAD's INNER is the chunk's weight rows)
       if ((uint64_t)p->kc * R > field_max(FLD_INNER) || (uint64_t)p->g * p->kc * R > s->wbuf) return -1;
       break;
@@ -704,9 +760,11 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     // the others).
     Step full = {.store = 0}, last, bare = {.store = 0};
     int one_gather = nKC == 1 && nNG > 1;
-    if (nKC > 1) full = step_cost(op, a, df, s, oc, p, cl[c].rows, p->kc, nNG, nKC, step_store, drain, 1);
-    last = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 1);
-    if (one_gather) bare = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 0);
+    TapCost tc_full = {0, 0, 0, 1}, tc_last = {(double)kc_last * cl[c].rows, kc_last, cl[c].rows, 1};
+    if (op->kind == MOP_GEMM) tc_full = tap_cost_avg(op, a, df, p, cl[c].rows, 1), tc_last = tap_cost_avg(op, a, df, p, cl[c].rows, 0);
+    if (nKC > 1) full = step_cost(op, a, df, s, oc, p, cl[c].rows, p->kc, nNG, nKC, step_store, drain, 1, &tc_full);
+    last = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 1, &tc_last);
+    if (one_gather) bare = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 0, &tc_last);
     double nf = (double)(nKC - 1), units = cl[c].count * nNG, unit;
     if (c == 0) first_head = nKC > 1 ? full.head : last.head, first_lat = (nKC > 1 ? full : last).lat_head;
     double load = nf * full.load + last.load, compute = nf * full.compute + last.compute;

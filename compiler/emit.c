@@ -355,9 +355,22 @@ static void gemm_computes(Em *e, const MachOp *op, const GemmShape *s, uint64_t 
   if (st.kci == 0) e->acc_slot = rotate(e, 2) * e->sl->acc;
   uint32_t gtm = gathered(e, op, &st).acc_rows;
   TapPlace *pl = tap_places(e, op, &st);
+  uint32_t *order = malloc((st.nk + 1) * sizeof *order);
+  if (!order) {
+    if (!e->oom) diag_error(e->d, "sacc: error: out of memory");
+    e->oom = 1;
+  }
+  // (shared taps: the K tiles gather by gather, in the order the gathers land)
+  for (uint32_t h = 0, n = 0; order && h < st.nk; h++) {
+    if (!pl) order[n++] = h;
+    else if (pl[h].lead)
+      for (uint32_t k = h; k < st.nk; k++)
+        if (pl[k].dst == pl[h].dst) order[n++] = k;
+  }
   for (int64_t jl = 0; jl < st.gn && !e->oom; jl++) {
     uint32_t base, off, tm = acc_target(e, op, &st, jl, gtm, &base, &off);
-    for (uint32_t k = 0; k < st.nk; k++) {
+    for (uint32_t ki = 0; ki < st.nk; ki++) {
+      uint32_t k = order[ki];
       const KTile *kt = &op->ktiles[st.k0 + k];
       uint32_t wsrc = e->ring_w[ring] + (uint32_t)jl * st.krows + (kt->kbase - st.kb0);
       Access wread = on_chip(SMEM_WBUF, wsrc, kt->rows, 0);
@@ -367,11 +380,12 @@ static void gemm_computes(Em *e, const MachOp *op, const GemmShape *s, uint64_t 
       in = mk(OP_COMPUTE);
       uint32_t src = e->ring_a[ring] + (pl ? pl[k].src : k * gtm) + off, dst = base;
       in.f[FLD_SRC] = src, in.f[FLD_ACC_ADDR] = dst, in.f[FLD_ROWS] = tm;
-      in.f[FLD_ACCUM] = !(st.kci == 0 && k == 0);
+      in.f[FLD_ACCUM] = !(st.kci == 0 && ki == 0);
       Access acc[3] = {on_chip(SMEM_SPAD, src, tm, 0), wread, on_chip(SMEM_ACC, dst, tm, 1)};
       emit(e, &in, acc, 3, NULL, 0);
     }
   }
+  free(order);
   free(pl);
 }
 

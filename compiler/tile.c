@@ -85,7 +85,7 @@ MTile tile_m_at(const MachOp *op, const TilePlan *p, uint64_t i) {
 }
 
 int tile_taps_share(const MachOp *op, const Arch *a, Dataflow df) {
-  if (op->kind != MOP_GEMM || df != DF_WS || pooled(op) || op->sh != 1 || op->kh < 2 || op->N > a->cols) return 0;
+  if (op->kind != MOP_GEMM || df != DF_WS || pooled(op) || op->sh < 1 || op->kh < 2 || op->N > a->cols) return 0;
   if (op->in[0].row_stride <= 0) return 0;
   for (uint32_t k = 0; k < op->n_ktiles; k++)
     if (op->ktiles[k].nseg != 1) return 0;
@@ -100,27 +100,29 @@ uint32_t tile_tap_places(const MachOp *op, const Arch *a, Dataflow df, uint32_t 
   for (uint32_t i = 0; i < nk; i++) {
     const KTile *kt = &op->ktiles[k0 + i];
     // (a window's offset: kernel row ky * dh image rows down, then its columns, less than a row)
-    int64_t key = kt->off % rs, dy = kt->off / rs, lo = dy, hi = dy;
+    // (with stride sh the gather's rows are sh image rows apart: the kernel rows a gather serves
+    // are those of one residue modulo sh)
+    int64_t key = kt->off % rs, dy = kt->off / rs, lo = dy, hi = dy, sh = op->sh;
     uint32_t lead = i, count = 0;
     for (uint32_t j = 0; share && j < nk; j++) {
       const KTile *o = &op->ktiles[k0 + j];
-      if (o->off % rs != key || o->seglen != kt->seglen) continue;
+      if (o->off % rs != key || o->off / rs % sh != dy % sh || o->seglen != kt->seglen) continue;
       int64_t d = o->off / rs;
       count++, lo = d < lo ? d : lo, hi = d > hi ? d : hi;
       if (j < lead) lead = j;
     }
-    uint64_t copy = (uint64_t)rows + (uint64_t)(hi - lo);
+    uint64_t copy = (uint64_t)rows + (uint64_t)((hi - lo) / sh);
     TapPlace me = {at, at, rows, kt->off};
     if (share && count > 1 && copy <= (uint64_t)count * rows && copy <= field_max(FLD_OUTER)) {
       if (lead == i) {
         me.lead = (uint32_t)copy, me.off = key + lo * rs;
-        me.src = at + (uint32_t)(dy - lo) * cols;
+        me.src = at + (uint32_t)((dy - lo) / sh) * cols;
         at += (uint32_t)copy * cols;
       } else {   // (its leader came first: placed already)
         TapPlace l = {0, 0, 0, 0};
         if (pl) l = pl[lead];
         me.dst = l.dst, me.lead = 0, me.off = 0;
-        me.src = l.dst + (uint32_t)(dy - lo) * cols;
+        me.src = l.dst + (uint32_t)((dy - lo) / sh) * cols;
       }
     } else {
       at += tm;
@@ -452,11 +454,9 @@ static TapCost tap_cost(const MachOp *op, const Arch *a, Dataflow df, const Tile
       if (c.n == 0) c.first = (double)pl[i].lead * cols;
       c.n++, last = i;
     }
+  c.tail_k = 0;   // (emit.c streams the K tiles gather by gather: the last gather's are last)
   for (uint32_t i = 0; i < nk; i++)
-    if (pl[i].dst == pl[last].dst) {
-      c.tail_k = nk - i;
-      break;
-    }
+    if (pl[i].dst == pl[last].dst) c.tail_k++;
   free(pl);
   return c;
 }

@@ -31,13 +31,16 @@ typedef struct {
 uint64_t tile_m_count(const MachOp *op, const TilePlan *p);
 MTile tile_m_at(const MachOp *op, const TilePlan *p, uint64_t i);
 
-// Shared taps (docs/COMPILER.md "Shared taps"): in a weight-stationary GEMM of one N tile with
-// stride 1, no pool and one segment per K tile (a depthwise convolution's block-diagonal GEMM),
-// the K tiles of a chunk that read the same columns of the input (the same kx and channels) at
-// different kernel rows ky take their rows from one gather of the band's input rows: rows +
-// (kh - 1) * dh image rows loaded once, tap ky's M rows starting ky * dh rows down in it. A
-// depthwise 3x3 then loads 3 gathers of rows + 2 image rows, not 9 of rows. TapPlace says where
-// K tile k0 + i of a chunk over an M tile of rows x cols puts its rows in the SPAD slot.
+// Shared taps (docs/COMPILER.md "Shared taps"): in a weight-stationary GEMM of one N tile, no
+// pool and one segment per K tile (a depthwise convolution's block-diagonal GEMM), the K tiles
+// of a chunk that read the same columns of the input (the same kx and channels) at kernel rows
+// ky whose ky * dh are equal modulo the stride sh take their rows from one gather of the band's
+// input rows (sh image rows apart, as every gather): rows + (ky_max - ky_min) * dh / sh rows
+// loaded once, tap ky's M rows starting (ky - ky_min) * dh / sh rows down in it. A stride-1
+// depthwise 3x3 then loads 3 gathers of rows + 2 rows, not 9 of rows; a stride-2 one 6 gathers,
+// 3 of rows + 1 (ky 0 and 2) and 3 of rows (ky 1). The K tiles stream gather by gather (emit.c).
+// TapPlace says where K tile k0 + i of a chunk over an M tile of rows x cols puts its rows in the
+// SPAD slot.
 typedef struct {
   uint32_t src;                      // its first SPAD row (from the slot's first)
   uint32_t dst;                      // the gather it leads: written from this row, ..

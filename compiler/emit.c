@@ -305,8 +305,11 @@ static void gemm_loads(Em *e, const MachOp *op, const GemmShape *s, uint64_t i) 
   GemmStep st = gemm_step(op, s, i);
   uint32_t C = e->a->cols;
   int ring = (int)(i % 2);
-  if (st.kci == 0) load_params(e, op, st.j0, st.gn);
-  e->ring_p[ring] = e->p_slot;
+  // (shared taps: the parameters, which only the STOREs read, come after the step's weights and
+  // gathers, so that their wait for the STOREs of the step before the last (their PARAM slot's
+  // readers) holds up none of the loads the step's streams need)
+  int params_last = tile_taps_share(op, e->a, op->df);
+  if (st.kci == 0 && !params_last) load_params(e, op, st.j0, st.gn);
   // Weights: N tile j's rows kb0 .. kb0+krows-1, j after j, packed in a WBUF slot.
   uint32_t w = rotate(e, 1) * e->sl->wbuf;
   e->ring_w[ring] = w;
@@ -346,6 +349,8 @@ static void gemm_loads(Em *e, const MachOp *op, const GemmShape *s, uint64_t i) 
       }
     }
   }
+  if (st.kci == 0 && params_last) load_params(e, op, st.j0, st.gn);
+  e->ring_p[ring] = e->p_slot;
   e->ring_a[ring] = e->a_slot;
 }
 

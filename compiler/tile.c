@@ -394,13 +394,14 @@ static double ws_pair(double m, uint32_t R, uint32_t C, int overlap) {
 // step: [CFG_LOAD, parameter LOAD] at a chunk's first step (with_params), then WS/OS: CFG_LOAD,
 // the weight LOAD (pb, w: beats), CFG_LOAD, kc gather LOADs (a beats each), IS: CFG_LOAD, kc
 // weight LOADs, CFG_LOAD, kc transposed gathers. gathers = 0: no gather (one chunk, a later N
-// group). A CFG_LOAD takes a cycle.
+// group). A CFG_LOAD takes a cycle. params_last: the parameter LOAD after the gathers (shared
+// taps, emit.c).
 static double fetch_block(Dataflow df, uint32_t kc, int with_params, double pb, double w, double a, int gathers,
-                          uint32_t q) {
+                          uint32_t q, int params_last) {
   double dur[2 * 64 + 8];
   int n = 0, first = -1;
   if (kc > 64) return 0;
-  if (with_params) dur[n++] = 1, dur[n++] = pb;
+  if (with_params && !params_last) dur[n++] = 1, dur[n++] = pb;
   dur[n++] = 1;
   switch (df) {
   case DF_WS:
@@ -414,6 +415,7 @@ static double fetch_block(Dataflow df, uint32_t kc, int with_params, double pb, 
     dur[n++] = 1;
     for (uint32_t k = 0; k < kc; k++) dur[n++] = a;
   }
+  if (with_params && params_last) dur[n++] = 1, dur[n++] = pb;
   double t = 0;
   for (int j = first; j <= n - 2 - (int)q; j++) t += dur[j];
   return t;
@@ -479,6 +481,8 @@ static TapCost tap_cost_avg(const MachOp *op, const Arch *a, Dataflow df, const 
 typedef struct {
   double compute, load, store;   // cycles of the compute unit, beats read and written
   double head;                   // beats loaded before the step's first stream can start
+  double plast;                  // a parameter LOAD last in the step's loads (shared taps): its
+                                 // beats, which alone wait for the STOREs of the group two before
   double tail;                   // compute after the step's last load lands (its last stream)
   double stall;                  // compute idle while fetch waits on the load queue (fetch_block)
   double block[2];               // the fetch_block of its own loads, without and with parameters
@@ -552,6 +556,8 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
     // (the gathers: kc of a_tile beats, or with shared taps tc's, a_first beats the first)
     double pb = 3.0 * g_avg * cdiv(4 * C, B), a_row = oc->a_beats / op->n_ktiles;
     double a_all = tc->rows * a_row, a_first = tc->first * a_row, n_gath = tc->n;
+    int plast = tile_taps_share(op, a, df);   // (emit.c: the parameters after the gathers)
+    st.plast = plast ? pb / nKC : 0;
     st.load = (gathers ? a_all : 0) + w_beats + pb / nKC;
     if (oc->a_gbuf && gathers) g_load = a_all, g_head = df == DF_OS ? g_load : a_first;
     // A WS or IS stream waits for its own K tile's gather only (the tokens follow the declared
@@ -559,13 +565,13 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
     // are in, and after the last gather only the loops outside the K tiles remain (the later N
     // tiles in WS, the later pixel blocks in IS). A COMPUTE_OS reads all of the chunk.
     if (df == DF_OS) st.head = st.load, st.tail = st.compute;
-    else st.head = pb / nKC + w_beats + (gathers ? a_first : 0), st.tail = st.compute * (1 - 1 / outer) + last;
+    else st.head = st.plast > 0 ? 0 : pb / nKC, st.head += w_beats + (gathers ? a_first : 0), st.tail = st.compute * (1 - 1 / outer) + last;
     if (s->slots > 1) {   // the next step's loads ahead of this one's computes (fetch_block)
       double a_one = n_gath > 0 ? a_all / n_gath : 0;
       double at = oc->a_gbuf ? a_one / slow : a_one;   // (scaled by slow below with the DRAM ones)
       uint32_t ng = (uint32_t)(n_gath + 0.5);
-      double with = fetch_block(df, ng, 1, pb, w_beats, at, gathers, a->queue_depth[UNIT_LOAD]);
-      double without = nKC > 1 ? fetch_block(df, ng, 0, pb, w_beats, at, gathers, a->queue_depth[UNIT_LOAD]) : 0;
+      double with = fetch_block(df, ng, 1, pb, w_beats, at, gathers, a->queue_depth[UNIT_LOAD], plast);
+      double without = nKC > 1 ? fetch_block(df, ng, 0, pb, w_beats, at, gathers, a->queue_depth[UNIT_LOAD], plast) : 0;
       double blocked = (with + (double)(nKC - 1) * without) / (double)nKC;
       st.block[0] = nKC > 1 ? without : with, st.block[1] = with;
       if (blocked > 0) st.stall = drain + blocked;
@@ -610,6 +616,7 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
   if (g_head > 0 && slow > 1 && st.head > g_head) dram_head = fmax(st.head - g_head, dram_head - (L - a->dram_inflight));
   st.head = dram_head + g_head;
   st.block[0] *= slow, st.block[1] *= slow;   // (stores: the caller)
+  st.plast *= slow;
   return st;
 }
 
@@ -646,6 +653,8 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
     int bnd = op_len && (j + 1) % op_len == 0;   // the op's last step
     const Step *st = seq[pos];
     lfree = ls[j] + st->load;
+    // (a parameter LOAD last in the step: only it waits for the stores of the group two before)
+    if (st->plast > 0 && j % group_len == 0 && grp >= 2) lfree = fmax(lfree - st->plast, send[grp - 2]) + st->plast;
     double fetch = 0, t = 0;
     int pos1 = (j + 1) % n, grp1 = (j + 1) / group_len, starts1 = (j + 1) % group_len == 0;
     const Step *st1 = seq[pos1];
@@ -653,7 +662,7 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
       t = lfree;
       if (j >= 1) t = fmax(t, crel[j - 1] - seq[(j - 1) % n]->early);
       if (!bnd) t = fmax(t, fetched);
-      if (starts1 && grp1 >= 2) t = fmax(t, send[grp1 - 2]);
+      if (starts1 && grp1 >= 2 && !(st1->plast > 0)) t = fmax(t, send[grp1 - 2]);
       ls[j + 1] = t;
       if (!bnd && st1->block[starts1] > 0) fetch = t + st1->block[starts1] + 1;
     }
@@ -664,7 +673,7 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
     // once the unit starts the one Q_compute from the end)
     fetched = cs + st->compute * st->fetch_late;
     if (bnd && j + 1 < total) ls[j + 1] = fmax(t, fetched);
-    double ce = fmax(cs + st->compute, ls[j] + st->load + st->lat_load + st->tail);
+    double ce = fmax(cs + st->compute, ls[j] + st->load - st->plast + st->lat_load + st->tail);
     cfree = ce, crel[j] = ce + drain;
     if (j % group_len == group_len - 1) {
       // (a STORE waits for its own N tile's streams: the first one ends when the first N tile's do)

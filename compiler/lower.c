@@ -575,34 +575,6 @@ static int copy_to_twin(Lw *w, int src, int layer_id) {
   return 0;
 }
 
-// A residual add over C' channels, C' not a multiple of the array's C columns (MobileNetV2's 24),
-// reads and writes its tensors pixel by pixel as ceil(C'/C) segments of C and C' mod C bytes: a
-// beat each, 2 for 24 channels where 1.5 carry data. When every tensor is dense (no halo, no
-// channel slice, one shape) and the scales are the same for every channel, the add does not
-// care which bytes are channels: it runs on the bytes as one row of pixels of C channels
-// (n h w C' / C of them), a beat each.
-static void flatten_add(MachOp *op, uint32_t C) {
-  const TView *v0 = &op->in[0];
-  int64_t bytes = v0->n * v0->h * v0->w * v0->c;
-  if (op->N % C == 0 || op->N < C || bytes % C || op->pool != POOL_NONE || op->sfu != SFUK_NONE || op->bcast) return;
-  TView *v[3] = {&op->in[0], &op->in[1], &op->out};
-  for (int k = 0; k < 3; k++) {
-    const TView *x = v[k];
-    if (x->n != v0->n || x->h != v0->h || x->w != v0->w || x->c != op->N || x->c_off || x->byte_off ||
-        x->c_stride > 1 || x->pix_stride != x->c || x->row_stride != x->w * x->c || x->img_stride != x->h * x->row_stride)
-      return;
-  }
-  for (int64_t j = 1; j < op->N; j++)
-    if (op->mult[j] != op->mult[0] || op->shift[j] != op->shift[0] || op->bias[j] != op->bias[0]) return;
-  for (int k = 0; k < 3; k++) {
-    TView *x = v[k];
-    x->n = 1, x->h = 1, x->w = bytes / C, x->c = C;
-    x->pix_stride = C, x->row_stride = x->img_stride = bytes;
-  }
-  op->oh = op->poh = 1, op->ow = op->pow = bytes / C;
-  op->N = C;
-}
-
 static int lower_layer(Lw *w, int i, int layer_id) {
   const Graph *g = w->g;
   const Layer *l = &g->layers[i];
@@ -621,7 +593,6 @@ static int lower_layer(Lw *w, int i, int layer_id) {
     op->in[1] = view_of(w->mp, w->dt[l->in[1]]);
     op->in_mult[0] = l->rq[0].mult, op->in_shift[0] = l->rq[0].shift;
     op->in_mult[1] = l->rq[1].mult, op->in_shift[1] = l->rq[1].shift;
-    flatten_add(op, w->a->cols);
     return 0;
   case LOP_RELU: case LOP_RELU6: case LOP_CLIP:
     return elt_op(w, i, layer_id, what, 0, l->rq[0]) ? 0 : oom(w);

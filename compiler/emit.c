@@ -287,12 +287,29 @@ static void load_b_wbuf(Em *e, const MachOp *op, const GemmStep *st, uint32_t w)
   }
 }
 
+// Shared taps (tile.h): where a step's K tiles put their rows in the SPAD slot; NULL when the op
+// gathers tile by tile (or out of memory: e->oom set). The caller frees it.
+static TapPlace *tap_places(Em *e, const MachOp *op, const GemmStep *st) {
+  if (e->ringw || !tile_taps_share(op, e->a, op->df)) return NULL;
+  TapPlace *pl = malloc(st->nk * sizeof *pl);
+  if (!pl) {
+    if (!e->oom) diag_error(e->d, "sacc: error: out of memory");
+    e->oom = 1;
+    return NULL;
+  }
+  tile_tap_places(op, e->a, op->df, st->k0, st->nk, (uint32_t)st->t.rows, (uint32_t)st->t.cols, pl);
+  return pl;
+}
+
 static void gemm_loads(Em *e, const MachOp *op, const GemmShape *s, uint64_t i) {
   GemmStep st = gemm_step(op, s, i);
   uint32_t C = e->a->cols;
   int ring = (int)(i % 2);
-  if (st.kci == 0) load_params(e, op, st.j0, st.gn);
-  e->ring_p[ring] = e->p_slot;
+  // (shared taps: the parameters, which only the STOREs read, come after the step's weights and
+  // gathers, so that their wait for the STOREs of the step before the last (their PARAM slot's
+  // readers) holds up none of the loads the step's streams need)
+  int params_last = tile_taps_share(op, e->a, op->df);
+  if (st.kci == 0 && !params_last) load_params(e, op, st.j0, st.gn);
   // Weights: N tile j's rows kb0 .. kb0+krows-1, j after j, packed in a WBUF slot.
   uint32_t w = rotate(e, 1) * e->sl->wbuf;
   e->ring_w[ring] = w;
@@ -310,13 +327,30 @@ static void gemm_loads(Em *e, const MachOp *op, const GemmShape *s, uint64_t i) 
     e->a_slot = rotate(e, 0) * e->sl->spad;
     MTile gt = gathered(e, op, &st);
     Gather g = im2col_gather(e, op, &gt);
-    for (uint32_t k = 0; k < st.nk; k++) {
-      uint32_t dst = e->a_slot + k * gt.acc_rows;
-      Access a2[2] = {on_chip(SMEM_SPAD, dst, gt.acc_rows, 1), {0}};
-      in = gather_load(e, &g, &op->ktiles[st.k0 + k], MEM_SPAD, dst, &a2[1]);
-      emit(e, &in, a2, 2, NULL, 0);
+    TapPlace *pl = tap_places(e, op, &st);
+    if (pl) {   // shared taps: a gather per leading K tile, of its image rows
+      for (uint32_t k = 0; k < st.nk; k++) {
+        if (!pl[k].lead) continue;
+        KTile kt = op->ktiles[st.k0 + k];
+        Gather gk = g;
+        kt.off = pl[k].off, gk.rows = pl[k].lead;
+        uint32_t dst = e->a_slot + pl[k].dst;
+        Access a2[2] = {on_chip(SMEM_SPAD, dst, (uint64_t)pl[k].lead * (uint64_t)g.cols, 1), {0}};
+        in = gather_load(e, &gk, &kt, MEM_SPAD, dst, &a2[1]);
+        emit(e, &in, a2, 2, NULL, 0);
+      }
+      free(pl);
+    } else {
+      for (uint32_t k = 0; k < st.nk && !e->oom; k++) {
+        uint32_t dst = e->a_slot + k * gt.acc_rows;
+        Access a2[2] = {on_chip(SMEM_SPAD, dst, gt.acc_rows, 1), {0}};
+        in = gather_load(e, &g, &op->ktiles[st.k0 + k], MEM_SPAD, dst, &a2[1]);
+        emit(e, &in, a2, 2, NULL, 0);
+      }
     }
   }
+  if (st.kci == 0 && params_last) load_params(e, op, st.j0, st.gn);
+  e->ring_p[ring] = e->p_slot;
   e->ring_a[ring] = e->a_slot;
 }
 
@@ -325,9 +359,23 @@ static void gemm_computes(Em *e, const MachOp *op, const GemmShape *s, uint64_t 
   int ring = (int)(i % 2);
   if (st.kci == 0) e->acc_slot = rotate(e, 2) * e->sl->acc;
   uint32_t gtm = gathered(e, op, &st).acc_rows;
-  for (int64_t jl = 0; jl < st.gn; jl++) {
+  TapPlace *pl = tap_places(e, op, &st);
+  uint32_t *order = malloc((st.nk + 1) * sizeof *order);
+  if (!order) {
+    if (!e->oom) diag_error(e->d, "sacc: error: out of memory");
+    e->oom = 1;
+  }
+  // (shared taps: the K tiles gather by gather, in the order the gathers land)
+  for (uint32_t h = 0, n = 0; order && h < st.nk; h++) {
+    if (!pl) order[n++] = h;
+    else if (pl[h].lead)
+      for (uint32_t k = h; k < st.nk; k++)
+        if (pl[k].dst == pl[h].dst) order[n++] = k;
+  }
+  for (int64_t jl = 0; jl < st.gn && !e->oom; jl++) {
     uint32_t base, off, tm = acc_target(e, op, &st, jl, gtm, &base, &off);
-    for (uint32_t k = 0; k < st.nk; k++) {
+    for (uint32_t ki = 0; ki < st.nk; ki++) {
+      uint32_t k = order[ki];
       const KTile *kt = &op->ktiles[st.k0 + k];
       uint32_t wsrc = e->ring_w[ring] + (uint32_t)jl * st.krows + (kt->kbase - st.kb0);
       Access wread = on_chip(SMEM_WBUF, wsrc, kt->rows, 0);
@@ -335,13 +383,15 @@ static void gemm_computes(Em *e, const MachOp *op, const GemmShape *s, uint64_t 
       in.f[FLD_SRC] = wsrc, in.f[FLD_ROWS] = kt->rows;
       emit(e, &in, NULL, 0, &wread, 1);
       in = mk(OP_COMPUTE);
-      uint32_t src = e->ring_a[ring] + k * gtm + off, dst = base;
+      uint32_t src = e->ring_a[ring] + (pl ? pl[k].src : k * gtm) + off, dst = base;
       in.f[FLD_SRC] = src, in.f[FLD_ACC_ADDR] = dst, in.f[FLD_ROWS] = tm;
-      in.f[FLD_ACCUM] = !(st.kci == 0 && k == 0);
+      in.f[FLD_ACCUM] = !(st.kci == 0 && ki == 0);
       Access acc[3] = {on_chip(SMEM_SPAD, src, tm, 0), wread, on_chip(SMEM_ACC, dst, tm, 1)};
       emit(e, &in, acc, 3, NULL, 0);
     }
   }
+  free(order);
+  free(pl);
 }
 
 // Output-stationary: one COMPUTE_OS per (N tile, R-row block of the M tile) over the chunk's K

@@ -84,6 +84,54 @@ MTile tile_m_at(const MachOp *op, const TilePlan *p, uint64_t i) {
   return t;
 }
 
+int tile_taps_share(const MachOp *op, const Arch *a, Dataflow df) {
+  if (op->kind != MOP_GEMM || df != DF_WS || pooled(op) || op->sh < 1 || op->kh < 2 || op->N > a->cols) return 0;
+  if (op->in[0].row_stride <= 0) return 0;
+  for (uint32_t k = 0; k < op->n_ktiles; k++)
+    if (op->ktiles[k].nseg != 1) return 0;
+  return 1;
+}
+
+uint32_t tile_tap_places(const MachOp *op, const Arch *a, Dataflow df, uint32_t k0, uint32_t nk, uint32_t rows,
+                         uint32_t cols, TapPlace *pl) {
+  uint32_t at = 0, tm = rows * cols;
+  int share = tile_taps_share(op, a, df);
+  int64_t rs = op->in[0].row_stride;
+  for (uint32_t i = 0; i < nk; i++) {
+    const KTile *kt = &op->ktiles[k0 + i];
+    // (a window's offset: kernel row ky * dh image rows down, then its columns, less than a row)
+    // (with stride sh the gather's rows are sh image rows apart: the kernel rows a gather serves
+    // are those of one residue modulo sh)
+    int64_t key = kt->off % rs, dy = kt->off / rs, lo = dy, hi = dy, sh = op->sh;
+    uint32_t lead = i, count = 0;
+    for (uint32_t j = 0; share && j < nk; j++) {
+      const KTile *o = &op->ktiles[k0 + j];
+      if (o->off % rs != key || o->off / rs % sh != dy % sh || o->seglen != kt->seglen) continue;
+      int64_t d = o->off / rs;
+      count++, lo = d < lo ? d : lo, hi = d > hi ? d : hi;
+      if (j < lead) lead = j;
+    }
+    uint64_t copy = (uint64_t)rows + (uint64_t)((hi - lo) / sh);
+    TapPlace me = {at, at, rows, kt->off};
+    if (share && count > 1 && copy <= (uint64_t)count * rows && copy <= field_max(FLD_OUTER)) {
+      if (lead == i) {
+        me.lead = (uint32_t)copy, me.off = key + lo * rs;
+        me.src = at + (uint32_t)((dy - lo) / sh) * cols;
+        at += (uint32_t)copy * cols;
+      } else {   // (its leader came first: placed already)
+        TapPlace l = {0, 0, 0, 0};
+        if (pl) l = pl[lead];
+        me.dst = l.dst, me.lead = 0, me.off = 0;
+        me.src = l.dst + (uint32_t)((dy - lo) / sh) * cols;
+      }
+    } else {
+      at += tm;
+    }
+    if (pl) pl[i] = me;
+  }
+  return at;
+}
+
 int64_t tile_ring_overlap(const MachOp *op, const TilePlan *p, uint64_t i) {
   if (i == 0 || i >= tile_m_count(op, p) || !pooled(op)) return 0;
   MTile a = tile_m_at(op, p, i - 1), b = tile_m_at(op, p, i);
@@ -345,13 +393,14 @@ static double ws_pair(double m, uint32_t R, uint32_t C, int overlap) {
 // step: [CFG_LOAD, parameter LOAD] at a chunk's first step (with_params), then WS/OS: CFG_LOAD,
 // the weight LOAD (pb, w: beats), CFG_LOAD, kc gather LOADs (a beats each), IS: CFG_LOAD, kc
 // weight LOADs, CFG_LOAD, kc transposed gathers. gathers = 0: no gather (one chunk, a later N
-// group). A CFG_LOAD takes a cycle.
+// group). A CFG_LOAD takes a cycle. params_last: the parameter LOAD after the gathers (shared
+// taps, emit.c).
 static double fetch_block(Dataflow df, uint32_t kc, int with_params, double pb, double w, double a, int gathers,
-                          uint32_t q) {
+                          uint32_t q, int params_last) {
   double dur[2 * 64 + 8];
   int n = 0, first = -1;
   if (kc > 64) return 0;
-  if (with_params) dur[n++] = 1, dur[n++] = pb;
+  if (with_params && !params_last) dur[n++] = 1, dur[n++] = pb;
   dur[n++] = 1;
   switch (df) {
   case DF_WS:
@@ -365,6 +414,7 @@ static double fetch_block(Dataflow df, uint32_t kc, int with_params, double pb, 
     dur[n++] = 1;
     for (uint32_t k = 0; k < kc; k++) dur[n++] = a;
   }
+  if (with_params && params_last) dur[n++] = 1, dur[n++] = pb;
   double t = 0;
   for (int j = first; j <= n - 2 - (int)q; j++) t += dur[j];
   return t;
@@ -383,10 +433,55 @@ static double sfu_step_cycles(const MachOp *op, const Arch *a, double tm) {
   return tm * (double)sfu_row_cycles_of(a, insn, (uint64_t)cdiv(op->N, a->cols)) + a->sfu_latency;
 }
 
+// A chunk's gathers (shared taps, tile.h): the SPAD rows they load, how many, the rows of the
+// first, and the K tiles from the first that reads the last gather to the chunk's end (those
+// streams run after the last gather lands). Per K tile when the op does not share taps.
+typedef struct {
+  double rows, n, first, tail_k;
+} TapCost;
+
+static TapCost tap_cost(const MachOp *op, const Arch *a, Dataflow df, const TilePlan *p, uint32_t tm, uint32_t k0,
+                        uint32_t nk) {
+  TapCost c = {(double)nk * tm, nk, tm, 1};
+  uint32_t cols = pieces_per_row(op, p) > 1 ? tm : (uint32_t)out_w(op), rows = cols ? tm / cols : 0;
+  if (!tile_taps_share(op, a, df) || !rows || rows * cols != tm) return c;
+  TapPlace *pl = malloc(nk * sizeof *pl);
+  if (!pl) return c;
+  c.rows = tile_tap_places(op, a, df, k0, nk, rows, cols, pl);
+  c.n = 0;
+  uint32_t last = 0;
+  for (uint32_t i = 0; i < nk; i++)
+    if (pl[i].lead) {
+      if (c.n == 0) c.first = (double)pl[i].lead * cols;
+      c.n++, last = i;
+    }
+  c.tail_k = 0;   // (emit.c streams the K tiles gather by gather: the last gather's are last)
+  for (uint32_t i = 0; i < nk; i++)
+    if (pl[i].dst == pl[last].dst) c.tail_k++;
+  free(pl);
+  return c;
+}
+
+// The TapCost of a class's full chunks (averaged over the nKC - 1 of them) or its last chunk.
+static TapCost tap_cost_avg(const MachOp *op, const Arch *a, Dataflow df, const TilePlan *p, uint32_t tm, int full) {
+  int64_t nKC = cdiv(op->n_ktiles, p->kc);
+  if (!full) return tap_cost(op, a, df, p, tm, (uint32_t)(nKC - 1) * p->kc, op->n_ktiles - (uint32_t)(nKC - 1) * p->kc);
+  TapCost s = {0, 0, 0, 0};
+  for (int64_t c = 0; c + 1 < nKC; c++) {
+    TapCost t = tap_cost(op, a, df, p, tm, (uint32_t)c * p->kc, p->kc);
+    s.rows += t.rows, s.n += t.n, s.first += t.first, s.tail_k += t.tail_k;
+  }
+  double n = nKC > 1 ? (double)(nKC - 1) : 1;
+  s.rows /= n, s.n /= n, s.first /= n, s.tail_k /= n;
+  return s;
+}
+
 // One step of a tile class: what each unit spends on it, and its instructions.
 typedef struct {
   double compute, load, store;   // cycles of the compute unit, beats read and written
   double head;                   // beats loaded before the step's first stream can start
+  double plast;                  // a parameter LOAD last in the step's loads (shared taps): its
+                                 // beats, which alone wait for the STOREs of the group two before
   double tail;                   // compute after the step's last load lands (its last stream)
   double stall;                  // compute idle while fetch waits on the load queue (fetch_block)
   double block[2];               // the fetch_block of its own loads, without and with parameters
@@ -406,7 +501,7 @@ typedef struct {
 // nNG N groups and nKC K chunks; step_store beats stored per step; drain the array's).
 static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, const OpCost *oc,
                       const TilePlan *p, double tm, uint32_t kc, int64_t nNG, int64_t nKC, double step_store,
-                      double drain, int gathers) {
+                      double drain, int gathers, const TapCost *tc) {
   uint32_t R = a->rows, C = a->cols, B = a->bus_bytes;
   int64_t nN = cdiv(op->N, C);
   Step st = {.store = step_store};
@@ -454,22 +549,28 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
       st.compute = g_avg * kc_avg * ws_pair(tm, R, C, s->overlap);
       w_beats = g_avg * k_rows * (double)cdiv(C, B);
       st.insns = 2.0 * p->g * kc;
-      outer = g_avg, last = ws_pair(tm, R, C, s->overlap);
+      outer = g_avg, last = ws_pair(tm, R, C, s->overlap) * tc->tail_k;
       break;
     }
-    double pb = 3.0 * g_avg * cdiv(4 * C, B), a_tile = tm * oc->a_beats / op->n_ktiles;
-    st.load = (gathers ? a_tile * kc : 0) + w_beats + pb / nKC;
-    if (oc->a_gbuf && gathers) g_load = a_tile * kc, g_head = df == DF_OS ? g_load : a_tile;
+    // (the gathers: kc of a_tile beats, or with shared taps tc's, a_first beats the first)
+    double pb = 3.0 * g_avg * cdiv(4 * C, B), a_row = oc->a_beats / op->n_ktiles;
+    double a_all = tc->rows * a_row, a_first = tc->first * a_row, n_gath = tc->n;
+    int plast = tile_taps_share(op, a, df);   // (emit.c: the parameters after the gathers)
+    st.plast = plast ? pb / nKC : 0;
+    st.load = (gathers ? a_all : 0) + w_beats + pb / nKC;
+    if (oc->a_gbuf && gathers) g_load = a_all, g_head = df == DF_OS ? g_load : a_first;
     // A WS or IS stream waits for its own K tile's gather only (the tokens follow the declared
     // rows), so a step's streams start once the parameters, the weights and the first gather
     // are in, and after the last gather only the loops outside the K tiles remain (the later N
     // tiles in WS, the later pixel blocks in IS). A COMPUTE_OS reads all of the chunk.
     if (df == DF_OS) st.head = st.load, st.tail = st.compute;
-    else st.head = pb / nKC + w_beats + (gathers ? a_tile : 0), st.tail = st.compute * (1 - 1 / outer) + last;
+    else st.head = st.plast > 0 ? 0 : pb / nKC, st.head += w_beats + (gathers ? a_first : 0), st.tail = st.compute * (1 - 1 / outer) + last;
     if (s->slots > 1) {   // the next step's loads ahead of this one's computes (fetch_block)
-      double at = oc->a_gbuf ? a_tile / slow : a_tile;   // (scaled by slow below with the DRAM ones)
-      double with = fetch_block(df, kc, 1, pb, w_beats, at, gathers, a->queue_depth[UNIT_LOAD]);
-      double without = nKC > 1 ? fetch_block(df, kc, 0, pb, w_beats, at, gathers, a->queue_depth[UNIT_LOAD]) : 0;
+      double a_one = n_gath > 0 ? a_all / n_gath : 0;
+      double at = oc->a_gbuf ? a_one / slow : a_one;   // (scaled by slow below with the DRAM ones)
+      uint32_t ng = (uint32_t)(n_gath + 0.5);
+      double with = fetch_block(df, ng, 1, pb, w_beats, at, gathers, a->queue_depth[UNIT_LOAD], plast);
+      double without = nKC > 1 ? fetch_block(df, ng, 0, pb, w_beats, at, gathers, a->queue_depth[UNIT_LOAD], plast) : 0;
       double blocked = (with + (double)(nKC - 1) * without) / (double)nKC;
       st.block[0] = nKC > 1 ? without : with, st.block[1] = with;
       if (blocked > 0) st.stall = drain + blocked;
@@ -514,6 +615,7 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
   if (g_head > 0 && slow > 1 && st.head > g_head) dram_head = fmax(st.head - g_head, dram_head - (L - a->dram_inflight));
   st.head = dram_head + g_head;
   st.block[0] *= slow, st.block[1] *= slow;   // (stores: the caller)
+  st.plast *= slow;
   return st;
 }
 
@@ -550,6 +652,8 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
     int bnd = op_len && (j + 1) % op_len == 0;   // the op's last step
     const Step *st = seq[pos];
     lfree = ls[j] + st->load;
+    // (a parameter LOAD last in the step: only it waits for the stores of the group two before)
+    if (st->plast > 0 && j % group_len == 0 && grp >= 2) lfree = fmax(lfree - st->plast, send[grp - 2]) + st->plast;
     double fetch = 0, t = 0;
     int pos1 = (j + 1) % n, grp1 = (j + 1) / group_len, starts1 = (j + 1) % group_len == 0;
     const Step *st1 = seq[pos1];
@@ -557,7 +661,7 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
       t = lfree;
       if (j >= 1) t = fmax(t, crel[j - 1] - seq[(j - 1) % n]->early);
       if (!bnd) t = fmax(t, fetched);
-      if (starts1 && grp1 >= 2) t = fmax(t, send[grp1 - 2]);
+      if (starts1 && grp1 >= 2 && !(st1->plast > 0)) t = fmax(t, send[grp1 - 2]);
       ls[j + 1] = t;
       if (!bnd && st1->block[starts1] > 0) fetch = t + st1->block[starts1] + 1;
     }
@@ -568,7 +672,7 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
     // once the unit starts the one Q_compute from the end)
     fetched = cs + st->compute * st->fetch_late;
     if (bnd && j + 1 < total) ls[j + 1] = fmax(t, fetched);
-    double ce = fmax(cs + st->compute, ls[j] + st->load + st->lat_load + st->tail);
+    double ce = fmax(cs + st->compute, ls[j] + st->load - st->plast + st->lat_load + st->tail);
     cfree = ce, crel[j] = ce + drain;
     if (j % group_len == group_len - 1) {
       // (a STORE waits for its own N tile's streams: the first one ends when the first N tile's do)
@@ -622,7 +726,14 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     }
     case DF_WS:
     case DF_OS:
-      if ((uint64_t)m_max * p->kc > s->spad) return -1;
+      if (tile_taps_share(op, a, df)) {   // (shared taps: each chunk's gathers, never more)
+        for (uint32_t k0 = 0; k0 < op->n_ktiles; k0 += p->kc) {
+          uint32_t nk = op->n_ktiles - k0 < p->kc ? op->n_ktiles - k0 : p->kc;
+          if (tile_tap_places(op, a, df, k0, nk, (uint32_t)t0.rows, (uint32_t)t0.cols, NULL) > s->spad) return -1;
+        }
+      } else if ((uint64_t)m_max * p->kc > s->spad) {
+        return -1;
+      }
       // (the weight LOAD's INNER is the chunk's weight rows)
       if ((uint64_t)p->kc * R > field_max(FLD_INNER) || (uint64_t)p->g * p->kc * R > s->wbuf) return -1;
       break;
@@ -657,9 +768,11 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     // the others).
     Step full = {.store = 0}, last, bare = {.store = 0};
     int one_gather = nKC == 1 && nNG > 1;
-    if (nKC > 1) full = step_cost(op, a, df, s, oc, p, cl[c].rows, p->kc, nNG, nKC, step_store, drain, 1);
-    last = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 1);
-    if (one_gather) bare = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 0);
+    TapCost tc_full = {0, 0, 0, 1}, tc_last = {(double)kc_last * cl[c].rows, kc_last, cl[c].rows, 1};
+    if (op->kind == MOP_GEMM) tc_full = tap_cost_avg(op, a, df, p, cl[c].rows, 1), tc_last = tap_cost_avg(op, a, df, p, cl[c].rows, 0);
+    if (nKC > 1) full = step_cost(op, a, df, s, oc, p, cl[c].rows, p->kc, nNG, nKC, step_store, drain, 1, &tc_full);
+    last = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 1, &tc_last);
+    if (one_gather) bare = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 0, &tc_last);
     double nf = (double)(nKC - 1), units = cl[c].count * nNG, unit;
     if (c == 0) first_head = nKC > 1 ? full.head : last.head, first_lat = (nKC > 1 ? full : last).lat_head;
     double load = nf * full.load + last.load, compute = nf * full.compute + last.compute;

@@ -31,6 +31,31 @@ typedef struct {
 uint64_t tile_m_count(const MachOp *op, const TilePlan *p);
 MTile tile_m_at(const MachOp *op, const TilePlan *p, uint64_t i);
 
+// Shared taps (docs/COMPILER.md "Shared taps"): in a weight-stationary GEMM of one N tile, no
+// pool and one segment per K tile (a depthwise convolution's block-diagonal GEMM), the K tiles
+// of a chunk that read the same columns of the input (the same kx and channels) at kernel rows
+// ky whose ky * dh are equal modulo the stride sh take their rows from one gather of the band's
+// input rows (sh image rows apart, as every gather): rows + (ky_max - ky_min) * dh / sh rows
+// loaded once, tap ky's M rows starting (ky - ky_min) * dh / sh rows down in it. A stride-1
+// depthwise 3x3 then loads 3 gathers of rows + 2 rows, not 9 of rows; a stride-2 one 6 gathers,
+// 3 of rows + 1 (ky 0 and 2) and 3 of rows (ky 1). The K tiles stream gather by gather (emit.c).
+// TapPlace says where K tile k0 + i of a chunk over an M tile of rows x cols puts its rows in the
+// SPAD slot.
+typedef struct {
+  uint32_t src;                      // its first SPAD row (from the slot's first)
+  uint32_t dst;                      // the gather it leads: written from this row, ..
+  uint32_t lead;                     // .. of this many image rows (0: another tile's gather holds it)
+  int64_t off;                       // .. from this byte offset of the window's origin (KTile.off)
+} TapPlace;
+
+// 1 when op (with dataflow df) shares taps (above); then its chunks' gathers follow
+// tile_tap_places, else one gather of rows x cols per K tile, k * rows * cols rows into the slot.
+int tile_taps_share(const MachOp *op, const Arch *a, Dataflow df);
+// Fills pl[0 .. nk-1] (pl may be NULL) for the chunk k0 .. k0+nk-1 of op over an M tile of rows x
+// cols; returns the SPAD rows the chunk uses (never more than nk * rows * cols).
+uint32_t tile_tap_places(const MachOp *op, const Arch *a, Dataflow df, uint32_t k0, uint32_t nk, uint32_t rows,
+                         uint32_t cols, TapPlace *pl);
+
 // The accumulator ring of a pooled GEMM's plan (TilePlan.ring; docs/COMPILER.md "The first
 // convolution's pool halo"): N tile j of M tile i pools the window of ACC rows lo .. lo +
 // acc_rows - 1 (its conv rows iy0 .. iy0+irows-1, ow rows each); its top `halo` conv rows are the

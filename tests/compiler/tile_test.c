@@ -7,7 +7,8 @@
 // model respects the bus and the array's peak, and charges more for what is clearly worse;
 // double buffering halves the slots and falls back to one slot when two do not fit. An
 // accumulator ring (TilePlan.ring) keeps every halo it reuses intact until its STORE, replayed
-// here row by row, and is chosen for ResNet's conv1 with its pool.
+// here row by row, and is chosen for ResNet's conv1 with its pool. Shared taps (depthwise
+// gathers shared across kernel rows) place every K tile's rows inside a gather of them.
 #include <math.h>
 #include <stdlib.h>
 
@@ -441,6 +442,95 @@ static void test_ring(void) {
   check_case("tile_ring_keeps_its_halos");
 }
 
+// Shared taps (tile.h tile_tap_places) on depthwise 3x3 layers (stride 1 and 2, dilation 1 and
+// 2) of 16 channels per GEMM: only WS shares; every K tile's rows lie in a gather that starts at
+// an image row of the same columns, a whole number of strides above the tile's own first row
+// (checked here from the K tile offsets, independently of tile.c); gathers do not overlap; a
+// chunk never uses more rows than one gather per tile; a stride-1 chunk of all 9 taps loads 3
+// gathers of rows + 2 (dilation 1) image rows, a stride-2 one 6. A 32-channel conv shares nothing.
+static void check_taps(const char *what, const MachOp *op, const Arch *a, uint32_t k0, uint32_t nk, uint32_t rows,
+                       uint32_t cols, int shared) {
+  TapPlace pl[64];
+  if (nk > 64) return;
+  uint32_t used = tile_tap_places(op, a, DF_WS, k0, nk, rows, cols, pl), tm = rows * cols;
+  CHECK(used <= nk * tm, "%s: %u SPAD rows for %u tiles of %u", what, used, nk, tm);
+  int64_t rs = op->in[0].row_stride;
+  for (uint32_t i = 0; i < nk; i++) {
+    const KTile *kt = &op->ktiles[k0 + i];
+    if (!shared) {
+      CHECK(pl[i].lead == rows && pl[i].src == i * tm && pl[i].dst == i * tm && pl[i].off == kt->off,
+            "%s: tile %u not in place", what, i);
+      continue;
+    }
+    int found = 0;
+    for (uint32_t j = 0; j < nk; j++) {
+      if (!pl[j].lead || pl[j].off % rs != kt->off % rs || kt->off < pl[j].off) continue;
+      int64_t down = (kt->off - pl[j].off) / rs;   // image rows below the gather's first
+      if (down % op->sh || pl[i].src != pl[j].dst + (uint32_t)(down / op->sh) * cols) continue;
+      found = 1;
+      CHECK(down / op->sh + rows <= pl[j].lead, "%s: tile %u runs past its gather", what, i);
+    }
+    CHECK(found, "%s: tile %u (off %lld) reads no gather of its rows", what, i, (long long)kt->off);
+    for (uint32_t j = 0; j < nk; j++)   // gathers are disjoint
+      if (j != i && pl[i].lead && pl[j].lead)
+        CHECK(pl[i].dst + pl[i].lead * cols <= pl[j].dst || pl[j].dst + pl[j].lead * cols <= pl[i].dst,
+              "%s: gathers %u and %u overlap", what, i, j);
+  }
+}
+
+static void test_shared_taps(void) {
+  Arch a;
+  CHECK(test_arch(0, &a) == 0, "default arch");
+  char json[4096];
+  for (int stride = 1; stride <= 2; stride++)
+    for (int dil = 1; dil <= 2; dil++) {
+      char extra[96];
+      snprintf(extra, sizeof extra, ", \"groups\": 32, \"dilation\": %d", dil);
+      conv_net(json, sizeof json, 1, 14, 14, 32, 3, stride, dil, 32, extra, "", "y");
+      Graph *g;
+      MachProg mp;
+      if (lowered(json, &a, DF_WS, &g, &mp, NULL, 0) || mp.n_ops != 2) {
+        CHECK(0, "depthwise stride %d dilation %d: lowering failed", stride, dil);
+        continue;
+      }
+      const MachOp *op = &mp.ops[0];
+      char what[96];
+      snprintf(what, sizeof what, "depthwise 3x3 stride %d dilation %d", stride, dil);
+      CHECK(tile_taps_share(op, &a, DF_WS) && !tile_taps_share(op, &a, DF_OS) && !tile_taps_share(op, &a, DF_IS),
+            "%s: shares in WS only", what);
+      CHECK(op->n_ktiles == 9, "%s: %u K tiles", what, op->n_ktiles);
+      uint32_t ow = (uint32_t)op->ow;
+      for (uint32_t rows = 1; rows <= 7; rows += 3)
+        for (uint32_t kc = 1; kc <= 9; kc++)
+          for (uint32_t k0 = 0; k0 < 9; k0 += kc) {
+            uint32_t nk = 9 - k0 < kc ? 9 - k0 : kc;
+            check_taps(what, op, &a, k0, nk, rows, ow, 1);
+          }
+      TapPlace pl[9];
+      uint32_t used = tile_tap_places(op, &a, DF_WS, 0, 9, 4, ow, pl), n = 0;
+      for (int i = 0; i < 9; i++) n += pl[i].lead > 0;
+      // (per kx: stride 1, one gather of the 4 rows + 2 dil; stride 2, dilation 1: ky 0 and 2 in
+      // one gather of 4 + 1 rows, ky 1 in one of 4; stride 2, dilation 2: ky * 2 all even, one
+      // gather of 4 + 2)
+      uint32_t want_n = stride == 2 && dil == 1 ? 6 : 3;
+      uint32_t want = stride == 1 ? 3 * (4 + 2 * (uint32_t)dil) * ow : dil == 1 ? (3 * 5 + 3 * 4) * ow : 3 * 6 * ow;
+      CHECK(used == want && n == want_n, "%s: %u gathers of %u rows (want %u of %u)", what, n, used, want_n, want);
+      machprog_free(&mp), graph_free(g);
+    }
+  conv_net(json, sizeof json, 1, 14, 14, 16, 3, 1, 1, 32, "", "", "y");   // 32 channels: 2 N tiles
+  Graph *g;
+  MachProg mp;
+  if (!lowered(json, &a, DF_WS, &g, &mp, NULL, 0) && mp.n_ops == 1) {
+    const MachOp *op = &mp.ops[0];
+    CHECK(!tile_taps_share(op, &a, DF_WS), "a 32-channel conv shares no taps");
+    check_taps("conv 3x3 32 channels", op, &a, 0, op->n_ktiles < 9 ? op->n_ktiles : 9, 7, (uint32_t)op->ow, 0);
+    machprog_free(&mp), graph_free(g);
+  } else {
+    CHECK(0, "conv 3x3 32 channels: lowering failed");
+  }
+  check_case("tile_shared_taps");
+}
+
 int main(void) {
   test_shipped();
   test_odd_shapes();
@@ -449,5 +539,6 @@ int main(void) {
   test_clear_comparisons();
   test_slots();
   test_ring();
+  test_shared_taps();
   return check_status();
 }

@@ -165,16 +165,18 @@ static void count_array_slots(const Program *p, CompileStats *st) {
 //     estimates wins; anything but weight-stationary must beat WS's by AUTO_MARGIN of it, and by
 //     at least AUTO_MARGIN_CYCLES. The whole-network estimates of the large networks are within
 //     0.5% of the simulator (ResNet-18 on the default arch: 7,313,557 estimated, 7,317,137
-//     simulated; a VGG-16 mix 67,842,356 and 67,854,242), those of the small ones are not (the
-//     fill and drain of a few thousand cycles: edge_channels' WS 3,225 against 2,657), hence the
-//     floor in cycles. Measured over every shipped network and arch (bench/auto, docs/
-//     DATAFLOWS.md "auto"), auto is then never slower than ws.
+//     simulated; a VGG-16 mix 67,842,356 and 67,854,242). Those of networks of a few thousand
+//     cycles are not (edge_channels' WS: 3,225 against 2,657), and neither are their differences:
+//     the mixes of edge_channels and edge_odd on the default arch, estimated 279 and 324 cycles
+//     under WS, run 101 and 332 cycles over it; the smallest gain kept is LeNet-5's IS on the
+//     256x256 arch, 577 estimated, 187 run. Measured over every shipped network and arch
+//     (bench/auto, docs/DATAFLOWS.md "auto"), auto is then never slower than ws.
 // A dataflow that cannot lower or tile the graph takes no part. *op_df (n ops) is malloc'ed; *est
 // holds each op's fused estimates (-1: not available); *ch the four whole-network estimates and
 // which plan won. -1 when no dataflow can (the caller then compiles in WS to report why) or out
 // of memory.
 #define AUTO_MARGIN 0.005
-#define AUTO_MARGIN_CYCLES 2000.0
+#define AUTO_MARGIN_CYCLES 500.0
 
 // The whole-network estimate of mp's plans, as compile_graph counts it in the stats (each op's
 // est_cycles, the hand-overs, the run's fill and drain); op_cost[i] (when not NULL) gets op i's

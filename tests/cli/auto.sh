@@ -29,7 +29,7 @@ done
 
 # auto's dump says which whole-network plan it kept and the estimates it was made on (compiler/
 # compile.c): the lowest of the uniform plans and the per-op mix, and WS unless the winner is 0.5%
-# (at least 2,000 cycles) below WS's; every GEMM line carries its choice and its three fused
+# (at least 500 cycles) below WS's; every GEMM line carries its choice and its three fused
 # estimates, and with a uniform plan every GEMM runs in it. On LeNet-5 on the tiny, small and
 # default arch, and AlexNet on the default one (where the mix wins).
 for pair in lenet5:tiny lenet5:small lenet5:default edge_odd:large alexnet:default; do
@@ -44,7 +44,7 @@ for line in open(sys.argv[1]):
     if m:
         pick = m.group(1)
         est = {k: float(v) for k, v in zip(("ws", "os", "is", "mix"), m.group(2, 3, 4, 5)) if v != "-"}
-        bar = est["ws"] - max(0.005 * est["ws"], 2000)
+        bar = est["ws"] - max(0.005 * est["ws"], 500)
         ok = {k: v for k, v in est.items() if k == "ws" or v < bar}
         if est[pick] != min(ok.values()) or pick not in ok:
             bad.append("kept %s of %s" % (pick, est))

@@ -5,6 +5,7 @@
 // with default data (the same seeded bytes `sacc ref` uses), the tensor map and the layer names.
 #include "compile.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,8 @@ void compile_options_default(CompileOptions *o) {
   o->double_buffer = 1;
   o->preload_overlap = 1;
   o->fuse_layers = 1;
-  o->dataflow = DF_WS;
+  o->dataflow = DF_WS;   // what --layer-dataflow's others and a failed auto fall back to
+  o->dataflow_auto = 1;  // --dataflow auto: never slower than ws on the shipped nets (bench/auto)
   o->input_seed = 1;
 }
 
@@ -148,55 +150,142 @@ static void count_array_slots(const Program *p, CompileStats *st) {
   }
 }
 
-// --dataflow auto: lowers and tiles the graph in each dataflow and gives every op the one whose
-// estimate is lowest, OS or IS only when it beats the one before by AUTO_MARGIN (element-wise
-// ops run alike in all). The margin hedges the cost model's error where it is not yet within
-// 3%: small layers (2,000 cycles allowed) and archs its test does not cover (edge_gap_fc's fc_map
-// on the 32x32 arch in OS: estimated 1,470 cycles, simulated 2,435). Measured over the 105
-// shipped net x arch pairs, auto is slower than WS on 6 with 5%, on 19 with none (docs/DATAFLOWS.md,
-// "auto"), so WS stays the default. A dataflow
-// that cannot lower or tile the graph takes no part. *op_df (n ops) is malloc'ed; *est holds
-// each op's estimates (-1: not available). -1 when no dataflow can (the caller then compiles
-// in WS to report why) or out of memory.
-#define AUTO_MARGIN 1.05
+// --dataflow auto (the default): each GEMM's dataflow, chosen on the cost model's estimates of
+// the plans the compiler would emit, fusion included (the compiler never runs the simulator):
+//  1. The network is planned in each uniform dataflow as compile_graph plans it (lowered, tiled,
+//     fused by memplan_fuse, tiled again), giving each op's fused estimate in each dataflow (its
+//     est_cycles and the hand-over it waits for after the op before) and the whole network's.
+//  2. A per-op mix: the dataflows that minimise the sum of the ops' estimates plus R + C cycles
+//     (array rows and columns) per change of dataflow between consecutive GEMMs (a dynamic
+//     programme over the ops; element-wise ops run alike in every dataflow). The switch cost is
+//     what the per-op estimates do not see at a change: within one mode the next GEMM's first
+//     PRELOAD or stream starts under the end of the one before; across modes the array's skew
+//     fills again.
+//  3. The mix is planned whole like the uniform ones, and the cheapest of the four whole-network
+//     estimates wins; anything but weight-stationary must beat WS's by AUTO_MARGIN of it, and by
+//     at least AUTO_MARGIN_CYCLES. The whole-network estimates of the large networks are within
+//     0.5% of the simulator (ResNet-18 on the default arch: 7,313,557 estimated, 7,317,137
+//     simulated; a VGG-16 mix 67,842,356 and 67,854,242). Those of networks of a few thousand
+//     cycles are not (edge_channels' WS: 3,225 against 2,657), and neither are their differences:
+//     the mixes of edge_channels and edge_odd on the default arch, estimated 279 and 324 cycles
+//     under WS, run 101 and 332 cycles over it; the smallest gain kept is LeNet-5's IS on the
+//     256x256 arch, 577 estimated, 187 run. Measured over every shipped network and arch
+//     (bench/auto, docs/DATAFLOWS.md "auto"), auto is then never slower than ws.
+// A dataflow that cannot lower or tile the graph takes no part. *op_df (n ops) is malloc'ed; *est
+// holds each op's fused estimates (-1: not available); *ch the four whole-network estimates and
+// which plan won. -1 when no dataflow can (the caller then compiles in WS to report why) or out
+// of memory.
+#define AUTO_MARGIN 0.005
+#define AUTO_MARGIN_CYCLES 500.0
 
-static int choose_dataflows(const Graph *g, const Arch *a, const CompileOptions *o, Dataflow **op_df,
-                            double (**est)[3], int *n) {
-  *op_df = NULL, *est = NULL, *n = -1;
-  static const Dataflow all[3] = {DF_WS, DF_OS, DF_IS};
-  for (int k = 0; k < 3; k++) {
-    MachProg mp;
-    Diag quiet;
-    diag_init(&quiet);
-    int ok = !lower_graph(g, a, all[k], NULL, 0, &mp, &quiet);
-    mp.no_preload_overlap = !o->preload_overlap;
-    ok = ok && !tile_plan_all(&mp, o->double_buffer, &quiet);
-    if (ok && *n < 0) {
-      *n = mp.n_ops;
-      *op_df = calloc((size_t)*n + 1, sizeof **op_df);
-      *est = calloc((size_t)*n + 1, sizeof **est);
-      if (!*op_df || !*est) ok = 0, *n = -1;
-      for (int i = 0; i < *n; i++) (*est)[i][0] = (*est)[i][1] = (*est)[i][2] = -1;
-    }
-    if (ok && mp.n_ops == *n)   // the same ops in every dataflow (checked, not assumed)
-      for (int i = 0; i < *n; i++) (*est)[i][all[k]] = mp.ops[i].plan.est_cycles;
-    machprog_free(&mp);
+// The whole-network estimate of mp's plans, as compile_graph counts it in the stats (each op's
+// est_cycles, the hand-overs, the run's fill and drain); op_cost[i] (when not NULL) gets op i's
+// share without the fill and drain.
+static double network_estimate(const MachProg *mp, double *op_cost) {
+  double total = 0;
+  for (int i = 0; i < mp->n_ops; i++) {
+    double c = mp->ops[i].plan.est_cycles + (i ? tile_handover(mp, i) : 0);
+    if (op_cost) op_cost[i] = c;
+    total += c;
   }
-  if (*n < 0) {
-    free(*op_df), free(*est);
-    *op_df = NULL, *est = NULL;
+  if (mp->n_ops) total += mp->ops[0].plan.est_start + mp->ops[mp->n_ops - 1].plan.est_end;
+  return total;
+}
+
+// Plans the graph in dataflow df, or per op (op_df, n ops), as compile_graph does: 0 with *mp
+// planned (the caller frees it), -1 (mp freed) when it cannot be planned.
+static int plan_whole(const Graph *g, const Arch *a, const CompileOptions *o, Dataflow df, const Dataflow *op_df,
+                      int n, MachProg *mp) {
+  Diag quiet;
+  diag_init(&quiet);
+  int rc = lower_graph(g, a, df, op_df, n, mp, &quiet);
+  mp->no_preload_overlap = !o->preload_overlap;
+  mp->fuse_layers = o->fuse_layers;
+  rc = rc || (op_df && mp->n_ops != n) || tile_plan_all(mp, o->double_buffer, &quiet);
+  int fused = rc ? 0 : memplan_fuse(mp, &quiet);
+  if (rc || fused < 0 || (fused && tile_plan_all(mp, o->double_buffer, &quiet))) {
+    machprog_free(mp);
     return -1;
   }
-  for (int i = 0; i < *n; i++) {
-    Dataflow best = DF_WS;
-    double best_est = -1;
-    for (int k = 0; k < 3; k++) {
-      double e = (*est)[i][all[k]];
-      if (e >= 0 && (best_est < 0 || e * (k ? AUTO_MARGIN : 1) < best_est)) best = all[k], best_est = e;
-    }
-    (*op_df)[i] = best;
-  }
   return 0;
+}
+
+typedef struct {
+  double uniform[4];   // the whole-network estimates: each Dataflow's uniform plan, [3] the mix (-1: none)
+  int pick;            // the plan chosen: a Dataflow, or 3 for the mix
+} AutoChoice;
+
+static int choose_dataflows(const Graph *g, const Arch *a, const CompileOptions *o, Dataflow **op_df,
+                            double (**est)[3], int *n, AutoChoice *ch) {
+  static const Dataflow all[3] = {DF_WS, DF_OS, DF_IS};
+  double *uniform = ch->uniform, *cost = NULL;
+  int *is_gemm = NULL, (*from)[3] = NULL;
+  *op_df = NULL, *est = NULL, *n = -1;
+  ch->uniform[0] = ch->uniform[1] = ch->uniform[2] = ch->uniform[3] = -1, ch->pick = DF_WS;
+  for (int k = 0; k < 3; k++) {
+    MachProg mp;
+    if (plan_whole(g, a, o, all[k], NULL, 0, &mp)) continue;
+    if (*n < 0) {   // the first dataflow that plans sizes the tables
+      *n = mp.n_ops;
+      is_gemm = calloc((size_t)*n + 1, sizeof *is_gemm);
+      *op_df = calloc((size_t)*n + 1, sizeof **op_df);
+      *est = calloc((size_t)*n + 1, sizeof **est);
+      cost = calloc((size_t)*n + 1, sizeof *cost);
+      from = calloc((size_t)*n + 1, sizeof *from);
+      if (!is_gemm || !*op_df || !*est || !cost || !from) {
+        machprog_free(&mp);
+        goto fail;
+      }
+      for (int i = 0; i < *n; i++) (*est)[i][0] = (*est)[i][1] = (*est)[i][2] = -1, is_gemm[i] = mp.ops[i].kind == MOP_GEMM;
+    }
+    if (mp.n_ops == *n) {   // the same ops in every dataflow (checked, not assumed)
+      uniform[all[k]] = network_estimate(&mp, cost);
+      for (int i = 0; i < *n; i++) (*est)[i][all[k]] = cost[i];
+    }
+    machprog_free(&mp);
+  }
+  if (*n < 0 || uniform[DF_WS] < 0) goto fail;   // WS plans whatever any other does: it reports why not
+  // The mix: best[d] = the cheapest plan of ops 0..i whose last GEMM runs in d.
+  double best[3] = {0, 0, 0}, sw = (double)a->rows + a->cols;
+  for (int i = 0; i < *n; i++) {
+    double next[3];
+    for (int d = 0; d < 3; d++) {
+      from[i][d] = d, next[d] = -1;
+      if (best[d] >= 0 && !is_gemm[i])   // element-wise: as in the uniform plan of d, else of WS
+        next[d] = best[d] + ((*est)[i][d] >= 0 ? (*est)[i][d] : (*est)[i][DF_WS]);
+      for (int p = 0; p < 3 && is_gemm[i] && (*est)[i][d] >= 0; p++) {
+        double c = best[p] + (*est)[i][d] + (p != d ? sw : 0);
+        if (best[p] >= 0 && (next[d] < 0 || c < next[d])) next[d] = c, from[i][d] = p;
+      }
+    }
+    memcpy(best, next, sizeof best);
+  }
+  int d = DF_WS;
+  for (int k = 0; k < 3; k++)
+    if (best[k] >= 0 && best[k] < best[d]) d = k;
+  for (int i = *n - 1; i >= 0; i--) {
+    (*op_df)[i] = (Dataflow)d;
+    d = from[i][d];
+  }
+  MachProg mp;
+  double mixed = -1;
+  if (!plan_whole(g, a, o, DF_WS, *op_df, *n, &mp)) mixed = uniform[3] = network_estimate(&mp, NULL), machprog_free(&mp);
+  // The cheapest whole-network estimate; WS unless another beats it by the margin.
+  double bar = uniform[DF_WS] - fmax(AUTO_MARGIN * uniform[DF_WS], AUTO_MARGIN_CYCLES);
+  int pick = DF_WS;   // a Dataflow: uniform; 3: the mix
+  double pick_est = uniform[DF_WS];
+  for (int k = 1; k < 3; k++)
+    if (uniform[all[k]] >= 0 && uniform[all[k]] < bar && uniform[all[k]] < pick_est) pick = all[k], pick_est = uniform[all[k]];
+  if (mixed >= 0 && mixed < bar && mixed < pick_est) pick = 3, pick_est = mixed;
+  if (pick < 3)
+    for (int i = 0; i < *n; i++) (*op_df)[i] = (Dataflow)pick;
+  ch->pick = pick;
+  free(is_gemm), free(cost), free(from);
+  return 0;
+fail:
+  free(is_gemm), free(cost), free(from), free(*op_df), free(*est);
+  *op_df = NULL, *est = NULL, *n = -1;
+  return -1;
 }
 
 // --layer-dataflow NAME=DF: the GEMMs of layer NAME run in DF. Lowers the graph once to learn
@@ -238,8 +327,10 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
   FILE *f = o->dump_to ? o->dump_to : stdout;
   Dataflow *op_df = NULL;
   double(*df_est)[3] = NULL;
-  int n_op_df = 0;
-  if (o->dataflow_auto) choose_dataflows(g, a, o, &op_df, &df_est, &n_op_df);   // none works: WS says why
+  int n_op_df = 0, chose = 0;
+  AutoChoice ch;
+  if (o->dataflow_auto)   // none works: WS says why
+    chose = !choose_dataflows(g, a, o, &op_df, &df_est, &n_op_df, &ch);
   if (o->n_layer_df && apply_layer_dataflows(g, a, o, &op_df, &n_op_df, d)) {
     free(op_df), free(df_est);
     goto fail;
@@ -260,7 +351,17 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
   int fused = memplan_fuse(&mp, d);
   if (fused < 0) goto fail;
   if (fused && tile_plan_all(&mp, o->double_buffer, d)) goto fail;
-  if (wants(o, "tiling")) tile_dump(&mp, o->double_buffer, f);
+  if (wants(o, "tiling")) {
+    if (chose) {   // auto's whole-network estimates, the plan it kept first
+      static const char *names[4] = {"ws", "os", "is", "mix"};
+      fprintf(f, "# auto: %s (network estimates", names[ch.pick]);
+      for (int k = 0; k < 4; k++)
+        if (ch.uniform[k] >= 0) fprintf(f, " %s %.0f", names[k], ch.uniform[k]);
+        else fprintf(f, " %s -", names[k]);
+      fprintf(f, "; not ws unless %.1f%% or %.0f cycles below ws)\n", 100 * AUTO_MARGIN, AUTO_MARGIN_CYCLES);
+    }
+    tile_dump(&mp, o->double_buffer, f);
+  }
   if (memplan_run(&mp, &st->mem, d)) goto fail;
   if (wants(o, "memplan")) {
     memplan_dump(&mp, &st->mem, f);

@@ -82,10 +82,11 @@ static const CliOpt compile_opts[] = {
              "the layers that read it (docs/COMPILER.md \"Fusion\"; --dump-ir memplan shows\n"
              "the choice and the DRAM bytes it saves)"},
     {.id = COMPILE_DATAFLOW, .names = {"--dataflow"}, .metavar = "DF", .choices = dataflows,
-     .help = "ws (default) runs each GEMM weight-stationary (PRELOAD + COMPUTE), os\n"
-             "output-stationary (COMPUTE_OS), is input-stationary (the inputs preloaded, the\n"
-             "weights streamed: PRELOAD + COMPUTE_IS); auto gives each GEMM the one the cost\n"
-             "model estimates fastest (--dump-ir tiling shows the estimates); the outputs are\n"
+     .help = "auto (default) gives each GEMM the dataflow of the plan the cost model\n"
+             "estimates fastest, weight-stationary unless another is clearly faster\n"
+             "(--dump-ir tiling shows the estimates); ws runs every GEMM weight-stationary\n"
+             "(PRELOAD + COMPUTE), os output-stationary (COMPUTE_OS), is input-stationary (the\n"
+             "inputs preloaded, the weights streamed: PRELOAD + COMPUTE_IS); the outputs are\n"
              "the same bytes (docs/DATAFLOWS.md)"},
     {.id = COMPILE_LAYER_DATAFLOW, .names = {"--layer-dataflow"}, .metavar = "LAYER=DF",
      .max_count = COMPILE_MAX_LAYER_DF,

@@ -17,7 +17,7 @@ fi
 pass run
 grep -q '^| cycles | ' "$T/out" && grep -q 'same output bytes' "$T/out" && pass markdown || fail markdown "$(head -c 300 "$T/out")"
 # --no-fuse-layers compiles with every activation in DRAM: the WS row is that program's run.
-$B/bin/sacc compile workloads/nets/lenet5.json --no-fuse-layers -o "$T/nf.bin" >/dev/null 2>&1
+$B/bin/sacc compile workloads/nets/lenet5.json --dataflow ws --no-fuse-layers -o "$T/nf.bin" >/dev/null 2>&1
 $B/bin/sasim run "$T/nf.bin" --json "$T/nf.json" >/dev/null 2>&1
 if $CMP workloads/nets/lenet5.json --no-fuse-layers --dataflows ws --no-plots --out "$T/nf" >/dev/null 2>"$T/err" &&
    $PY -c 'import csv, json, sys

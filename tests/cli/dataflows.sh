@@ -43,7 +43,7 @@ if grep -q '^COMPUTE_OS ' "$T/os.s" && ! grep -qE '^(PRELOAD|COMPUTE) ' "$T/os.s
    grep -q '^PRELOAD ' "$T/ws.s" && ! grep -q '^COMPUTE_OS ' "$T/ws.s"
 then pass os-insns; else fail os-insns "the OS program should use COMPUTE_OS only, the WS one PRELOAD/COMPUTE only"; fi
 $SACC compile workloads/nets/lenet5.json --dataflow os -o "$T/os.bin" >/dev/null 2>&1
-$SACC compile workloads/nets/lenet5.json -o "$T/ws.bin" >/dev/null 2>&1
+$SACC compile workloads/nets/lenet5.json --dataflow ws -o "$T/ws.bin" >/dev/null 2>&1
 $SASIM run "$T/os.bin" --json "$T/f.json" >"$T/os.out" 2>&1
 $SASIM run "$T/ws.bin" >"$T/ws.out" 2>&1
 $SASIM run "$T/os.bin" --mode detailed --json "$T/d.json" >/dev/null 2>&1

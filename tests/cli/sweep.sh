@@ -43,7 +43,7 @@ grep -q 'points run.*2 with errors' "$T/run1.out" && pass error-count || fail er
 
 # The figures of row 3 (8 columns, spad.rows 64) are those of sacc + sasim run by hand.
 sed 's/"cols": 4/"cols": 8/' workloads/arch/tiny.json >"$T/a8.json"
-if $SACC compile workloads/nets/lenet5.json --arch "$T/a8.json" -o "$T/l.bin" >/dev/null 2>&1 &&
+if $SACC compile workloads/nets/lenet5.json --arch "$T/a8.json" --dataflow ws -o "$T/l.bin" >/dev/null 2>&1 &&
    $SASIM run "$T/l.bin" --json "$T/l.json" >/dev/null 2>&1; then
   direct=$($PY -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["cycles"], d["dram"]["read_bytes"], d["dram"]["write_bytes"])' "$T/l.json")
   swept="$(col "$CSV" cycles | sed -n 4p) $(col "$CSV" dram_read_bytes | sed -n 4p) $(col "$CSV" dram_write_bytes | sed -n 4p)"

@@ -43,7 +43,7 @@ static Program *compile_net(const char *name, const Arch *a, int db, Dataflow df
     CompileOptions co;
     compile_options_default(&co);
     co.double_buffer = db;
-    co.dataflow = df;
+    co.dataflow = df, co.dataflow_auto = 0;
     CompileStats st;
     p = compile_graph(g, a, &co, &st, &d);
     compile_stats_free(&st);

@@ -77,7 +77,7 @@ done
 # output-stationary by --layer-dataflow, the rest weight-stationary), in lockstep; outputs equal
 # the reference's.
 t=lenet5-tiny-mixed d="$T/mixed"
-if ! $SACC compile workloads/nets/lenet5.json --arch workloads/arch/tiny.json --layer-dataflow conv2=is \
+if ! $SACC compile workloads/nets/lenet5.json --arch workloads/arch/tiny.json --dataflow ws --layer-dataflow conv2=is \
      --layer-dataflow fc1=os -o "$d.bin" >"$T/err" 2>&1; then
   fail "$t" "sacc compile: $(head -c 300 "$T/err")"
 elif ! $SASIM run "$d.bin" --engine both >"$d.out" 2>"$T/err"; then

@@ -10,6 +10,7 @@
 #include "../isa/asm.h"
 #include "area.h"
 #include "clock.h"
+#include "layer_dataflow.h"
 #include "report_gbuf.h"
 #include "report_sfu.h"
 #include "stats.h"
@@ -171,7 +172,9 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
     energy_report_free(&e);
     return;
   }
-  fprintf(out, "\n%-20s %10s %12s %7s %10s %10s", "layer", "span", "useful_MACs", "util", "dram_rd", "dram_wr");
+  uint8_t *df = layer_dataflows(p);   // NULL (out of memory): the column says "?"
+  fprintf(out, "\n%-20s %-8s %10s %12s %7s %10s %10s", "layer", "dataflow", "span", "useful_MACs", "util", "dram_rd",
+          "dram_wr");
   if (gbuf) fprintf(out, " %10s %10s %10s %10s", "gbuf_rd", "gbuf_wr", "dram_saved", "saved_uJ");
   for (int u = 0; u < NUM_UNITS; u++)
     if (u != UNIT_SFU || sfu) fprintf(out, " %10s", unit_busy_column((Unit)u));
@@ -182,7 +185,8 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
     if (!l->seen) continue;
     uint64_t span = l->last_end - l->first_start + 1;
     char nb[NAME_BUF];
-    fprintf(out, "%-20s %10llu %12llu %6.1f%% %10llu %10llu", layer_name(p, i, nb), (unsigned long long)span,
+    fprintf(out, "%-20s %-8s %10llu %12llu %6.1f%% %10llu %10llu", layer_name(p, i, nb), df ? layer_dataflow_label(df[i]) : "?",
+            (unsigned long long)span,
             (unsigned long long)useful_macs(s, l), peak_fraction(s, useful_macs(s, l), span),
             (unsigned long long)l->dram_read_bytes,
             (unsigned long long)l->dram_write_bytes);
@@ -195,6 +199,7 @@ void report_text(FILE *out, const Sim *s, const char *label, const EnergyTable *
     if (sfu) fprintf(out, " %10.1f", have_e ? e.layers[i].pj[EN_SFU] * 1e-3 : 0.0);
     fprintf(out, " %12.3f\n", have_e ? e.layers[i].total_pj * 1e-6 : 0.0);
   }
+  free(df);
   energy_report_free(&e);
 }
 
@@ -336,18 +341,27 @@ int report_json(FILE *out, const Sim *s, const char *label, const EnergyTable *t
   json_object_set_new(clk, "arch_faster_than_estimate", json_boolean(a->clock_mhz > ce.mhz));
   json_object_set_new(root, "clock", clk);
   json_t *layers = json_array();
+  uint8_t *df = layer_dataflows(p);
+  if (!df) {
+    json_decref(root);
+    json_decref(layers);
+    energy_report_free(&e);
+    return -1;
+  }
   for (uint32_t i = 0; i <= st->n_layers; i++) {
     const LayerStats *l = &st->layers[i];
     if (!l->seen) continue;
     json_t *o = json_object();
     char nb[NAME_BUF];
     json_object_set_new(o, "name", json_string(layer_name(p, i, nb)));
+    json_object_set_new(o, "dataflow", json_string(layer_dataflow_label(df[i])));
     put_layer_figures(o, s, l);
     json_object_set_new(o, "energy_pj", json_real(e.layers[i].total_pj));
     json_object_set_new(o, "energy_components", energy_components_json(&e.layers[i]));
     json_object_set_new(o, "dram_saved_pj", json_real(e.layers[i].dram_saved_pj));
     json_array_append_new(layers, o);
   }
+  free(df);
   json_object_set_new(root, "layers", layers);
   int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
   fputc('\n', out);
@@ -374,8 +388,13 @@ int report_layers_csv(FILE *out, const Sim *s, const EnergyTable *t) {
   }
   fprintf(out, ",energy_pj");
   for (int c = 0; c < EN_COUNT; c++) fprintf(out, ",energy_%s_pj", energy_comp_names[c]);
-  fprintf(out, ",dram_saved_pj");
+  fprintf(out, ",dram_saved_pj,dataflow");
   fputc('\n', out);
+  uint8_t *df = layer_dataflows(p);
+  if (!df) {
+    energy_report_free(&e);
+    return -1;
+  }
   for (uint32_t i = 0; i <= st->n_layers; i++) {
     const LayerStats *l = &st->layers[i];
     if (!l->seen) continue;
@@ -394,9 +413,10 @@ int report_layers_csv(FILE *out, const Sim *s, const EnergyTable *t) {
     }
     fprintf(out, ",%.3f", e.layers[i].total_pj);
     for (int c = 0; c < EN_COUNT; c++) fprintf(out, ",%.3f", e.layers[i].pj[c]);
-    fprintf(out, ",%.3f", e.layers[i].dram_saved_pj);
+    fprintf(out, ",%.3f,%s", e.layers[i].dram_saved_pj, layer_dataflow_label(df[i]));
     fputc('\n', out);
   }
+  free(df);
   energy_report_free(&e);
   return 0;
 }

@@ -85,6 +85,17 @@ a, b = (json.load(open(p)) for p in sys.argv[1:3])
 a.pop("program"); b.pop("program")
 sys.exit(a != b)' "$T/f.json" "$T/d.json" && cmp -s "$T/f.out" "$T/d.out" &&
     pass "mixed-engines-agree" || fail "mixed-engines-agree" "$(head -c 300 "$T/err")"
+  # sasim's stats name each layer's dataflow, read from its compute instructions (sim/layer_dataflow.c):
+  # in --json, in the --csv's last column and in the --stats table; pooling layers compute nothing.
+  simdf=$(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+print(" ".join("%s=%s" % (l["name"], l["dataflow"]) for l in d["layers"]))' "$T/f.json")
+  [ "$simdf" = "conv1=ws pool1=- conv2=is pool2=- fc1=os fc2=ws fc3=ws" ] && pass "sim-json-dataflow" ||
+    fail "sim-json-dataflow" "layers' dataflows in sasim --json: '$simdf'"
+  $SASIM run "$T/m.bin" --stats --csv "$T/m.csv" >"$T/m.stats" 2>>"$T/err"
+  grep -qE '^conv2 +is +[0-9]' "$T/m.stats" && grep -qE '^fc1 +os +[0-9]' "$T/m.stats" &&
+    grep -qE '^pool1 +- +[0-9]' "$T/m.stats" && grep -q '^"fc1",.*,os$' "$T/m.csv" && grep -q '^layer,.*,dataflow$' "$T/m.csv" &&
+    pass "sim-stats-dataflow" || fail "sim-stats-dataflow" "$(grep -E '^(layer|conv2|fc1) ' "$T/m.stats" | tr '\n' ' ')"
   grep '^output ' "$T/f.out" | sort >"$T/got"; grep '^output ' tests/golden/lenet5.ref.txt | sort >"$T/want"
   cmp -s "$T/got" "$T/want" && pass "mixed-reference" || fail "mixed-reference" "$(diff "$T/want" "$T/got" | head -3 | tr '\n' ' ')"
 else

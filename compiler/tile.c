@@ -225,6 +225,7 @@ static double seg_beats(Align al, int64_t delta, int64_t len, uint32_t B) {
 }
 
 // Per-op figures that do not depend on the plan.
+#define MAX_KT_SUMS 2048
 typedef struct {
   double a_beats;       // GEMM: beats of one im2col row (all K tiles)
   double store_beats;   // beats of the whole output
@@ -236,9 +237,21 @@ typedef struct {
   // cycle, never slowed by DRAM's in-flight limit, not DRAM traffic.
   int a_gbuf;               // GEMM: the gather reads the global buffer
   double elt_gbeats, elt_bcast_gbeats;
+  // GEMM: kt_beats[k]: the beats of K tiles 0..k-1 of one im2col row (n_ktiles <= MAX_KT_SUMS)
+  double kt_beats[MAX_KT_SUMS + 1];
 } OpCost;
 
 // The beat size of a view's memory: the global buffer's or DRAM's.
+
+// GEMM: the beats one im2col row's K tile k gathers.
+static double ktile_beats(const MachOp *op, const Arch *a, uint32_t k) {
+  uint32_t B = arch_beat_bytes(a, op->in_gbuf[0]);
+  const KTile *kt = &op->ktiles[k];
+  Align ka = gather_align(&op->in[0], op->sh, op->sw, kt->off - op->pad_t * op->in[0].row_stride -
+                                                      op->pad_l * op->in[0].pix_stride,
+                          kt->nseg > 1 ? (int64_t)kt->seg_stride : 0, B);
+  return kt->nseg * seg_beats(ka, 0, kt->seglen, B);
+}
 
 static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
   uint32_t C = a->cols, B = arch_beat_bytes(a, op->out_gbuf);
@@ -255,14 +268,10 @@ static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
   }
   switch (op->kind) {
   case MOP_GEMM:
-    B = arch_beat_bytes(a, op->in_gbuf[0]);
     c->a_gbuf = op->in_gbuf[0];
     for (uint32_t k = 0; k < op->n_ktiles; k++) {
-      const KTile *kt = &op->ktiles[k];
-      Align ka = gather_align(&op->in[0], op->sh, op->sw, kt->off - op->pad_t * op->in[0].row_stride -
-                                                          op->pad_l * op->in[0].pix_stride,
-                              kt->nseg > 1 ? (int64_t)kt->seg_stride : 0, B);
-      c->a_beats += kt->nseg * seg_beats(ka, 0, kt->seglen, B);
+      c->a_beats += ktile_beats(op, a, k);
+      if (k < MAX_KT_SUMS) c->kt_beats[k + 1] = c->a_beats;
     }
     break;
   case MOP_ELT:
@@ -436,13 +445,16 @@ static double sfu_step_cycles(const MachOp *op, const Arch *a, double tm) {
 // A chunk's gathers (shared taps, tile.h): the SPAD rows they load, how many, the rows of the
 // first, and the K tiles from the first that reads the last gather to the chunk's end (those
 // streams run after the last gather lands). Per K tile when the op does not share taps.
+// a_row: the beats per gathered row of the chunk's own K tiles (a 3-channel conv's last K tile
+// gathers a segment per channel: AlexNet's conv1 11 beats a pixel against 1 for the others), or
+// 0 for the op's mean (shared taps).
 typedef struct {
-  double rows, n, first, tail_k;
+  double rows, n, first, tail_k, a_row;
 } TapCost;
 
 static TapCost tap_cost(const MachOp *op, const Arch *a, Dataflow df, const TilePlan *p, uint32_t tm, uint32_t k0,
                         uint32_t nk) {
-  TapCost c = {(double)nk * tm, nk, tm, 1};
+  TapCost c = {(double)nk * tm, nk, tm, 1, 0};
   uint32_t cols = pieces_per_row(op, p) > 1 ? tm : (uint32_t)out_w(op), rows = cols ? tm / cols : 0;
   if (!tile_taps_share(op, a, df) || !rows || rows * cols != tm) return c;
   TapPlace *pl = malloc(nk * sizeof *pl);
@@ -463,16 +475,24 @@ static TapCost tap_cost(const MachOp *op, const Arch *a, Dataflow df, const Tile
 }
 
 // The TapCost of a class's full chunks (averaged over the nKC - 1 of them) or its last chunk.
-static TapCost tap_cost_avg(const MachOp *op, const Arch *a, Dataflow df, const TilePlan *p, uint32_t tm, int full) {
+static TapCost tap_cost_avg(const MachOp *op, const Arch *a, const OpCost *oc, Dataflow df, const TilePlan *p,
+                            uint32_t tm, int full) {
   int64_t nKC = cdiv(op->n_ktiles, p->kc);
-  if (!full) return tap_cost(op, a, df, p, tm, (uint32_t)(nKC - 1) * p->kc, op->n_ktiles - (uint32_t)(nKC - 1) * p->kc);
-  TapCost s = {0, 0, 0, 0};
+  uint32_t k_last = (uint32_t)(nKC - 1) * p->kc, n_last = op->n_ktiles - k_last;
+  int own = op->n_ktiles <= MAX_KT_SUMS && !tile_taps_share(op, a, df);   // (a_row: else the mean)
+  if (!full) {
+    TapCost t = tap_cost(op, a, df, p, tm, k_last, n_last);
+    if (own) t.a_row = (oc->kt_beats[op->n_ktiles] - oc->kt_beats[k_last]) / n_last;
+    return t;
+  }
+  TapCost s = {0, 0, 0, 0, 0};
   for (int64_t c = 0; c + 1 < nKC; c++) {
     TapCost t = tap_cost(op, a, df, p, tm, (uint32_t)c * p->kc, p->kc);
     s.rows += t.rows, s.n += t.n, s.first += t.first, s.tail_k += t.tail_k;
   }
   double n = nKC > 1 ? (double)(nKC - 1) : 1;
-  s.rows /= n, s.n /= n, s.first /= n, s.tail_k /= n;
+  s.rows /= n, s.n /= n, s.first /= n, s.tail_k /= n, s.a_row = 0;
+  if (own && k_last > 0) s.a_row = oc->kt_beats[k_last] / k_last;
   return s;
 }
 
@@ -553,7 +573,7 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
       break;
     }
     // (the gathers: kc of a_tile beats, or with shared taps tc's, a_first beats the first)
-    double pb = 3.0 * g_avg * cdiv(4 * C, B), a_row = oc->a_beats / op->n_ktiles;
+    double pb = 3.0 * g_avg * cdiv(4 * C, B), a_row = tc->a_row > 0 ? tc->a_row : oc->a_beats / op->n_ktiles;
     double a_all = tc->rows * a_row, a_first = tc->first * a_row, n_gath = tc->n;
     int plast = tile_taps_share(op, a, df);   // (emit.c: the parameters after the gathers)
     st.plast = plast ? pb / nKC : 0;
@@ -768,8 +788,8 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     // the others).
     Step full = {.store = 0}, last, bare = {.store = 0};
     int one_gather = nKC == 1 && nNG > 1;
-    TapCost tc_full = {0, 0, 0, 1}, tc_last = {(double)kc_last * cl[c].rows, kc_last, cl[c].rows, 1};
-    if (op->kind == MOP_GEMM) tc_full = tap_cost_avg(op, a, df, p, cl[c].rows, 1), tc_last = tap_cost_avg(op, a, df, p, cl[c].rows, 0);
+    TapCost tc_full = {0, 0, 0, 1, 0}, tc_last = {(double)kc_last * cl[c].rows, kc_last, cl[c].rows, 1, 0};
+    if (op->kind == MOP_GEMM) tc_full = tap_cost_avg(op, a, oc, df, p, cl[c].rows, 1), tc_last = tap_cost_avg(op, a, oc, df, p, cl[c].rows, 0);
     if (nKC > 1) full = step_cost(op, a, df, s, oc, p, cl[c].rows, p->kc, nNG, nKC, step_store, drain, 1, &tc_full);
     last = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 1, &tc_last);
     if (one_gather) bare = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 0, &tc_last);
@@ -811,9 +831,20 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       int n = one_gather ? (int)nNG : (int)nKC;
       for (int k = 0; k < n && k < SIM_MAX_STEPS; k++)
         seq[k] = one_gather ? (k ? &bare : &last) : (k == nKC - 1 ? &last : &full);
-      unit = unit_sim(seq, n, one_gather ? 1 : (int)nKC, (double)nKC * step_store,
-                      op->kind == MOP_GEMM && df != DF_IS ? (double)nN / nNG : 1.0, lat_st, drain, post,
-                      one_gather ? (int64_t)nm : (int64_t)nm * nNG, &first_end);
+      int64_t op_units = one_gather ? (int64_t)nm : (int64_t)nm * nNG;
+      double nst = op->kind == MOP_GEMM && df != DF_IS ? (double)nN / nNG : 1.0;
+      unit = unit_sim(seq, n, one_gather ? 1 : (int)nKC, (double)nKC * step_store, nst, lat_st, drain, post,
+                      op_units, &first_end);
+      if (unit >= 0 && op_units > SIM_OP_UNITS) {
+        // An op of many units: the run above is its steady state, but at the op's end the next
+        // op's first loads still come after its last step's computes in the program. What that
+        // costs per op is what a short op of the same parity (the chains link every other
+        // step) takes beyond as many steady units.
+        int64_t k = op_units % 2 ? 3 : 4;
+        double f2, short_op = unit_sim(seq, n, one_gather ? 1 : (int)nKC, (double)nKC * step_store, nst, lat_st,
+                                       drain, post, k, &f2);
+        if (short_op >= 0) unit += fmax(0, short_op - unit) * (double)k / (double)op_units;
+      }
       if (unit >= 0 && one_gather) unit /= (double)nNG, first_end -= unit * (double)(nNG - 1);
       if (c == 0 && unit >= 0) first_head = fmax(0, first_end - unit - (nKC > 1 ? full : last).lat_head);
       if (unit < 0)

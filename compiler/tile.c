@@ -515,7 +515,18 @@ typedef struct {
                                  // loaded (responses in issue order, one per cycle, TIMING 5a:
                                  // G GBUF beats right after the last DRAM one land in the G
                                  // cycles after its response, so max(L, L_g) after the last)
+  double early_head, early_load; // how much sooner than head + lat_head / load + lat_load its
+                                 // head / loads land: a DRAM channel of F < L in flight moves
+                                 // F / L beats a cycle in a long run, but a step's burst issues
+                                 // its first F beats one a cycle (burst_issue)
 } Step;
+
+// The cycles a burst of b DRAM beats takes to issue on an idle channel of F in flight and
+// latency L: F beats one a cycle, each next F once the first of those is answered.
+static double burst_issue(double b, uint32_t F, uint32_t L) {
+  int64_t n = (int64_t)(b + 0.5);
+  return n < 1 ? 0 : (double)((n - 1) / F * L + (n - 1) % F + 1);
+}
 
 // The cost of one step of a tile of tm accumulator rows over a K chunk of kc tiles (the plan's
 // nNG N groups and nKC K chunks; step_store beats stored per step; drain the array's).
@@ -629,11 +640,13 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
   double dram_issue = (st.load - g_load) * slow, hidden = 0;
   if (slow > 1 && st.load > g_load) hidden = fmin(g_load, L - a->dram_inflight);
   st.load = dram_issue + g_load - hidden;
+  if (slow > 1) st.early_load = fmax(0, dram_issue - hidden - burst_issue(st.beats, a->dram_inflight, a->dram_latency));
   // (the head's GBUF beats follow its last DRAM beat, which issues L - F cycles before the slot
   // rule's next one: the head lands L after that beat or L_g after its own, whichever is later)
-  double dram_head = (st.head - g_head) * slow;
+  double dram_head_beats = st.head - g_head, dram_head = dram_head_beats * slow;
   if (g_head > 0 && slow > 1 && st.head > g_head) dram_head = fmax(st.head - g_head, dram_head - (L - a->dram_inflight));
   st.head = dram_head + g_head;
+  if (slow > 1) st.early_head = fmax(0, dram_head - burst_issue(dram_head_beats, a->dram_inflight, a->dram_latency));
   st.block[0] *= slow, st.block[1] *= slow;   // (stores: the caller)
   st.plast *= slow;
   return st;
@@ -656,6 +669,7 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
 #define SIM_OP_UNITS 4
 #define SIM_OPS 3
 #define SIM_MAX_UNITS (SIM_OPS * SIM_OP_UNITS)
+#define SIM_END_UNITS 32
 static double unit_sim(const Step *const *seq, int n, int group_len, double group_store, double stores, double lat_st,
                        double drain, double post, int64_t op_units, double *first /* OUT */) {
   if (n > SIM_MAX_STEPS || n < 1) return -1;
@@ -685,14 +699,14 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
       ls[j + 1] = t;
       if (!bnd && st1->block[starts1] > 0) fetch = t + st1->block[starts1] + 1;
     }
-    double cs = fmax(fmax(cfree, ls[j] + st->head + st->lat_head), fetch);
+    double cs = fmax(fmax(cfree, ls[j] + st->head + st->lat_head - st->early_head), fetch);
     if (j % group_len == 0 && grp >= 2) cs = fmax(cs, send1[grp - 2]);
     // (fetch reaches the loads of step j+2, or at an op's end those of step j+1, only after
     // these computes, the same way as the STOREs below: with more than the compute queue holds,
     // once the unit starts the one Q_compute from the end)
     fetched = cs + st->compute * st->fetch_late;
     if (bnd && j + 1 < total) ls[j + 1] = fmax(t, fetched);
-    double ce = fmax(cs + st->compute, ls[j] + st->load - st->plast + st->lat_load + st->tail);
+    double ce = fmax(cs + st->compute, ls[j] + st->load - st->plast + st->lat_load - st->early_load + st->tail);
     cfree = ce, crel[j] = ce + drain;
     if (j % group_len == group_len - 1) {
       // (a STORE waits for its own N tile's streams: the first one ends when the first N tile's do)
@@ -708,9 +722,10 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
 }
 
 
-// Evaluates plan p for op; fills the estimates. Returns 0 when it fits, -1 when not.
+// Evaluates plan p for op; fills the estimates. Returns 0 when it fits, -1 when not. end_free: the
+// next op does not wait for this one's output, so the op's end shows (unit_sim).
 static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, const OpCost *oc,
-                    const MClass *cl, int ncl, uint32_t m_max, double stall, TilePlan *p) {
+                    const MClass *cl, int ncl, uint32_t m_max, double stall, int end_free, TilePlan *p) {
   uint32_t R = a->rows, C = a->cols, B = a->bus_bytes;
   uint64_t nm = tile_m_count(op, p);
   MTile t0 = tile_m_at(op, p, 0);
@@ -816,9 +831,10 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       // element-wise op), the parameter LOAD of step j+2 waits for step j's STOREs: w(j) grows
       // by the post-processing, the store and its latency.
       double extra = (op->kind == MOP_ELT || nKC == 1) ? (op->kind == MOP_GEMM ? a->post_latency : 0) + step_store + lat_st : 0;
-      double wf = full.load + full.lat_load + full.tail + drain, wl = last.load + last.lat_load + last.tail + drain + extra;
-      double hf = full.head + full.lat_head + full.compute + drain - full.early;
-      double hl = last.head + last.lat_head + last.compute + drain - last.early;
+      double wf = full.load + full.lat_load - full.early_load + full.tail + drain;
+      double wl = last.load + last.lat_load - last.early_load + last.tail + drain + extra;
+      double hf = full.head + full.lat_head - full.early_head + full.compute + drain - full.early;
+      double hl = last.head + last.lat_head - last.early_head + last.compute + drain - last.early;
       double wchain, hchain;
       if (nKC % 2 == 0) {   // steps 0, 2, .. nKC-2 full; 1, 3, .. nKC-3 full and nKC-1 the last
         wchain = fmax(nKC / 2 * wf, (nKC / 2 - 1) * wf + wl);
@@ -835,11 +851,14 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       double nst = op->kind == MOP_GEMM && df != DF_IS ? (double)nN / nNG : 1.0;
       unit = unit_sim(seq, n, one_gather ? 1 : (int)nKC, (double)nKC * step_store, nst, lat_st, drain, post,
                       op_units, &first_end);
-      if (unit >= 0 && op_units > SIM_OP_UNITS) {
+      if (unit >= 0 && end_free && op_units > SIM_OP_UNITS && op_units <= SIM_END_UNITS) {
         // An op of many units: the run above is its steady state, but at the op's end the next
         // op's first loads still come after its last step's computes in the program. What that
         // costs per op is what a short op of the same parity (the chains link every other
-        // step) takes beyond as many steady units.
+        // step) takes beyond as many steady units. Only when the next op could load ahead
+        // (end_free: it does not read this op's output, else it waits for the stores anyway,
+        // tile_handover's part), and not above SIM_END_UNITS units, where it is about a percent
+        // or less, for the compiler's time: the plan search runs this per candidate.
         int64_t k = op_units % 2 ? 3 : 4;
         double f2, short_op = unit_sim(seq, n, one_gather ? 1 : (int)nKC, (double)nKC * step_store, nst, lat_st,
                                        drain, post, k, &f2);
@@ -1010,7 +1029,8 @@ static int search(const MachProg *mp, int i, const MachOp *op, const Arch *a, Da
         p.kc = op->kind == MOP_GEMM ? kcs[ki] : 1;
         p.g = (uint32_t)g;
         if (op->kind != MOP_GEMM && ki) continue;
-        if (estimate(op, a, df, s, &oc, cl, ncl, m_max, stall, &p)) continue;
+        if (estimate(op, a, df, s, &oc, cl, ncl, m_max, stall, !mp || (i + 1 < mp->n_ops && !reads_prev(mp, i + 1)), &p))
+          continue;
         p.est_rank = p.est_cycles + handover_rank(mp, i, &p);
         int at = n < keep ? n : keep;
         while (at > 0 && better(&p, &best[at - 1])) at--;
@@ -1035,7 +1055,7 @@ int tile_estimate(const MachOp *op, const Arch *a, Dataflow df, int double_buffe
   int ncl = m_classes(op, p, a, &oc, cl, &m_max, &stall);
   if (ncl < 0) return -1;
   p->slots = s.slots;
-  return estimate(op, a, df, &s, &oc, cl, ncl, m_max, stall, p);
+  return estimate(op, a, df, &s, &oc, cl, ncl, m_max, stall, 1, p);
 }
 
 int tile_plan_all(MachProg *mp, int double_buffer, Diag *d) {

@@ -225,6 +225,7 @@ static double seg_beats(Align al, int64_t delta, int64_t len, uint32_t B) {
 }
 
 // Per-op figures that do not depend on the plan.
+#define MAX_KT_SUMS 2048
 typedef struct {
   double a_beats;       // GEMM: beats of one im2col row (all K tiles)
   double store_beats;   // beats of the whole output
@@ -236,9 +237,21 @@ typedef struct {
   // cycle, never slowed by DRAM's in-flight limit, not DRAM traffic.
   int a_gbuf;               // GEMM: the gather reads the global buffer
   double elt_gbeats, elt_bcast_gbeats;
+  // GEMM: kt_beats[k]: the beats of K tiles 0..k-1 of one im2col row (n_ktiles <= MAX_KT_SUMS)
+  double kt_beats[MAX_KT_SUMS + 1];
 } OpCost;
 
 // The beat size of a view's memory: the global buffer's or DRAM's.
+
+// GEMM: the beats one im2col row's K tile k gathers.
+static double ktile_beats(const MachOp *op, const Arch *a, uint32_t k) {
+  uint32_t B = arch_beat_bytes(a, op->in_gbuf[0]);
+  const KTile *kt = &op->ktiles[k];
+  Align ka = gather_align(&op->in[0], op->sh, op->sw, kt->off - op->pad_t * op->in[0].row_stride -
+                                                      op->pad_l * op->in[0].pix_stride,
+                          kt->nseg > 1 ? (int64_t)kt->seg_stride : 0, B);
+  return kt->nseg * seg_beats(ka, 0, kt->seglen, B);
+}
 
 static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
   uint32_t C = a->cols, B = arch_beat_bytes(a, op->out_gbuf);
@@ -255,14 +268,10 @@ static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
   }
   switch (op->kind) {
   case MOP_GEMM:
-    B = arch_beat_bytes(a, op->in_gbuf[0]);
     c->a_gbuf = op->in_gbuf[0];
     for (uint32_t k = 0; k < op->n_ktiles; k++) {
-      const KTile *kt = &op->ktiles[k];
-      Align ka = gather_align(&op->in[0], op->sh, op->sw, kt->off - op->pad_t * op->in[0].row_stride -
-                                                          op->pad_l * op->in[0].pix_stride,
-                              kt->nseg > 1 ? (int64_t)kt->seg_stride : 0, B);
-      c->a_beats += kt->nseg * seg_beats(ka, 0, kt->seglen, B);
+      c->a_beats += ktile_beats(op, a, k);
+      if (k < MAX_KT_SUMS) c->kt_beats[k + 1] = c->a_beats;
     }
     break;
   case MOP_ELT:
@@ -436,13 +445,16 @@ static double sfu_step_cycles(const MachOp *op, const Arch *a, double tm) {
 // A chunk's gathers (shared taps, tile.h): the SPAD rows they load, how many, the rows of the
 // first, and the K tiles from the first that reads the last gather to the chunk's end (those
 // streams run after the last gather lands). Per K tile when the op does not share taps.
+// a_row: the beats per gathered row of the chunk's own K tiles (a 3-channel conv's last K tile
+// gathers a segment per channel: AlexNet's conv1 11 beats a pixel against 1 for the others), or
+// 0 for the op's mean (shared taps).
 typedef struct {
-  double rows, n, first, tail_k;
+  double rows, n, first, tail_k, a_row;
 } TapCost;
 
 static TapCost tap_cost(const MachOp *op, const Arch *a, Dataflow df, const TilePlan *p, uint32_t tm, uint32_t k0,
                         uint32_t nk) {
-  TapCost c = {(double)nk * tm, nk, tm, 1};
+  TapCost c = {(double)nk * tm, nk, tm, 1, 0};
   uint32_t cols = pieces_per_row(op, p) > 1 ? tm : (uint32_t)out_w(op), rows = cols ? tm / cols : 0;
   if (!tile_taps_share(op, a, df) || !rows || rows * cols != tm) return c;
   TapPlace *pl = malloc(nk * sizeof *pl);
@@ -463,16 +475,24 @@ static TapCost tap_cost(const MachOp *op, const Arch *a, Dataflow df, const Tile
 }
 
 // The TapCost of a class's full chunks (averaged over the nKC - 1 of them) or its last chunk.
-static TapCost tap_cost_avg(const MachOp *op, const Arch *a, Dataflow df, const TilePlan *p, uint32_t tm, int full) {
+static TapCost tap_cost_avg(const MachOp *op, const Arch *a, const OpCost *oc, Dataflow df, const TilePlan *p,
+                            uint32_t tm, int full) {
   int64_t nKC = cdiv(op->n_ktiles, p->kc);
-  if (!full) return tap_cost(op, a, df, p, tm, (uint32_t)(nKC - 1) * p->kc, op->n_ktiles - (uint32_t)(nKC - 1) * p->kc);
-  TapCost s = {0, 0, 0, 0};
+  uint32_t k_last = (uint32_t)(nKC - 1) * p->kc, n_last = op->n_ktiles - k_last;
+  int own = op->n_ktiles <= MAX_KT_SUMS && !tile_taps_share(op, a, df);   // (a_row: else the mean)
+  if (!full) {
+    TapCost t = tap_cost(op, a, df, p, tm, k_last, n_last);
+    if (own) t.a_row = (oc->kt_beats[op->n_ktiles] - oc->kt_beats[k_last]) / n_last;
+    return t;
+  }
+  TapCost s = {0, 0, 0, 0, 0};
   for (int64_t c = 0; c + 1 < nKC; c++) {
     TapCost t = tap_cost(op, a, df, p, tm, (uint32_t)c * p->kc, p->kc);
     s.rows += t.rows, s.n += t.n, s.first += t.first, s.tail_k += t.tail_k;
   }
   double n = nKC > 1 ? (double)(nKC - 1) : 1;
-  s.rows /= n, s.n /= n, s.first /= n, s.tail_k /= n;
+  s.rows /= n, s.n /= n, s.first /= n, s.tail_k /= n, s.a_row = 0;
+  if (own && k_last > 0) s.a_row = oc->kt_beats[k_last] / k_last;
   return s;
 }
 
@@ -495,7 +515,18 @@ typedef struct {
                                  // loaded (responses in issue order, one per cycle, TIMING 5a:
                                  // G GBUF beats right after the last DRAM one land in the G
                                  // cycles after its response, so max(L, L_g) after the last)
+  double early_head, early_load; // how much sooner than head + lat_head / load + lat_load its
+                                 // head / loads land: a DRAM channel of F < L in flight moves
+                                 // F / L beats a cycle in a long run, but a step's burst issues
+                                 // its first F beats one a cycle (burst_issue)
 } Step;
+
+// The cycles a burst of b DRAM beats takes to issue on an idle channel of F in flight and
+// latency L: F beats one a cycle, each next F once the first of those is answered.
+static double burst_issue(double b, uint32_t F, uint32_t L) {
+  int64_t n = (int64_t)(b + 0.5);
+  return n < 1 ? 0 : (double)((n - 1) / F * L + (n - 1) % F + 1);
+}
 
 // The cost of one step of a tile of tm accumulator rows over a K chunk of kc tiles (the plan's
 // nNG N groups and nKC K chunks; step_store beats stored per step; drain the array's).
@@ -553,7 +584,7 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
       break;
     }
     // (the gathers: kc of a_tile beats, or with shared taps tc's, a_first beats the first)
-    double pb = 3.0 * g_avg * cdiv(4 * C, B), a_row = oc->a_beats / op->n_ktiles;
+    double pb = 3.0 * g_avg * cdiv(4 * C, B), a_row = tc->a_row > 0 ? tc->a_row : oc->a_beats / op->n_ktiles;
     double a_all = tc->rows * a_row, a_first = tc->first * a_row, n_gath = tc->n;
     int plast = tile_taps_share(op, a, df);   // (emit.c: the parameters after the gathers)
     st.plast = plast ? pb / nKC : 0;
@@ -609,11 +640,13 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
   double dram_issue = (st.load - g_load) * slow, hidden = 0;
   if (slow > 1 && st.load > g_load) hidden = fmin(g_load, L - a->dram_inflight);
   st.load = dram_issue + g_load - hidden;
+  if (slow > 1) st.early_load = fmax(0, dram_issue - hidden - burst_issue(st.beats, a->dram_inflight, a->dram_latency));
   // (the head's GBUF beats follow its last DRAM beat, which issues L - F cycles before the slot
   // rule's next one: the head lands L after that beat or L_g after its own, whichever is later)
-  double dram_head = (st.head - g_head) * slow;
+  double dram_head_beats = st.head - g_head, dram_head = dram_head_beats * slow;
   if (g_head > 0 && slow > 1 && st.head > g_head) dram_head = fmax(st.head - g_head, dram_head - (L - a->dram_inflight));
   st.head = dram_head + g_head;
+  if (slow > 1) st.early_head = fmax(0, dram_head - burst_issue(dram_head_beats, a->dram_inflight, a->dram_latency));
   st.block[0] *= slow, st.block[1] *= slow;   // (stores: the caller)
   st.plast *= slow;
   return st;
@@ -636,6 +669,7 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
 #define SIM_OP_UNITS 4
 #define SIM_OPS 3
 #define SIM_MAX_UNITS (SIM_OPS * SIM_OP_UNITS)
+#define SIM_END_UNITS 32
 static double unit_sim(const Step *const *seq, int n, int group_len, double group_store, double stores, double lat_st,
                        double drain, double post, int64_t op_units, double *first /* OUT */) {
   if (n > SIM_MAX_STEPS || n < 1) return -1;
@@ -665,14 +699,14 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
       ls[j + 1] = t;
       if (!bnd && st1->block[starts1] > 0) fetch = t + st1->block[starts1] + 1;
     }
-    double cs = fmax(fmax(cfree, ls[j] + st->head + st->lat_head), fetch);
+    double cs = fmax(fmax(cfree, ls[j] + st->head + st->lat_head - st->early_head), fetch);
     if (j % group_len == 0 && grp >= 2) cs = fmax(cs, send1[grp - 2]);
     // (fetch reaches the loads of step j+2, or at an op's end those of step j+1, only after
     // these computes, the same way as the STOREs below: with more than the compute queue holds,
     // once the unit starts the one Q_compute from the end)
     fetched = cs + st->compute * st->fetch_late;
     if (bnd && j + 1 < total) ls[j + 1] = fmax(t, fetched);
-    double ce = fmax(cs + st->compute, ls[j] + st->load - st->plast + st->lat_load + st->tail);
+    double ce = fmax(cs + st->compute, ls[j] + st->load - st->plast + st->lat_load - st->early_load + st->tail);
     cfree = ce, crel[j] = ce + drain;
     if (j % group_len == group_len - 1) {
       // (a STORE waits for its own N tile's streams: the first one ends when the first N tile's do)
@@ -688,9 +722,10 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
 }
 
 
-// Evaluates plan p for op; fills the estimates. Returns 0 when it fits, -1 when not.
+// Evaluates plan p for op; fills the estimates. Returns 0 when it fits, -1 when not. end_free: the
+// next op does not wait for this one's output, so the op's end shows (unit_sim).
 static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s, const OpCost *oc,
-                    const MClass *cl, int ncl, uint32_t m_max, double stall, TilePlan *p) {
+                    const MClass *cl, int ncl, uint32_t m_max, double stall, int end_free, TilePlan *p) {
   uint32_t R = a->rows, C = a->cols, B = a->bus_bytes;
   uint64_t nm = tile_m_count(op, p);
   MTile t0 = tile_m_at(op, p, 0);
@@ -768,8 +803,8 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
     // the others).
     Step full = {.store = 0}, last, bare = {.store = 0};
     int one_gather = nKC == 1 && nNG > 1;
-    TapCost tc_full = {0, 0, 0, 1}, tc_last = {(double)kc_last * cl[c].rows, kc_last, cl[c].rows, 1};
-    if (op->kind == MOP_GEMM) tc_full = tap_cost_avg(op, a, df, p, cl[c].rows, 1), tc_last = tap_cost_avg(op, a, df, p, cl[c].rows, 0);
+    TapCost tc_full = {0, 0, 0, 1, 0}, tc_last = {(double)kc_last * cl[c].rows, kc_last, cl[c].rows, 1, 0};
+    if (op->kind == MOP_GEMM) tc_full = tap_cost_avg(op, a, oc, df, p, cl[c].rows, 1), tc_last = tap_cost_avg(op, a, oc, df, p, cl[c].rows, 0);
     if (nKC > 1) full = step_cost(op, a, df, s, oc, p, cl[c].rows, p->kc, nNG, nKC, step_store, drain, 1, &tc_full);
     last = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 1, &tc_last);
     if (one_gather) bare = step_cost(op, a, df, s, oc, p, cl[c].rows, kc_last, nNG, nKC, step_store, drain, 0, &tc_last);
@@ -796,9 +831,10 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       // element-wise op), the parameter LOAD of step j+2 waits for step j's STOREs: w(j) grows
       // by the post-processing, the store and its latency.
       double extra = (op->kind == MOP_ELT || nKC == 1) ? (op->kind == MOP_GEMM ? a->post_latency : 0) + step_store + lat_st : 0;
-      double wf = full.load + full.lat_load + full.tail + drain, wl = last.load + last.lat_load + last.tail + drain + extra;
-      double hf = full.head + full.lat_head + full.compute + drain - full.early;
-      double hl = last.head + last.lat_head + last.compute + drain - last.early;
+      double wf = full.load + full.lat_load - full.early_load + full.tail + drain;
+      double wl = last.load + last.lat_load - last.early_load + last.tail + drain + extra;
+      double hf = full.head + full.lat_head - full.early_head + full.compute + drain - full.early;
+      double hl = last.head + last.lat_head - last.early_head + last.compute + drain - last.early;
       double wchain, hchain;
       if (nKC % 2 == 0) {   // steps 0, 2, .. nKC-2 full; 1, 3, .. nKC-3 full and nKC-1 the last
         wchain = fmax(nKC / 2 * wf, (nKC / 2 - 1) * wf + wl);
@@ -811,9 +847,23 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       int n = one_gather ? (int)nNG : (int)nKC;
       for (int k = 0; k < n && k < SIM_MAX_STEPS; k++)
         seq[k] = one_gather ? (k ? &bare : &last) : (k == nKC - 1 ? &last : &full);
-      unit = unit_sim(seq, n, one_gather ? 1 : (int)nKC, (double)nKC * step_store,
-                      op->kind == MOP_GEMM && df != DF_IS ? (double)nN / nNG : 1.0, lat_st, drain, post,
-                      one_gather ? (int64_t)nm : (int64_t)nm * nNG, &first_end);
+      int64_t op_units = one_gather ? (int64_t)nm : (int64_t)nm * nNG;
+      double nst = op->kind == MOP_GEMM && df != DF_IS ? (double)nN / nNG : 1.0;
+      unit = unit_sim(seq, n, one_gather ? 1 : (int)nKC, (double)nKC * step_store, nst, lat_st, drain, post,
+                      op_units, &first_end);
+      if (unit >= 0 && end_free && op_units > SIM_OP_UNITS && op_units <= SIM_END_UNITS) {
+        // An op of many units: the run above is its steady state, but at the op's end the next
+        // op's first loads still come after its last step's computes in the program. What that
+        // costs per op is what a short op of the same parity (the chains link every other
+        // step) takes beyond as many steady units. Only when the next op could load ahead
+        // (end_free: it does not read this op's output, else it waits for the stores anyway,
+        // tile_handover's part), and not above SIM_END_UNITS units, where it is about a percent
+        // or less, for the compiler's time: the plan search runs this per candidate.
+        int64_t k = op_units % 2 ? 3 : 4;
+        double f2, short_op = unit_sim(seq, n, one_gather ? 1 : (int)nKC, (double)nKC * step_store, nst, lat_st,
+                                       drain, post, k, &f2);
+        if (short_op >= 0) unit += fmax(0, short_op - unit) * (double)k / (double)op_units;
+      }
       if (unit >= 0 && one_gather) unit /= (double)nNG, first_end -= unit * (double)(nNG - 1);
       if (c == 0 && unit >= 0) first_head = fmax(0, first_end - unit - (nKC > 1 ? full : last).lat_head);
       if (unit < 0)
@@ -979,7 +1029,8 @@ static int search(const MachProg *mp, int i, const MachOp *op, const Arch *a, Da
         p.kc = op->kind == MOP_GEMM ? kcs[ki] : 1;
         p.g = (uint32_t)g;
         if (op->kind != MOP_GEMM && ki) continue;
-        if (estimate(op, a, df, s, &oc, cl, ncl, m_max, stall, &p)) continue;
+        if (estimate(op, a, df, s, &oc, cl, ncl, m_max, stall, !mp || (i + 1 < mp->n_ops && !reads_prev(mp, i + 1)), &p))
+          continue;
         p.est_rank = p.est_cycles + handover_rank(mp, i, &p);
         int at = n < keep ? n : keep;
         while (at > 0 && better(&p, &best[at - 1])) at--;
@@ -1004,7 +1055,7 @@ int tile_estimate(const MachOp *op, const Arch *a, Dataflow df, int double_buffe
   int ncl = m_classes(op, p, a, &oc, cl, &m_max, &stall);
   if (ncl < 0) return -1;
   p->slots = s.slots;
-  return estimate(op, a, df, &s, &oc, cl, ncl, m_max, stall, p);
+  return estimate(op, a, df, &s, &oc, cl, ncl, m_max, stall, 1, p);
 }
 
 int tile_plan_all(MachProg *mp, int double_buffer, Diag *d) {

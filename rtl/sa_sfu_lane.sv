@@ -265,25 +265,22 @@ module sa_sfu_lane #(
     end
   end
 
-  // Segment P: from the last register to the write (y, and e when step 3 is in it). The value
-  // is copied into last_t only for a value in flight; otherwise last_t keeps the old one, which
-  // nothing reads (a latch in the simulation only: the register's outputs through the segment's
-  // logic are what synthesis builds).
+  // Segment P: from the last register to the write (y, and e when step 3 is in it). last_t is
+  // copied every cycle (one 788-bit copy: no latch, which yosys would refuse), the steps run only
+  // for a value in flight.
   // Waiver: of last_t only the fields the segment's steps read, e and y leave.
-  /* verilator lint_off LATCH */
   /* verilator lint_off UNUSEDSIGNAL */
   logic [LW-1:0] last_t;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [15:0]   e_last;
   always_comb begin
     {e_last, y_o} = '0;
+    last_t = r_q[Latency-1];
     if (v_q[Latency-1]) begin
-      last_t = r_q[Latency-1];
       `SFU_LANE_SEGMENT(Latency, last_t)
       {e_last, y_o} = {last_t[F_E +: 16], last_t[F_Y +: 32]};
     end
   end
-  /* verilator lint_on UNUSEDSIGNAL */
-  /* verilator lint_on LATCH */
 `undef SFU_LANE_SEGMENT
 
   localparam int unsigned ESeg = sfu_lane_seg(3, Latency);

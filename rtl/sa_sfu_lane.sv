@@ -97,23 +97,27 @@ module sa_sfu_lane #(
   localparam int unsigned F_Y        = F_LN + 32;   // step 6: the result
   localparam int unsigned LW         = F_Y + 32;   // 788 bits
 
-  function automatic logic [LW-1:0] step1(input logic [LW-1:0] s, input logic signed [7:0] mx,
-                                          input logic signed [24:0] s1);
-    logic [LW-1:0]      t;
-    logic signed [31:0] a, b, mult, ew;
-    logic [5:0]         shift;
-    logic [2:0]         ewop;
+  // The steps, each a function of the fields it reads that returns the fields it writes (one
+  // block of adjacent fields), so that no function takes or returns the whole value: Verilator
+  // declares every local of a function it inlines, and clears it, at the top of the evaluation
+  // function that calls it, on every cycle whether the call runs or not, and the 788-bit copies
+  // that whole-value steps made cost more than the rest of the model's cycle (docs/RTL.md,
+  // "Speed"). SFU_LANE_SEGMENT below applies them to one value in place.
+
+  // Step 1: {EW, DL, X, V}.
+  function automatic logic [88:0] step1(input logic [1:0] kind, input logic [2:0] ewop,
+                                        input logic signed [31:0] a, input logic signed [31:0] b,
+                                        input logic signed [31:0] mult, input logic [5:0] shift,
+                                        input logic [15:0] sm_mult, input logic [4:0] sm_shift,
+                                        input logic [15:0] n, input logic signed [7:0] mx,
+                                        input logic signed [24:0] s1);
+    logic signed [31:0] ew;
     logic signed [7:0]  q;
     logic signed [63:0] p, r, prod;
     logic               half;
     logic [7:0]         d;       // max - q, 0..255 after the maximum pass
-    logic signed [15:0] v, arg;
-    t     = s;
-    a     = $signed(t[F_A +: 32]);
-    b     = $signed(t[F_B +: 32]);
-    mult  = $signed(t[F_MULT +: 32]);
-    shift = t[F_SHIFT +: 6];
-    ewop  = t[F_EWOP +: 3];
+    logic signed [15:0] v, arg, x;
+    logic [24:0]        dl;
     q     = (a > 32'sd127) ? 8'sd127 : (a < -32'sd128) ? -8'sd128 : a[7:0];
     // sat16(round_shift(a MULT, SHIFT)) (isa/numerics.h; a sat32 in between changes nothing)
     p     = 64'(a) * 64'(mult);
@@ -121,137 +125,119 @@ module sa_sfu_lane #(
     r     = (p >>> shift) + $signed({63'd0, half});
     v     = (r > 64'sd32767) ? 16'sh7fff : (r < -64'sd32768) ? -16'sh8000 : r[15:0];
     d     = 8'(mx - q);
-    arg   = sfu_smarg(d, t[F_SM_MULT +: 16], t[F_SM_SHIFT +: 5]);
+    arg   = sfu_smarg(d, sm_mult, sm_shift);
     prod  = 64'(a) * 64'(b);
     ew    = '0;
     if (ewop[0]) ew = ew | (a + b);
     if (ewop[1]) ew = ew | (a - b);
     if (ewop[2]) ew = ew | ((prod > 64'sh7fff_ffff) ? 32'sh7fff_ffff : (prod < -64'sh8000_0000) ? -32'sh8000_0000 : prod[31:0]);
-    t[F_V +: 16]  = v;
-    t[F_X +: 16]  = (t[F_KIND +: 2] == 2'(K_SOFTMAX)) ? arg : v;
-    t[F_DL +: 25] = $signed({9'd0, t[F_N +: 16]}) * 25'(q) - s1;
-    t[F_EW +: 32] = ew;
-    step1 = t;
+    x     = (kind == 2'(K_SOFTMAX)) ? arg : v;
+    dl    = $signed({9'd0, n}) * 25'(q) - s1;
+    step1 = {ew, dl, x, v};
   endfunction
 
-  function automatic logic [LW-1:0] step2(input logic [LW-1:0] s);
-    logic [LW-1:0]      t;
-    logic signed [15:0] v;
-    t = s;
-    v = $signed(t[F_V +: 16]);
-    t[F_EA +: 41] = sfu_exp_a($signed(t[F_X +: 16]));
-    t[F_SA +: 41] = sfu_exp_a($signed(-sfu_abs16(v)));
-    t[F_GA +: 50] = sfu_gelu_a(v);
-    t[F_HS +: 32] = sfu_hswish(v);
-    t[F_Z +: 16]  = t[F_VZERO] ? 16'sd0 : sfu_lnelem(t[F_DL +: 25], t[F_RS_MANT +: 17], t[F_RS_SHIFT +: 6]);
-    step2 = t;
+  // Step 2: {Z, HS, GA, SA, EA}.
+  function automatic logic [179:0] step2(input logic signed [15:0] v, input logic [15:0] x,
+                                         input logic vzero, input logic [24:0] dl,
+                                         input logic [16:0] rs_mant, input logic [5:0] rs_shift);
+    logic [40:0] ea, sa;
+    logic [49:0] ga;
+    logic [31:0] hs;
+    logic [15:0] z;
+    ea    = sfu_exp_a($signed(x));
+    sa    = sfu_exp_a($signed(-sfu_abs16(v)));
+    ga    = sfu_gelu_a(v);
+    hs    = sfu_hswish(v);
+    z     = vzero ? 16'sd0 : sfu_lnelem(dl, rs_mant, rs_shift);
+    step2 = {z, hs, ga, sa, ea};
   endfunction
 
-  function automatic logic [LW-1:0] step3(input logic [LW-1:0] s);
-    logic [LW-1:0] t;
-    t = s;
-    t[F_E +: 16]   = sfu_exp_b(t[F_EA +: 41]);
-    t[F_PHI +: 17] = sfu_gelu_phi(t[F_GA +: 50]);
-    t[F_SD +: 67]  = sfu_sigmoid_div(sfu_exp_b(t[F_SA +: 41]));
-    t[F_ZP +: 64]  = 64'($signed(t[F_Z +: 16])) * 64'($signed(t[F_P1 +: 32]));
-    step3 = t;
+  // Step 3: {ZP, SD, PHI, E}.
+  function automatic logic [163:0] step3(input logic [40:0] ea, input logic [40:0] sa,
+                                         input logic [49:0] ga, input logic [15:0] z,
+                                         input logic [31:0] p1);
+    logic [15:0] e;
+    logic [16:0] phi;
+    logic [66:0] sd;
+    logic [63:0] zp;
+    e     = sfu_exp_b(ea);
+    phi   = sfu_gelu_phi(ga);
+    sd    = sfu_sigmoid_div(sfu_exp_b(sa));
+    zp    = 64'($signed(z)) * 64'($signed(p1));
+    step3 = {zp, sd, phi, e};
   endfunction
 
-  function automatic logic [LW-1:0] step4(input logic [LW-1:0] s);
-    logic [LW-1:0]      t;
-    logic [5:0]         p2;
+  // Step 4 (besides the sigmoid's division bits 14..7, sfu_sdiv_hi): {LN, NORM, GELU}; neg and
+  // va are the sign of v and |v| that the Phi front keeps.
+  function automatic logic [54:0] step4(input logic neg, input logic [15:0] va, input logic [16:0] phi,
+                                        input logic [15:0] e, input logic [16:0] rc_mant,
+                                        input logic [5:0] rc_shift, input logic [63:0] zp_i,
+                                        input logic [31:0] p0, input logic [5:0] p2);
     logic signed [63:0] zp, zb;
     logic               half;
-    t  = s;
-    p2 = t[F_P2 +: 6];
-    zp = $signed(t[F_ZP +: 64]);
-    t[F_GELU +: 16] = sfu_gelu_y(t[F_GA + 49], t[F_GA + 33 +: 16], t[F_PHI +: 17]);   // neg, |v|
-    t[F_NORM +: 7]  = sfu_smnorm(t[F_E +: 16], t[F_RC_MANT +: 17], t[F_RC_SHIFT +: 6]);
-    t[F_SD +: 67]   = sfu_sdiv_hi(t[F_SD +: 67]);
-    half = (p2 == 6'd0) ? 1'b0 : zp[p2 - 6'd1];
-    zb   = (zp >>> p2) + $signed({63'd0, half}) + 64'($signed(t[F_P0 +: 32]));   // all signed: an arithmetic shift
-    t[F_LN +: 32]   = (zb > 64'sd127) ? 32'd127 : (zb < -64'sd128) ? -32'd128 : 32'($signed(zb[7:0]));
-    step4 = t;
+    logic [15:0]        gelu;
+    logic [6:0]         norm;
+    logic [31:0]        ln;
+    zp    = $signed(zp_i);
+    gelu  = sfu_gelu_y(neg, va, phi);
+    norm  = sfu_smnorm(e, rc_mant, rc_shift);
+    half  = (p2 == 6'd0) ? 1'b0 : zp[p2 - 6'd1];
+    zb    = (zp >>> p2) + $signed({63'd0, half}) + 64'($signed(p0));   // all signed: an arithmetic shift
+    ln    = (zb > 64'sd127) ? 32'd127 : (zb < -64'sd128) ? -32'd128 : 32'($signed(zb[7:0]));
+    step4 = {ln, norm, gelu};
   endfunction
 
-  function automatic logic [LW-1:0] step5(input logic [LW-1:0] s);
-    logic [LW-1:0] t;
-    t = s;
-    t[F_SD +: 67] = sfu_sdiv_lo(t[F_SD +: 67]);
-    step5 = t;
-  endfunction
-
-  function automatic logic [LW-1:0] step6(input logic [LW-1:0] s);
-    logic [LW-1:0]      t;
-    logic [6:0]         fn;
-    logic [15:0]        v;
-    logic [31:0]        sg;      // {sigmoid, SiLU}
-    logic [31:0]        map_y;
-    t     = s;
-    fn    = t[F_FN +: 7];
-    v     = t[F_V +: 16];
-    sg    = sfu_sigmoid_out(v[15], sfu_abs16(v), t[F_SD +: 15]);   // the quotient
+  // Step 6: Y (step 5 is the sigmoid's division bits 6..0, sfu_sdiv_lo).
+  function automatic logic [31:0] step6(input logic [1:0] kind, input logic [6:0] fn,
+                                        input logic [15:0] v, input logic [14:0] sn,
+                                        input logic [15:0] e, input logic [15:0] gelu,
+                                        input logic [31:0] hs, input logic [31:0] ew,
+                                        input logic [6:0] norm, input logic [31:0] ln);
+    logic [31:0] sg;      // {sigmoid, SiLU}
+    logic [31:0] map_y;
+    sg    = sfu_sigmoid_out(v[15], sfu_abs16(v), sn);   // the quotient
     map_y = '0;
     if (fn[0]) map_y = map_y | 32'($signed(v));
-    if (fn[1]) map_y = map_y | {16'd0, t[F_E +: 16]};
-    if (fn[2]) map_y = map_y | 32'($signed(t[F_GELU +: 16]));
+    if (fn[1]) map_y = map_y | {16'd0, e};
+    if (fn[2]) map_y = map_y | 32'($signed(gelu));
     if (fn[3]) map_y = map_y | {16'd0, sg[31:16]};
     if (fn[4]) map_y = map_y | 32'($signed(sg[15:0]));
-    if (fn[5]) map_y = map_y | {16'd0, t[F_HS + 16 +: 16]};
-    if (fn[6]) map_y = map_y | 32'($signed(t[F_HS +: 16]));
-    unique case (t[F_KIND +: 2])
-      2'(K_MAP):       t[F_Y +: 32] = map_y;
-      2'(K_EW):        t[F_Y +: 32] = t[F_EW +: 32];
-      2'(K_SOFTMAX):   t[F_Y +: 32] = {25'd0, t[F_NORM +: 7]};
-      2'(K_LAYERNORM): t[F_Y +: 32] = t[F_LN +: 32];
-      default:         t[F_Y +: 32] = '0;
+    if (fn[5]) map_y = map_y | {16'd0, hs[16 +: 16]};
+    if (fn[6]) map_y = map_y | 32'($signed(hs[15:0]));
+    unique case (kind)
+      2'(K_MAP):       step6 = map_y;
+      2'(K_EW):        step6 = ew;
+      2'(K_SOFTMAX):   step6 = {25'd0, norm};
+      2'(K_LAYERNORM): step6 = ln;
+      default:         step6 = '0;
     endcase
-    step6 = t;
   endfunction
 
-  // The steps of segment s, in order.
-  function automatic logic [LW-1:0] segment(input int unsigned s, input logic [LW-1:0] v,
-                                            input logic signed [7:0] mx, input logic signed [24:0] s1);
-    logic [LW-1:0] t;
-    t = v;
-    if (sfu_lane_seg(1, Latency) == s) t = step1(t, mx, s1);
-    if (sfu_lane_seg(2, Latency) == s) t = step2(t);
-    if (sfu_lane_seg(3, Latency) == s) t = step3(t);
-    if (sfu_lane_seg(4, Latency) == s) t = step4(t);
-    if (sfu_lane_seg(5, Latency) == s) t = step5(t);
-    if (sfu_lane_seg(6, Latency) == s) t = step6(t);
-    segment = t;
-  endfunction
+  // The steps of segment S on T (a variable of the process, not of a function), in order.
+`define SFU_LANE_SEGMENT(S, T)                                                                     \
+    if (sfu_lane_seg(1, Latency) == (S))                                                          \
+      T[F_V +: 89] = step1(T[F_KIND +: 2], T[F_EWOP +: 3], T[F_A +: 32], T[F_B +: 32],             \
+                           T[F_MULT +: 32], T[F_SHIFT +: 6], T[F_SM_MULT +: 16],                 \
+                           T[F_SM_SHIFT +: 5], T[F_N +: 16], max_i, s1_i);                       \
+    if (sfu_lane_seg(2, Latency) == (S))                                                          \
+      T[F_EA +: 180] = step2(T[F_V +: 16], T[F_X +: 16], T[F_VZERO], T[F_DL +: 25],               \
+                             T[F_RS_MANT +: 17], T[F_RS_SHIFT +: 6]);                            \
+    if (sfu_lane_seg(3, Latency) == (S))                                                          \
+      T[F_E +: 164] = step3(T[F_EA +: 41], T[F_SA +: 41], T[F_GA +: 50], T[F_Z +: 16], T[F_P1 +: 32]); \
+    if (sfu_lane_seg(4, Latency) == (S)) begin                                                    \
+      T[F_GELU +: 55] = step4(T[F_GA + 49], T[F_GA + 33 +: 16], T[F_PHI +: 17], T[F_E +: 16], T[F_RC_MANT +: 17],    \
+                              T[F_RC_SHIFT +: 6], T[F_ZP +: 64], T[F_P0 +: 32], T[F_P2 +: 6]);   \
+      T[F_SD +: 67]   = sfu_sdiv_hi(T[F_SD +: 67]);                                               \
+    end                                                                                           \
+    if (sfu_lane_seg(5, Latency) == (S)) T[F_SD +: 67] = sfu_sdiv_lo(T[F_SD +: 67]);              \
+    if (sfu_lane_seg(6, Latency) == (S))                                                          \
+      T[F_Y +: 32] = step6(T[F_KIND +: 2], T[F_FN +: 7], T[F_V +: 16], T[F_SD +: 15], T[F_E +: 16], \
+                           T[F_GELU +: 16], T[F_HS +: 32], T[F_EW +: 32], T[F_NORM +: 7],        \
+                           T[F_LN +: 32]);
 
   // ---- registers 0 .. P-1 ----------------------------------------------------------------------
-  logic [LW-1:0]      r_q [Latency];
+  logic [LW-1:0]      r_q [Latency] /*verilator split_var*/;   // one variable per register
   logic [Latency-1:0] v_q;
-
-  // The operands as register 0 takes them (called inside its enable: assembling the wide vector
-  // every cycle would cost an idle lane more than the steps save).
-  function automatic logic [LW-1:0] operands();
-    logic [LW-1:0] t;
-    t                  = '0;
-    t[F_KIND +: 2]     = kind_i;
-    t[F_FN +: 7]       = fn_i;
-    t[F_EWOP +: 3]     = ewop_i;
-    t[F_A +: 32]       = a_i;
-    t[F_B +: 32]       = b_i;
-    t[F_MULT +: 32]    = mult_i;
-    t[F_SHIFT +: 6]    = shift_i;
-    t[F_SM_MULT +: 16] = sm_mult_i;
-    t[F_SM_SHIFT +: 5] = sm_shift_i;
-    t[F_RC_MANT +: 17] = rc_mant_i;
-    t[F_RC_SHIFT +: 6] = rc_shift_i;
-    t[F_N +: 16]       = n_i;
-    t[F_VZERO]         = vzero_i;
-    t[F_RS_MANT +: 17] = rs_mant_i;
-    t[F_RS_SHIFT +: 6] = rs_shift_i;
-    t[F_P0 +: 32]      = p0_i;
-    t[F_P1 +: 32]      = p1_i;
-    t[F_P2 +: 6]       = p2_i;
-    operands = t;
-  endfunction
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -261,33 +247,41 @@ module sa_sfu_lane #(
     end
   end
 
+  // Register 0 takes the operands (fields KIND .. P2, in order from bit 0; the steps' fields 0).
   always_ff @(posedge clk_i) begin
-    if (valid_i) r_q[0] <= operands();
+    if (valid_i)
+      r_q[0] <= LW'({p2_i, p1_i, p0_i, rs_shift_i, rs_mant_i, vzero_i, n_i, rc_shift_i, rc_mant_i,
+                     sm_shift_i, sm_mult_i, shift_i, mult_i, b_i, a_i, ewop_i, fn_i, kind_i});
   end
 
   for (genvar s = 1; s < Latency; s++) begin : g_stage
-    always_ff @(posedge clk_i) begin
-      if (v_q[s-1]) r_q[s] <= segment(s, r_q[s-1], max_i, s1_i);
+    always_ff @(posedge clk_i) begin : b_seg
+      logic [LW-1:0] t;   // a variable of the process: Verilator keeps it in the model, uncleared
+      if (v_q[s-1]) begin
+        t = r_q[s-1];
+        `SFU_LANE_SEGMENT(s, t)
+        r_q[s] <= t;
+      end
     end
   end
 
-  // Segment P: from the last register to the write (y, and e when step 3 is in it).
-  // Waiver: t is the whole value, of which only e and y leave (a module-level copy for an unused_*
-  // signal would have to be cleared every cycle, the cost this structure avoids).
+  // Segment P: from the last register to the write (y, and e when step 3 is in it). last_t is
+  // copied every cycle (one 788-bit copy: no latch, which yosys would refuse), the steps run only
+  // for a value in flight.
+  // Waiver: of last_t only the fields the segment's steps read, e and y leave.
   /* verilator lint_off UNUSEDSIGNAL */
-  function automatic logic [47:0] last_segment(input logic [LW-1:0] v, input logic signed [7:0] mx,
-                                               input logic signed [24:0] s1);
-    logic [LW-1:0] t;
-    t            = segment(Latency, v, mx, s1);
-    last_segment = {t[F_E +: 16], t[F_Y +: 32]};
-  endfunction
+  logic [LW-1:0] last_t;
   /* verilator lint_on UNUSEDSIGNAL */
-
-  logic [15:0] e_last;
+  logic [15:0]   e_last;
   always_comb begin
     {e_last, y_o} = '0;
-    if (v_q[Latency-1]) {e_last, y_o} = last_segment(r_q[Latency-1], max_i, s1_i);
+    last_t = r_q[Latency-1];
+    if (v_q[Latency-1]) begin
+      `SFU_LANE_SEGMENT(Latency, last_t)
+      {e_last, y_o} = {last_t[F_E +: 16], last_t[F_Y +: 32]};
+    end
   end
+`undef SFU_LANE_SEGMENT
 
   localparam int unsigned ESeg = sfu_lane_seg(3, Latency);
   if (ESeg < Latency) begin : g_e_reg

@@ -267,9 +267,19 @@ static int choose_dataflows(const Graph *g, const Arch *a, const CompileOptions 
     (*op_df)[i] = (Dataflow)d;
     d = from[i][d];
   }
-  MachProg mp;
+  // A mix that runs every GEMM in one dataflow is that uniform plan: its estimate is known.
+  int first = -1, same = 1;
+  for (int i = 0; i < *n; i++)
+    if (is_gemm[i]) {
+      if (first < 0) first = i;
+      same &= (*op_df)[i] == (*op_df)[first];
+    }
   double mixed = -1;
-  if (!plan_whole(g, a, o, DF_WS, *op_df, *n, &mp)) mixed = uniform[3] = network_estimate(&mp, NULL), machprog_free(&mp);
+  MachProg mp;
+  if (first >= 0 && same && uniform[(*op_df)[first]] >= 0)
+    mixed = uniform[3] = uniform[(*op_df)[first]];
+  else if (!plan_whole(g, a, o, DF_WS, *op_df, *n, &mp))
+    mixed = uniform[3] = network_estimate(&mp, NULL), machprog_free(&mp);
   // The cheapest whole-network estimate; WS unless another beats it by the margin.
   double bar = uniform[DF_WS] - fmax(AUTO_MARGIN * uniform[DF_WS], AUTO_MARGIN_CYCLES);
   int pick = DF_WS;   // a Dataflow: uniform; 3: the mix

@@ -26,6 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+// max of two cycle counts (never NaN): fmax is a library call that the estimates make millions of
+static inline double dmax(double x, double y) { return x > y ? x : y; }
+
 // The largest value instruction field f holds (isa/isa_fields.def).
 static uint64_t field_max(FieldId f) { return (uint64_t)isa_field_max(f); }
 
@@ -264,7 +267,7 @@ static void op_cost(const MachOp *op, const Arch *a, OpCost *c) {
     int64_t w = op->N - j * C < C ? op->N - j * C : C;
     double beats = seg_beats(al, j * C, w, B);
     c->store_beats += (double)out_rows * beats;
-    c->store_cycles += (double)out_rows * fmax(beats * slow, pooled(op) ? (double)op->pkh * op->pkw : 1.0);
+    c->store_cycles += (double)out_rows * dmax(beats * slow, pooled(op) ? (double)op->pkh * op->pkw : 1.0);
   }
   switch (op->kind) {
   case MOP_GEMM:
@@ -330,11 +333,11 @@ static double ring_stall(const MachOp *op, const TilePlan *p, const RingWin *w, 
       for (int b = 1; b <= 2 && (uint64_t)b <= i; b++)
         for (uint64_t k = 0; k < nN; k++) {
           uint64_t plo = w[(i - (uint64_t)b) * nN + k].lo, phi = plo + (b == 1 ? prev : prev2);
-          if (lo < phi && plo < hi) start = fmax(start, done[b][k]);
+          if (lo < phi && plo < hi) start = dmax(start, done[b][k]);
         }
       double c = (double)(hi - lo) * op->n_ktiles;
       cend = start + c, work += c;
-      send = fmax(send, cend) + store, done[0][j] = send;
+      send = dmax(send, cend) + store, done[0][j] = send;
     }
     for (uint64_t k = 0; k < nN; k++) done[2][k] = done[1][k], done[1][k] = done[0][k];
   }
@@ -390,7 +393,7 @@ static int m_classes(const MachOp *op, const TilePlan *p, const Arch *a, const O
 
 // Cycles of one PRELOAD + stream pair of m rows in a long chain (docs/TIMING.md section 6).
 static double ws_pair(double m, uint32_t R, uint32_t C, int overlap) {
-  return overlap ? fmax(fmax(m, R + 1.0), (m + R + C - 1.0) / 2) : m + R;
+  return overlap ? dmax(dmax(m, R + 1.0), (m + R + C - 1.0) / 2) : m + R;
 }
 
 // Fetch is in order, and with two slots a step's computes come after the next step's loads in
@@ -633,20 +636,20 @@ static Step step_cost(const MachOp *op, const Arch *a, Dataflow df, const Slots 
   st.beats = st.load - g_load;   // DRAM's
   st.gbeats = g_load;
   double L = a->dram_latency, Lg = a->gbuf_latency;
-  st.lat_head = g_head > 0 && g_tail ? (st.head > g_head ? fmax(L, Lg) : Lg) : L;
-  st.lat_load = g_load > 0 && g_tail ? (st.load > g_load ? fmax(L, Lg) : Lg) : L;
+  st.lat_head = g_head > 0 && g_tail ? (st.head > g_head ? dmax(L, Lg) : Lg) : L;
+  st.lat_load = g_load > 0 && g_tail ? (st.load > g_load ? dmax(L, Lg) : Lg) : L;
   // (with F < L the last F DRAM beats issue L - F cycles before the slot rule lets the next DRAM
   // beat go: GBUF beats after them use those cycles first)
   double dram_issue = (st.load - g_load) * slow, hidden = 0;
   if (slow > 1 && st.load > g_load) hidden = fmin(g_load, L - a->dram_inflight);
   st.load = dram_issue + g_load - hidden;
-  if (slow > 1) st.early_load = fmax(0, dram_issue - hidden - burst_issue(st.beats, a->dram_inflight, a->dram_latency));
+  if (slow > 1) st.early_load = dmax(0, dram_issue - hidden - burst_issue(st.beats, a->dram_inflight, a->dram_latency));
   // (the head's GBUF beats follow its last DRAM beat, which issues L - F cycles before the slot
   // rule's next one: the head lands L after that beat or L_g after its own, whichever is later)
   double dram_head_beats = st.head - g_head, dram_head = dram_head_beats * slow;
-  if (g_head > 0 && slow > 1 && st.head > g_head) dram_head = fmax(st.head - g_head, dram_head - (L - a->dram_inflight));
+  if (g_head > 0 && slow > 1 && st.head > g_head) dram_head = dmax(st.head - g_head, dram_head - (L - a->dram_inflight));
   st.head = dram_head + g_head;
-  if (slow > 1) st.early_head = fmax(0, dram_head - burst_issue(dram_head_beats, a->dram_inflight, a->dram_latency));
+  if (slow > 1) st.early_head = dmax(0, dram_head - burst_issue(dram_head_beats, a->dram_inflight, a->dram_latency));
   st.block[0] *= slow, st.block[1] *= slow;   // (stores: the caller)
   st.plast *= slow;
   return st;
@@ -687,31 +690,31 @@ static double unit_sim(const Step *const *seq, int n, int group_len, double grou
     const Step *st = seq[pos];
     lfree = ls[j] + st->load;
     // (a parameter LOAD last in the step: only it waits for the stores of the group two before)
-    if (st->plast > 0 && j % group_len == 0 && grp >= 2) lfree = fmax(lfree - st->plast, send[grp - 2]) + st->plast;
+    if (st->plast > 0 && j % group_len == 0 && grp >= 2) lfree = dmax(lfree - st->plast, send[grp - 2]) + st->plast;
     double fetch = 0, t = 0;
     int pos1 = (j + 1) % n, grp1 = (j + 1) / group_len, starts1 = (j + 1) % group_len == 0;
     const Step *st1 = seq[pos1];
     if (j + 1 < total) {   // the next step's loads
       t = lfree;
-      if (j >= 1) t = fmax(t, crel[j - 1] - seq[(j - 1) % n]->early);
-      if (!bnd) t = fmax(t, fetched);
-      if (starts1 && grp1 >= 2 && !(st1->plast > 0)) t = fmax(t, send[grp1 - 2]);
+      if (j >= 1) t = dmax(t, crel[j - 1] - seq[(j - 1) % n]->early);
+      if (!bnd) t = dmax(t, fetched);
+      if (starts1 && grp1 >= 2 && !(st1->plast > 0)) t = dmax(t, send[grp1 - 2]);
       ls[j + 1] = t;
       if (!bnd && st1->block[starts1] > 0) fetch = t + st1->block[starts1] + 1;
     }
-    double cs = fmax(fmax(cfree, ls[j] + st->head + st->lat_head - st->early_head), fetch);
-    if (j % group_len == 0 && grp >= 2) cs = fmax(cs, send1[grp - 2]);
+    double cs = dmax(dmax(cfree, ls[j] + st->head + st->lat_head - st->early_head), fetch);
+    if (j % group_len == 0 && grp >= 2) cs = dmax(cs, send1[grp - 2]);
     // (fetch reaches the loads of step j+2, or at an op's end those of step j+1, only after
     // these computes, the same way as the STOREs below: with more than the compute queue holds,
     // once the unit starts the one Q_compute from the end)
     fetched = cs + st->compute * st->fetch_late;
-    if (bnd && j + 1 < total) ls[j + 1] = fmax(t, fetched);
-    double ce = fmax(cs + st->compute, ls[j] + st->load - st->plast + st->lat_load - st->early_load + st->tail);
+    if (bnd && j + 1 < total) ls[j + 1] = dmax(t, fetched);
+    double ce = dmax(cs + st->compute, ls[j] + st->load - st->plast + st->lat_load - st->early_load + st->tail);
     cfree = ce, crel[j] = ce + drain;
     if (j % group_len == group_len - 1) {
       // (a STORE waits for its own N tile's streams: the first one ends when the first N tile's do)
-      double ss = fmax(fmax(sfree, crel[j] - st->compute * (1 - 1 / stores) + post), cs + st->compute * st->fetch_late);
-      sfree = fmax(ss + group_store, crel[j] + post + group_store / stores);
+      double ss = dmax(dmax(sfree, crel[j] - st->compute * (1 - 1 / stores) + post), cs + st->compute * st->fetch_late);
+      sfree = dmax(ss + group_store, crel[j] + post + group_store / stores);
       send[grp] = sfree + lat_st, send1[grp] = ss + group_store / stores + lat_st;
     }
     if (pos == n - 1) unit_end[j / n] = ce;
@@ -837,8 +840,8 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
       double hl = last.head + last.lat_head - last.early_head + last.compute + drain - last.early;
       double wchain, hchain;
       if (nKC % 2 == 0) {   // steps 0, 2, .. nKC-2 full; 1, 3, .. nKC-3 full and nKC-1 the last
-        wchain = fmax(nKC / 2 * wf, (nKC / 2 - 1) * wf + wl);
-        hchain = fmax(nKC / 2 * hf, (nKC / 2 - 1) * hf + hl);
+        wchain = dmax(nKC / 2 * wf, (nKC / 2 - 1) * wf + wl);
+        hchain = dmax(nKC / 2 * hf, (nKC / 2 - 1) * hf + hl);
       } else {
         wchain = (nf * wf + wl) / 2, hchain = (nf * hf + hl) / 2;
       }
@@ -862,16 +865,16 @@ static int estimate(const MachOp *op, const Arch *a, Dataflow df, const Slots *s
         int64_t k = op_units % 2 ? 3 : 4;
         double f2, short_op = unit_sim(seq, n, one_gather ? 1 : (int)nKC, (double)nKC * step_store, nst, lat_st,
                                        drain, post, k, &f2);
-        if (short_op >= 0) unit += fmax(0, short_op - unit) * (double)k / (double)op_units;
+        if (short_op >= 0) unit += dmax(0, short_op - unit) * (double)k / (double)op_units;
       }
       if (unit >= 0 && one_gather) unit /= (double)nNG, first_end -= unit * (double)(nNG - 1);
-      if (c == 0 && unit >= 0) first_head = fmax(0, first_end - unit - (nKC > 1 ? full : last).lat_head);
+      if (c == 0 && unit >= 0) first_head = dmax(0, first_end - unit - (nKC > 1 ? full : last).lat_head);
       if (unit < 0)
-        unit = fmax(fmax(fmax(load, compute + nf * full.stall + last.stall), (double)nKC * step_store),
-                    fmax(wchain, hchain));
+        unit = dmax(dmax(dmax(load, compute + nf * full.stall + last.stall), (double)nKC * step_store),
+                    dmax(wchain, hchain));
       // (never below what one unit's loads, streams and stores take: four units of the
       // recurrence may not have settled)
-      unit = fmax(unit, fmax(fmax(load, one_gather ? (last.compute + (nNG - 1) * bare.compute) / nNG : compute),
+      unit = dmax(unit, dmax(dmax(load, one_gather ? (last.compute + (nNG - 1) * bare.compute) / nNG : compute),
                              (double)nKC * step_store));
     } else {   // one slot: everything in series
       unit = load + compute + (double)nKC * (last.lat_load + lat_st + drain + step_store);

@@ -160,9 +160,18 @@ test-fast: all
 	@sh tests/run.sh $(BUILD)
 
 # The suite twice: plain, then under AddressSanitizer + UBSan (build-asan/). One summary line.
-test: all
+# TEST_JOBS (default: the processors online) at once, even under a plain `make test`: the builds
+# (the plain one, the RTL models, whose Verilator step is one thread, and the sanitizer build
+# beside them; each target's output in one piece), then tests/run.sh's entries (SA_TEST_JOBS;
+# results printed in a fixed order). TEST_JOBS=1 does everything one step after another.
+TEST_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+test:
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) -Otarget test-builds
+	@SA_TEST_JOBS=$(TEST_JOBS) sh tests/run.sh $(BUILD) build-asan
+.PHONY: test-builds test-asan-build
+test-builds: all rtl test-asan-build
+test-asan-build:
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 CFLAGS="-O1 -g $(SAN)" all
-	@sh tests/run.sh $(BUILD) build-asan
 
 # Hostile conditions (tests/hostile/*.sh: kill -9 at random points, a full tmpfs, concurrent
 # writers, FIFOs, big inputs): slow, so not in make test. Last line 'N passed, N failed'.

@@ -168,8 +168,11 @@ TEST_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 test:
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) -Otarget test-builds
 	@SA_TEST_JOBS=$(TEST_JOBS) sh tests/run.sh $(BUILD) build-asan
-.PHONY: test-builds test-asan-build
-test-builds: all rtl test-asan-build
+# (make rtl once all is built: its sub-makes read build/'s .d files, which all's compiles write.)
+.PHONY: test-builds test-rtl-build test-asan-build
+test-builds: test-rtl-build test-asan-build
+test-rtl-build: all
+	@$(MAKE) --no-print-directory rtl
 test-asan-build:
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 CFLAGS="-O1 -g $(SAN)" all
 

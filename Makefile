@@ -71,7 +71,7 @@ all: $(SASIM) $(SACC) $(GEN_ISA) $(TESTS) $(CMP_TESTS) $(FUZZ_REPLAY) $(BENCHES)
 
 help:
 	@echo "make demo       build, compile ResNet-18 (workloads/nets), simulate it, print the stats"
-	@echo "make test       build and run every test (also under ASan+UBSan); last line 'N passed, N failed'"
+	@echo "make test       build and run every test (also under ASan+UBSan), TEST_JOBS (default: all processors) at once; last line 'N passed, N failed'"
 	@echo "make test-fast  the suite once, without the sanitizer pass"
 	@echo "make test-hostile  tests/hostile/*.sh: kills, a full disk, concurrent writers, FIFOs (slow)"
 	@echo "make docs       regenerate docs/ISA.md and rtl/sa_isa_pkg.sv from isa/*.def"

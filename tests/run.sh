@@ -46,8 +46,9 @@ done
 
 # The order the workers take the entries in: the long ones first (measured with this script's
 # timing lines; docs/TESTING.md "Wall time"), longest first, then the others in list order.
-HEAVY="tests/rtl/rtl.sh tests/cli/fuse.sh tests/rtl/sfu.sh tests/rtl/nets.sh tests/cli/costmodel.sh
-tests/cli/dataflows.sh tests/cli/threads.sh tests/sim/engines_test tests/rtl/sfu_math.sh tests/cli/compile.sh"
+HEAVY="tests/rtl/rtl.sh tests/rtl/assert.sh tests/cli/fuse.sh tests/rtl/sfu.sh tests/rtl/nets.sh
+tests/cli/costmodel.sh tests/rtl/sfu_math.sh tests/rtl/lint.sh tests/rtl/area.sh tests/cli/dataflows.sh
+tests/cli/threads.sh tests/cli/docfigures.sh tests/cli/compile.sh tests/sim/engines_test"
 : >"$W/order"
 for h in $HEAVY; do
   for b in "$@"; do

@@ -160,19 +160,18 @@ test-fast: all
 	@sh tests/run.sh $(BUILD)
 
 # The suite twice: plain, then under AddressSanitizer + UBSan (build-asan/). One summary line.
-# TEST_JOBS (default: the processors online) at once, even under a plain `make test`: the builds
-# (the plain one, the RTL models, whose Verilator step is one thread, and the sanitizer build
-# beside them; each target's output in one piece), then tests/run.sh's entries (SA_TEST_JOBS;
-# results printed in a fixed order). TEST_JOBS=1 does everything one step after another.
+# TEST_JOBS (default: the processors online) at once, even under a plain `make test`: first the
+# plain and the sanitizer builds side by side (each target's output in one piece); then the RTL
+# models (make rtl, its lines in BUILD/test-rtl.status.log, printed by tests/run.sh) while
+# tests/run.sh runs the sanitizer build's entries, whose results wait, like the plain build's
+# entries, for the models (SA_TEST_READY). docs/TESTING.md "Wall time". TEST_JOBS=1: one at a time.
 TEST_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 test:
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) -Otarget test-builds
-	@SA_TEST_JOBS=$(TEST_JOBS) sh tests/run.sh $(BUILD) build-asan
-# (make rtl once all is built: its sub-makes read build/'s .d files, which all's compiles write.)
-.PHONY: test-builds test-rtl-build test-asan-build
-test-builds: test-rtl-build test-asan-build
-test-rtl-build: all
-	@$(MAKE) --no-print-directory rtl
+	@r=$(BUILD)/test-rtl.status; rm -f $$r $$r.log; 	  { $(MAKE) --no-print-directory rtl >$$r.log 2>&1; echo $$? >$$r.tmp; mv $$r.tmp $$r; } & 	  SA_TEST_READY=$$r SA_TEST_JOBS=$(TEST_JOBS) sh tests/run.sh $(BUILD) build-asan; s=$$?; wait; exit $$s
+.PHONY: test-builds test-asan-build
+# (sasim-rtl and gen_randprog, rtl/rtl.mk's, by name: rtl.mk is included below.)
+test-builds: all $(BUILD)/bin/sasim-rtl $(BUILD)/tests/rtl/gen_randprog test-asan-build
 test-asan-build:
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 CFLAGS="-O1 -g $(SAN)" all
 

@@ -62,11 +62,31 @@ i=1; while [ $i -le $n ]; do grep -qx "$i" "$W/order" || echo $i >>"$W/order"; i
 
 now() { t=$(date +%s.%N 2>/dev/null); case $t in *N*|'') date +%s ;; *) echo "$t" ;; esac; }
 
+# SA_TEST_READY=FILE (make test): the entries of the first build directory wait until FILE
+# exists (the Makefile builds the RTL models meanwhile, then writes the build's exit status there);
+# the workers run the other build directories' entries in the meantime.
+ready=${SA_TEST_READY:-}
+first=${1:-}
+waits() {  # waits I: entry I cannot start yet
+  [ -n "$ready" ] && [ ! -e "$ready" ] && case $(cat "$W/$1.label") in "$first:"*) true ;; *) false ;; esac
+}
+
 # A worker takes the next entry nobody has taken (mkdir is atomic), runs it, and leaves its
-# status and wall seconds in $W/$i.rc and $W/$i.time, then $W/$i.done.
+# status and wall seconds in $W/$i.rc and $W/$i.time, then $W/$i.done. Entries that must wait
+# are passed over and taken on a later round.
 worker() {
-  for i in $(cat "$W/order"); do
-    mkdir "$W/$i.taken" 2>/dev/null || continue
+  while :; do
+    i=
+    for j in $(cat "$W/order"); do
+      [ -e "$W/$j.taken" ] && continue
+      waits "$j" && continue
+      mkdir "$W/$j.taken" 2>/dev/null && { i=$j; break; }
+    done
+    if [ -z "$i" ]; then
+      left=0; for j in $(cat "$W/order"); do [ -e "$W/$j.taken" ] || left=1; done
+      [ $left = 0 ] && return
+      sleep 1; continue
+    fi
     t0=$(now)
     set --; while IFS= read -r a; do set -- "$@" "$a"; done <"$W/$i.cmd"
     "$@" >"$W/$i.log" 2>&1 </dev/null
@@ -78,11 +98,21 @@ worker() {
 }
 k=0; while [ $k -lt "$jobs" ]; do worker & k=$((k + 1)); done
 
-# The results in list order, each as soon as it and all before it are done.
-i=1
+# The results in list order, each as soon as it and all before it are done. Before the first
+# build directory's first entry: the model build's progress lines (FILE.log), and a FAIL if it
+# failed.
+i=1 shown=0
 while [ $i -le $n ]; do
   while [ ! -e "$W/$i.done" ]; do sleep 1; done
   label=$(cat "$W/$i.label") log=$W/$i.log rc=$(cat "$W/$i.rc") secs=$(cat "$W/$i.time")
+  if [ -n "$ready" ] && [ $shown = 0 ]; then
+    shown=1
+    grep '^rtl: ' "$ready.log" >&2 2>/dev/null
+    st=$(cat "$ready" 2>/dev/null)
+    if [ "$st" != 0 ]; then
+      fail=$((fail + 1)); echo "  [$first:make rtl] FAIL: exited with status $st"; tail -n 20 "$ready.log" 2>/dev/null | sed 's/^/    /'
+    fi
+  fi
   p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log")
   grep '^FAIL ' "$log" | sed "s|^|  [$label] |"
   grep '^SKIP ' "$log" | sed "s|^|  [$label] |"

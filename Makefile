@@ -168,7 +168,9 @@ test-fast: all
 TEST_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 test:
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) -Otarget test-builds
-	@r=$(BUILD)/test-rtl.status; rm -f $$r $$r.log; 	  { $(MAKE) --no-print-directory rtl >$$r.log 2>&1; echo $$? >$$r.tmp; mv $$r.tmp $$r; } & 	  SA_TEST_READY=$$r SA_TEST_JOBS=$(TEST_JOBS) sh tests/run.sh $(BUILD) build-asan; s=$$?; wait; exit $$s
+	@r=$(BUILD)/test-rtl.status; rm -f $$r $$r.log; \
+	  { $(MAKE) --no-print-directory rtl >$$r.log 2>&1; echo $$? >$$r.tmp; mv $$r.tmp $$r; } & \
+	  SA_TEST_READY=$$r SA_TEST_JOBS=$(TEST_JOBS) sh tests/run.sh $(BUILD) build-asan; s=$$?; wait; exit $$s
 .PHONY: test-builds test-asan-build
 # (sasim-rtl and gen_randprog, rtl/rtl.mk's, by name: rtl.mk is included below.)
 test-builds: all $(BUILD)/bin/sasim-rtl $(BUILD)/tests/rtl/gen_randprog test-asan-build

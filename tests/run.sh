@@ -96,7 +96,10 @@ worker() {
     : >"$W/$i.done"
   done
 }
-k=0; while [ $k -lt "$jobs" ]; do worker & k=$((k + 1)); done
+k=0 workers=
+while [ $k -lt "$jobs" ]; do worker & workers="$workers $!" k=$((k + 1)); done
+# Interrupted or killed: the workers stop taking entries, and $W goes (the EXIT trap).
+trap 'kill $workers 2>/dev/null; exit 1' INT TERM
 
 # The results in list order, each as soon as it and all before it are done. Before the first
 # build directory's first entry: the model build's progress lines (FILE.log), and a FAIL if it

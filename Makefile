@@ -71,7 +71,7 @@ all: $(SASIM) $(SACC) $(GEN_ISA) $(TESTS) $(CMP_TESTS) $(FUZZ_REPLAY) $(BENCHES)
 
 help:
 	@echo "make demo       build, compile ResNet-18 (workloads/nets), simulate it, print the stats"
-	@echo "make test       build and run every test (also under ASan+UBSan); last line 'N passed, N failed'"
+	@echo "make test       build and run every test (also under ASan+UBSan), TEST_JOBS (default: all processors) at once; last line 'N passed, N failed'"
 	@echo "make test-fast  the suite once, without the sanitizer pass"
 	@echo "make test-hostile  tests/hostile/*.sh: kills, a full disk, concurrent writers, FIFOs (slow)"
 	@echo "make docs       regenerate docs/ISA.md and rtl/sa_isa_pkg.sv from isa/*.def"
@@ -160,9 +160,22 @@ test-fast: all
 	@sh tests/run.sh $(BUILD)
 
 # The suite twice: plain, then under AddressSanitizer + UBSan (build-asan/). One summary line.
-test: all
+# TEST_JOBS (default: the processors online) at once, even under a plain `make test`: first the
+# plain and the sanitizer builds side by side (each target's output in one piece); then the RTL
+# models (make rtl, its lines in BUILD/test-rtl.status.log, printed by tests/run.sh) while
+# tests/run.sh runs the sanitizer build's entries, whose results wait, like the plain build's
+# entries, for the models (SA_TEST_READY). docs/TESTING.md "Wall time". TEST_JOBS=1: one at a time.
+TEST_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+test:
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) -Otarget test-builds
+	@r=$(BUILD)/test-rtl.status; rm -f $$r $$r.log; \
+	  { $(MAKE) --no-print-directory rtl >$$r.log 2>&1; echo $$? >$$r.tmp; mv $$r.tmp $$r; } & \
+	  SA_TEST_READY=$$r SA_TEST_JOBS=$(TEST_JOBS) sh tests/run.sh $(BUILD) build-asan; s=$$?; wait; exit $$s
+.PHONY: test-builds test-asan-build
+# (sasim-rtl and gen_randprog, rtl/rtl.mk's, by name: rtl.mk is included below.)
+test-builds: all $(BUILD)/bin/sasim-rtl $(BUILD)/tests/rtl/gen_randprog test-asan-build
+test-asan-build:
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 CFLAGS="-O1 -g $(SAN)" all
-	@sh tests/run.sh $(BUILD) build-asan
 
 # Hostile conditions (tests/hostile/*.sh: kill -9 at random points, a full tmpfs, concurrent
 # writers, FIFOs, big inputs): slow, so not in make test. Last line 'N passed, N failed'.

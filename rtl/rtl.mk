@@ -106,8 +106,9 @@ synth: | $(RTL_SYNTH_DEPS_OK)
 	@sh rtl/synth/synth.sh $(ARRAY) $(BUILD)/synth
 
 # make test and make test-fast build the models (plain build only: tests/run.sh runs the RTL
-# tests where sasim-rtl exists, never in build-asan).
-test test-fast: rtl
+# tests where sasim-rtl exists, never in build-asan); make test through its test-builds, beside
+# the sanitizer build (Makefile).
+test-fast: rtl
 
 test-long: all rtl
 	@SA_RTL_RANDOM=10000 sh tests/rtl/rtl.sh $(BUILD)

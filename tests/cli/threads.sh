@@ -37,7 +37,9 @@ run_net() {   # net dataflow arch
   else fail "$1-$2-$a" "sacc: $(head -c 300 "$T/c")"; fi
 }
 for df in ws os is; do run_net residual $df workloads/arch/default.json; done
-run_net resnet18 ws workloads/arch/default.json
+# (Under the sanitizers the default arch's run is left to the plain build: the two odd splits
+# below cover the same code.)
+case $B in *asan*) ;; *) run_net resnet18 ws workloads/arch/default.json ;; esac
 run_net resnet18 ws "$T/arch/cols9.json"
 run_net resnet18 is "$T/arch/cols14.json"
 expect threads-3 2 "--threads: 1 or 2, got 3" -- $SASIM run "$T/p.bin" --threads 3

@@ -45,6 +45,7 @@ static void run_case(uint32_t cols, uint32_t lanes, uint32_t lat, Opcode op, uin
   a.param_rows = 64;
   a.sfu_lanes = lanes;
   a.sfu_latency = lat;
+  a.dram_bytes = 1u << 20;   // the program touches no DRAM: a small one keeps 1,890 machines cheap
   uint64_t S = op == OP_SFU_MAP || op == OP_SFU_EW ? 1 : cdiv(len, cols);
   uint64_t k = cdiv(cols, lanes < cols ? lanes : cols);
   uint64_t D = rows * per_row(op, k, S) + lat;

@@ -74,6 +74,7 @@ int cmd_compile(int argc, char **argv) {
       case COMPILE_NO_DOUBLE_BUFFER: o.double_buffer = 0; break;
       case COMPILE_NO_PRELOAD_OVERLAP: o.preload_overlap = 0; break;
       case COMPILE_NO_FUSE_LAYERS: o.fuse_layers = 0; break;
+      case COMPILE_NO_SHARED_TAPS: o.shared_taps = 0; break;
       case COMPILE_DATAFLOW:
         o.dataflow_auto = cl.choice == COMPILE_DATAFLOW_AUTO;
         if (!o.dataflow_auto) o.dataflow = (Dataflow)cl.choice;

@@ -16,6 +16,7 @@ void compile_options_default(CompileOptions *o) {
   o->double_buffer = 1;
   o->preload_overlap = 1;
   o->fuse_layers = 1;
+  o->shared_taps = 1;
   o->dataflow = DF_WS;   // what --layer-dataflow's others and a failed auto fall back to
   o->dataflow_auto = 1;  // --dataflow auto: never slower than ws on the shipped nets (bench/auto)
   o->input_seed = 1;
@@ -204,6 +205,7 @@ static int plan_whole(const Graph *g, const Arch *a, const CompileOptions *o, Da
   diag_init(&quiet);
   int rc = lower_graph(g, a, df, op_df, n, mp, &quiet);
   mp->no_preload_overlap = !o->preload_overlap;
+  for (int i = 0; !rc && i < mp->n_ops; i++) mp->ops[i].no_shared_taps = !o->shared_taps;
   mp->fuse_layers = o->fuse_layers;
   rc = rc || (op_df && mp->n_ops != n) || tile_plan_all(mp, o->double_buffer, &quiet);
   int fused = rc ? 0 : memplan_fuse(mp, &quiet);
@@ -355,6 +357,7 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
   free(op_df), free(df_est);
   if (lowered) goto fail;
   mp.no_preload_overlap = !o->preload_overlap;
+  for (int i = 0; i < mp.n_ops; i++) mp.ops[i].no_shared_taps = !o->shared_taps;
   if (wants(o, "layout") || wants(o, "fuse")) lower_dump_layout(&mp, f);
   if (wants(o, "lower") || wants(o, "fuse")) lower_dump_ops(&mp, f);
   mp.fuse_layers = o->fuse_layers;

@@ -17,6 +17,7 @@ typedef struct {
   int double_buffer;          // 1 (default): two buffer halves; 0: --no-double-buffer
   int preload_overlap;        // 1 (default): PRELOADs shift in under streams; 0: --no-preload-overlap
   int fuse_layers;            // 1 (default): activations may stay in the global buffer; 0: --no-fuse-layers
+  int shared_taps;            // 1 (default): kernel rows may share a gather (tile.c); 0: --no-shared-taps
   Dataflow dataflow;          // --dataflow ws|os|is: DF_WS, DF_OS or DF_IS (with dataflow_auto 0)
   int dataflow_auto;          // 1 (default): --dataflow auto, each GEMM's dataflow chosen by the cost model
   int n_layer_df;             // --layer-dataflow NAME=DF (the layer's GEMMs in DF, whatever --dataflow says)

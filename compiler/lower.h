@@ -155,6 +155,7 @@ typedef struct {
                                   // (under the plan it had with every activation in DRAM)
   // Filled by emit.c: DRAM of the constants.
   uint64_t w_addr, p_addr;
+  int no_shared_taps;             // --no-shared-taps: each K tile its own gather (tile_taps_share)
 } MachOp;
 
 typedef struct {

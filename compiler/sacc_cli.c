@@ -81,6 +81,10 @@ static const CliOpt compile_opts[] = {
      .help = "every activation in DRAM: no layer's output stays in the global buffer for\n"
              "the layers that read it (docs/COMPILER.md \"Fusion\"; --dump-ir memplan shows\n"
              "the choice and the DRAM bytes it saves)"},
+    {.id = COMPILE_NO_SHARED_TAPS, .names = {"--no-shared-taps"},
+     .help = "every K tile gathers its own im2col rows: no kernel rows share one gather of\n"
+             "the input (plain im2col, as docs/exercises/02-im2col.md derives it;\n"
+             "docs/COMPILER.md \"shared taps\")"},
     {.id = COMPILE_DATAFLOW, .names = {"--dataflow"}, .metavar = "DF", .choices = dataflows,
      .help = "auto (default) gives each GEMM the dataflow of the plan the cost model\n"
              "estimates fastest, weight-stationary unless another is clearly faster\n"

@@ -88,7 +88,7 @@ MTile tile_m_at(const MachOp *op, const TilePlan *p, uint64_t i) {
 }
 
 int tile_taps_share(const MachOp *op, const Arch *a, Dataflow df) {
-  if (op->kind != MOP_GEMM || df != DF_WS || pooled(op) || op->sh < 1 || op->kh < 2 || op->N > a->cols) return 0;
+  if (op->no_shared_taps || op->kind != MOP_GEMM || df != DF_WS || pooled(op) || op->sh < 1 || op->kh < 2 || op->N > a->cols) return 0;
   if (op->in[0].row_stride <= 0) return 0;
   for (uint32_t k = 0; k < op->n_ktiles; k++)
     if (op->ktiles[k].nseg != 1) return 0;

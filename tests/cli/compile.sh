@@ -138,3 +138,12 @@ expect no-tiling 1 'op [0-9]+ \(gap\): error: no tiling fits arch "t"' -- $SACC 
 rm -f "$T/none.bin"
 $SACC compile workloads/nets/lenet5.json --arch "$T/small.json" -o "$T/none.bin" >/dev/null 2>&1
 if [ -e "$T/none.bin" ] || ls "$T"/none.bin.* >/dev/null 2>&1; then fail no-partial-output "a file was left"; else pass no-partial-output; fi
+# --no-shared-taps: every K tile gathers its own im2col rows (tile.c tile_taps_share); the
+# outputs stay the reference's, and on 3x3 convolutions the program really is another one.
+for n in depthwise edge_padding edge_activations; do
+  golden_net "no-shared-taps-$n" "workloads/nets/$n.json" --dataflow ws --no-shared-taps
+  $SACC compile workloads/nets/$n.json --dataflow ws -o "$T/st1.bin" >/dev/null 2>&1
+  $SACC compile workloads/nets/$n.json --dataflow ws --no-shared-taps -o "$T/st0.bin" >/dev/null 2>&1
+  if [ -s "$T/st1.bin" ] && [ -s "$T/st0.bin" ] && ! cmp -s "$T/st1.bin" "$T/st0.bin"; then pass "no-shared-taps-differs-$n"
+  else fail "no-shared-taps-differs-$n" "the programs with and without --no-shared-taps are the same (or missing)"; fi
+done

@@ -96,7 +96,7 @@ for l in d["layers"]:
     if l.get("dram_saved_bytes") != 0 or l.get("dram_saved_pj") != 0: why.append("layer %s dram_saved" % l["name"])
 print("FAIL energy-json-keys: " + "; ".join(why) if why else "PASS energy-json-keys")
 EOF
-head -n 1 "$T/d.csv" | grep -q ',dram_saved_bytes,energy_pj,energy_mac_pj,energy_pe_regs_pj,.*,energy_gbuf_pj,.*,energy_leakage_pj,dram_saved_pj$' && pass csv-columns ||
+head -n 1 "$T/d.csv" | grep -q ',dram_saved_bytes,energy_pj,energy_mac_pj,energy_pe_regs_pj,.*,energy_gbuf_pj,.*,energy_leakage_pj,dram_saved_pj,dataflow$' && pass csv-columns ||
   fail csv-columns "header: $(head -n 1 "$T/d.csv")"
 
 # --energy: MAC energy doubled; everything else as before.

@@ -70,7 +70,7 @@ assert d["cycles"] == 124 and d["dram"]["read_bytes"] == 40 and d["dram"]["write
 assert [(x["gbuf_read_bytes"], x["gbuf_write_bytes"], x["gbuf_read_beats"], x["gbuf_write_beats"]) for x in l] == [(0, 8, 0, 4), (12, 0, 6, 0)]
 ' "$T/fast.json"; then pass fuse-json; else fail fuse-json "gbuf.* keys in $(cat "$T/fast.json" | head -c 300)"; fi
 expect fuse-stats-line 0 '^GBUF           read 12 B in 6 beats, write 8 B in 4 beats$' -- $SASIM run "$T/f.bin" --stats
-expect fuse-stats-columns 0 '^conv +107 +48 +2\.8% +16 +48 +12 +0 ' -- $SASIM run "$T/f.bin" --stats
+expect fuse-stats-columns 0 '^conv +ws +107 +48 +2\.8% +16 +48 +12 +0 ' -- $SASIM run "$T/f.bin" --stats
 expect fuse-timeline 0 '^  12 load    LOAD gbuf  conv +12 +13 +57 +63 +72 +0  in order behind insn 11 LOAD$' \
   -- $SASIM run "$T/f.bin" --timeline -
 expect fuse-trace 0 '"name":"STORE gbuf in flight"' -- $SASIM run "$T/f.bin" --trace -

@@ -219,6 +219,8 @@ static int plan_whole(const Graph *g, const Arch *a, const CompileOptions *o, Da
 typedef struct {
   double uniform[4];   // the whole-network estimates: each Dataflow's uniform plan, [3] the mix (-1: none)
   int pick;            // the plan chosen: a Dataflow, or 3 for the mix
+  int kept;            // 1: plan holds the chosen plan, planned as compile_graph would plan it again
+  MachProg plan;
 } AutoChoice;
 
 static int choose_dataflows(const Graph *g, const Arch *a, const CompileOptions *o, Dataflow **op_df,
@@ -228,6 +230,9 @@ static int choose_dataflows(const Graph *g, const Arch *a, const CompileOptions 
   int *is_gemm = NULL, (*from)[3] = NULL;
   *op_df = NULL, *est = NULL, *n = -1;
   ch->uniform[0] = ch->uniform[1] = ch->uniform[2] = ch->uniform[3] = -1, ch->pick = DF_WS;
+  MachProg plans[4];   // each plan made, until the choice: the chosen one is kept for the emission
+  int planned[4] = {0, 0, 0, 0};
+  ch->kept = 0;
   for (int k = 0; k < 3; k++) {
     MachProg mp;
     if (plan_whole(g, a, o, all[k], NULL, 0, &mp)) continue;
@@ -247,8 +252,9 @@ static int choose_dataflows(const Graph *g, const Arch *a, const CompileOptions 
     if (mp.n_ops == *n) {   // the same ops in every dataflow (checked, not assumed)
       uniform[all[k]] = network_estimate(&mp, cost);
       for (int i = 0; i < *n; i++) (*est)[i][all[k]] = cost[i];
-    }
-    machprog_free(&mp);
+      plans[all[k]] = mp, planned[all[k]] = 1;
+    } else
+      machprog_free(&mp);
   }
   if (*n < 0 || uniform[DF_WS] < 0) goto fail;   // WS plans whatever any other does: it reports why not
   // The mix: best[d] = the cheapest plan of ops 0..i whose last GEMM runs in d.
@@ -281,11 +287,10 @@ static int choose_dataflows(const Graph *g, const Arch *a, const CompileOptions 
       same &= (*op_df)[i] == (*op_df)[first];
     }
   double mixed = -1;
-  MachProg mp;
   if (first >= 0 && same && uniform[(*op_df)[first]] >= 0)
     mixed = uniform[3] = uniform[(*op_df)[first]];
-  else if (!plan_whole(g, a, o, DF_WS, *op_df, *n, &mp))
-    mixed = uniform[3] = network_estimate(&mp, NULL), machprog_free(&mp);
+  else if (!plan_whole(g, a, o, DF_WS, *op_df, *n, &plans[3]))
+    mixed = uniform[3] = network_estimate(&plans[3], NULL), planned[3] = 1;
   // The cheapest whole-network estimate; WS unless another beats it by the margin.
   double bar = uniform[DF_WS] - fmax(AUTO_MARGIN * uniform[DF_WS], AUTO_MARGIN_CYCLES);
   int pick = DF_WS;   // a Dataflow: uniform; 3: the mix
@@ -296,9 +301,14 @@ static int choose_dataflows(const Graph *g, const Arch *a, const CompileOptions 
   if (pick < 3)
     for (int i = 0; i < *n; i++) (*op_df)[i] = (Dataflow)pick;
   ch->pick = pick;
+  for (int k = 0; k < 4; k++)
+    if (planned[k] && k == pick) ch->plan = plans[k], ch->kept = 1;
+    else if (planned[k]) machprog_free(&plans[k]);
   free(is_gemm), free(cost), free(from);
   return 0;
 fail:
+  for (int k = 0; k < 4; k++)
+    if (planned[k]) machprog_free(&plans[k]);
   free(is_gemm), free(cost), free(from), free(*op_df), free(*est);
   *op_df = NULL, *est = NULL, *n = -1;
   return -1;
@@ -351,23 +361,30 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
     free(op_df), free(df_est);
     goto fail;
   }
-  int lowered = lower_graph(g, a, op_df ? DF_WS : o->dataflow, op_df, n_op_df, &mp, d);
+  // auto's chosen plan was made exactly as below (plan_whole); it is used as it is unless
+  // --layer-dataflow overrides it or a dump of the stages before tiling is asked for.
+  int reuse = chose && ch.kept && !o->n_layer_df && !wants(o, "layout") && !wants(o, "lower") && !wants(o, "fuse");
+  if (chose && ch.kept && !reuse) machprog_free(&ch.plan);
+  int lowered = reuse ? (mp = ch.plan, 0) : lower_graph(g, a, op_df ? DF_WS : o->dataflow, op_df, n_op_df, &mp, d);
+  if (reuse) mp.dataflow = DF_WS, mp.per_op = 1;   // as lower_graph sets them for a per-op plan
   if (!lowered && df_est)
     for (int i = 0; i < mp.n_ops && i < n_op_df; i++) memcpy(mp.ops[i].df_est, df_est[i], sizeof df_est[i]);
   free(op_df), free(df_est);
   if (lowered) goto fail;
-  mp.no_preload_overlap = !o->preload_overlap;
-  for (int i = 0; i < mp.n_ops; i++) mp.ops[i].no_shared_taps = !o->shared_taps;
-  if (wants(o, "layout") || wants(o, "fuse")) lower_dump_layout(&mp, f);
-  if (wants(o, "lower") || wants(o, "fuse")) lower_dump_ops(&mp, f);
-  mp.fuse_layers = o->fuse_layers;
-  if (tile_plan_all(&mp, o->double_buffer, d)) goto fail;
-  // Fusion: the activations kept in the global buffer are chosen on the plans' traffic; the ops
-  // that touch them are then tiled again with their GBUF beats (the buffer's beat, latency and
-  // no DRAM channel).
-  int fused = memplan_fuse(&mp, d);
-  if (fused < 0) goto fail;
-  if (fused && tile_plan_all(&mp, o->double_buffer, d)) goto fail;
+  if (!reuse) {
+    mp.no_preload_overlap = !o->preload_overlap;
+    for (int i = 0; i < mp.n_ops; i++) mp.ops[i].no_shared_taps = !o->shared_taps;
+    if (wants(o, "layout") || wants(o, "fuse")) lower_dump_layout(&mp, f);
+    if (wants(o, "lower") || wants(o, "fuse")) lower_dump_ops(&mp, f);
+    mp.fuse_layers = o->fuse_layers;
+    if (tile_plan_all(&mp, o->double_buffer, d)) goto fail;
+    // Fusion: the activations kept in the global buffer are chosen on the plans' traffic; the ops
+    // that touch them are then tiled again with their GBUF beats (the buffer's beat, latency and
+    // no DRAM channel).
+    int fused = memplan_fuse(&mp, d);
+    if (fused < 0) goto fail;
+    if (fused && tile_plan_all(&mp, o->double_buffer, d)) goto fail;
+  }
   if (wants(o, "tiling")) {
     if (chose) {   // auto's whole-network estimates, the plan it kept first
       static const char *names[4] = {"ws", "os", "is", "mix"};

@@ -197,6 +197,22 @@ static double network_estimate(const MachProg *mp, double *op_cost) {
   return total;
 }
 
+// The options a lowered program's planning follows.
+static void set_plan_options(MachProg *mp, const CompileOptions *o) {
+  mp->no_preload_overlap = !o->preload_overlap;
+  for (int i = 0; i < mp->n_ops; i++) mp->ops[i].no_shared_taps = !o->shared_taps;
+  mp->fuse_layers = o->fuse_layers;
+}
+
+// Tiles a lowered program; fusion then chooses the activations kept in the global buffer on the
+// plans' traffic, and the ops that touch them are tiled again with their GBUF beats (the buffer's
+// beat, latency and no DRAM channel). -1 with a message in d when no plan fits.
+static int tile_and_fuse(MachProg *mp, const CompileOptions *o, Diag *d) {
+  if (tile_plan_all(mp, o->double_buffer, d)) return -1;
+  int fused = memplan_fuse(mp, d);
+  return fused < 0 || (fused && tile_plan_all(mp, o->double_buffer, d)) ? -1 : 0;
+}
+
 // Plans the graph in dataflow df, or per op (op_df, n ops), as compile_graph does: 0 with *mp
 // planned (the caller frees it), -1 (mp freed) when it cannot be planned.
 static int plan_whole(const Graph *g, const Arch *a, const CompileOptions *o, Dataflow df, const Dataflow *op_df,
@@ -204,12 +220,8 @@ static int plan_whole(const Graph *g, const Arch *a, const CompileOptions *o, Da
   Diag quiet;
   diag_init(&quiet);
   int rc = lower_graph(g, a, df, op_df, n, mp, &quiet);
-  mp->no_preload_overlap = !o->preload_overlap;
-  for (int i = 0; !rc && i < mp->n_ops; i++) mp->ops[i].no_shared_taps = !o->shared_taps;
-  mp->fuse_layers = o->fuse_layers;
-  rc = rc || (op_df && mp->n_ops != n) || tile_plan_all(mp, o->double_buffer, &quiet);
-  int fused = rc ? 0 : memplan_fuse(mp, &quiet);
-  if (rc || fused < 0 || (fused && tile_plan_all(mp, o->double_buffer, &quiet))) {
+  if (!rc) set_plan_options(mp, o);
+  if (rc || (op_df && mp->n_ops != n) || tile_and_fuse(mp, o, &quiet)) {
     machprog_free(mp);
     return -1;
   }
@@ -372,18 +384,10 @@ Program *compile_graph(const Graph *g, const Arch *a, const CompileOptions *o, C
   free(op_df), free(df_est);
   if (lowered) goto fail;
   if (!reuse) {
-    mp.no_preload_overlap = !o->preload_overlap;
-    for (int i = 0; i < mp.n_ops; i++) mp.ops[i].no_shared_taps = !o->shared_taps;
+    set_plan_options(&mp, o);
     if (wants(o, "layout") || wants(o, "fuse")) lower_dump_layout(&mp, f);
     if (wants(o, "lower") || wants(o, "fuse")) lower_dump_ops(&mp, f);
-    mp.fuse_layers = o->fuse_layers;
-    if (tile_plan_all(&mp, o->double_buffer, d)) goto fail;
-    // Fusion: the activations kept in the global buffer are chosen on the plans' traffic; the ops
-    // that touch them are then tiled again with their GBUF beats (the buffer's beat, latency and
-    // no DRAM channel).
-    int fused = memplan_fuse(&mp, d);
-    if (fused < 0) goto fail;
-    if (fused && tile_plan_all(&mp, o->double_buffer, d)) goto fail;
+    if (tile_and_fuse(&mp, o, d)) goto fail;
   }
   if (wants(o, "tiling")) {
     if (chose) {   // auto's whole-network estimates, the plan it kept first
